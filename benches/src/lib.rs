@@ -1,0 +1,1 @@
+//! Criterion benchmarks of zhipai-core live in `benches/benches/*.rs`; this library is empty.

@@ -1,0 +1,7 @@
+"""Rule-case handlers for shengji (shared/cases/FORMAT.md). Empty until the game lands."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+CHECKS: dict[str, Callable[[dict[str, Any]], Any]] = {}

@@ -1,0 +1,1 @@
+//! Seeded RNG, shuffling and dealing (stub until the foundation helper lands it).

@@ -1,0 +1,298 @@
+//! Multi-deck hands and plays as count planes.
+//!
+//! A [`Multiset`] holds each of the 54 card kinds up to [`MAX_COPIES`] (4) times — enough for every
+//! game zhipai plays (Baohuang uses four decks). It is stored as four [`CardSet`] planes:
+//! `planes[k]` = the kinds held at least `k + 1` times, so `planes[0] ⊇ planes[1] ⊇ …`.
+//! "Holds a pair of X" is a bit test on `planes[1]`; "all pairs in hearts" is
+//! `planes[1] & Suit::Hearts.mask()`; adding or removing one card touches one plane.
+
+use crate::cards::{format_cards, Card, CardSet, NUM_KINDS};
+use crate::error::{Result, ZhipaiError};
+use std::fmt;
+
+/// Most copies of one kind a [`Multiset`] can hold (four decks).
+pub const MAX_COPIES: usize = 4;
+
+/// A multiset of cards (a hand, a play, a kitty) with up to [`MAX_COPIES`] copies of each kind.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Multiset {
+    planes: [u64; MAX_COPIES],
+}
+
+impl Multiset {
+    pub const EMPTY: Multiset = Multiset { planes: [0; MAX_COPIES] };
+
+    /// `copies` full decks (with both jokers when `jokers`). Errors if `copies > 4`.
+    pub fn full_decks(copies: usize, jokers: bool) -> Result<Multiset> {
+        if copies > MAX_COPIES {
+            return Err(ZhipaiError::invalid_value(
+                "decks",
+                copies,
+                "a hand holds at most 4 copies of a card (1-4 decks)",
+            ));
+        }
+        let kinds = if jokers { CardSet::ALL } else { CardSet::SUITED };
+        let mut m = Multiset::EMPTY;
+        for k in 0..copies {
+            m.planes[k] = kinds.0;
+        }
+        Ok(m)
+    }
+
+    /// Every kind in `set` once.
+    pub const fn from_set(set: CardSet) -> Multiset {
+        Multiset { planes: [set.0, 0, 0, 0] }
+    }
+
+    /// The multiset of a card list. Errors when a kind appears more than 4 times.
+    pub fn from_cards(cards: &[Card]) -> Result<Multiset> {
+        let mut m = Multiset::EMPTY;
+        for &c in cards {
+            m.try_add(c)?;
+        }
+        Ok(m)
+    }
+
+    /// The raw planes (`planes[k]` = kinds held at least `k + 1` times).
+    pub const fn planes(&self) -> [u64; MAX_COPIES] {
+        self.planes
+    }
+
+    /// Kinds held at least `n` times (`n` in 1..=4; `n = 0` gives every kind).
+    pub const fn at_least(&self, n: usize) -> CardSet {
+        match n {
+            0 => CardSet::ALL,
+            1..=MAX_COPIES => CardSet(self.planes[n - 1]),
+            _ => CardSet::EMPTY,
+        }
+    }
+
+    /// Kinds held at least once.
+    pub const fn kinds(&self) -> CardSet {
+        CardSet(self.planes[0])
+    }
+
+    /// Kinds held at least twice (a pair can be formed).
+    pub const fn pairs(&self) -> CardSet {
+        CardSet(self.planes[1])
+    }
+
+    /// Kinds held at least three times (a triple can be formed).
+    pub const fn triples(&self) -> CardSet {
+        CardSet(self.planes[2])
+    }
+
+    /// Kinds held exactly `n` times (`n` in 1..=4).
+    pub const fn exactly(&self, n: usize) -> CardSet {
+        CardSet(self.at_least(n).0 & !self.at_least(n + 1).0)
+    }
+
+    /// How many copies of `card` are held.
+    pub const fn count(&self, card: Card) -> usize {
+        let b = card.bit();
+        ((self.planes[0] & b != 0) as usize)
+            + ((self.planes[1] & b != 0) as usize)
+            + ((self.planes[2] & b != 0) as usize)
+            + ((self.planes[3] & b != 0) as usize)
+    }
+
+    pub const fn contains(&self, card: Card) -> bool {
+        self.planes[0] & card.bit() != 0
+    }
+
+    /// Total number of cards.
+    pub const fn len(&self) -> usize {
+        (self.planes[0].count_ones()
+            + self.planes[1].count_ones()
+            + self.planes[2].count_ones()
+            + self.planes[3].count_ones()) as usize
+    }
+
+    pub const fn is_empty(&self) -> bool {
+        self.planes[0] == 0
+    }
+
+    /// Add one copy of `card`. Errors when it already holds 4.
+    pub fn try_add(&mut self, card: Card) -> Result<()> {
+        let b = card.bit();
+        for plane in self.planes.iter_mut() {
+            if *plane & b == 0 {
+                *plane |= b;
+                return Ok(());
+            }
+        }
+        Err(ZhipaiError::invalid_value("cards", card, "more than 4 copies of one card"))
+    }
+
+    /// Add one copy of `card`. The caller guarantees fewer than 4 copies are held (debug-checked).
+    #[inline]
+    pub fn add(&mut self, card: Card) {
+        let b = card.bit();
+        let k = self.count(card);
+        debug_assert!(k < MAX_COPIES, "fifth copy of {card}");
+        if k < MAX_COPIES {
+            self.planes[k] |= b;
+        }
+    }
+
+    /// Remove one copy of `card`; returns `false` (and changes nothing) when none is held.
+    #[inline]
+    pub fn remove(&mut self, card: Card) -> bool {
+        let k = self.count(card);
+        if k == 0 {
+            return false;
+        }
+        self.planes[k - 1] &= !card.bit();
+        true
+    }
+
+    /// Add every card of `other`.
+    pub fn add_all(&mut self, other: &Multiset) -> Result<()> {
+        for c in other.iter() {
+            self.try_add(c)?;
+        }
+        Ok(())
+    }
+
+    /// Whether every card of `other` is held here (with multiplicity).
+    pub fn contains_all(&self, other: &Multiset) -> bool {
+        // other ⊆ self iff for every n, kinds other holds ≥ n times ⊆ kinds self holds ≥ n times.
+        (0..MAX_COPIES).all(|k| other.planes[k] & !self.planes[k] == 0)
+    }
+
+    /// Remove every card of `other`. Errors (changing nothing) if some card is not held.
+    pub fn remove_all(&mut self, other: &Multiset) -> Result<()> {
+        if !self.contains_all(other) {
+            let missing = self.missing_from(other);
+            return Err(ZhipaiError::invalid_value("cards", format_cards(&missing), "not held"));
+        }
+        for c in other.iter() {
+            self.remove(c);
+        }
+        Ok(())
+    }
+
+    /// The cards of `other` that this multiset does not hold (with multiplicity).
+    pub fn missing_from(&self, other: &Multiset) -> Vec<Card> {
+        let mut missing = Vec::new();
+        for c in other.kinds() {
+            for _ in self.count(c)..other.count(c) {
+                missing.push(c);
+            }
+        }
+        missing
+    }
+
+    /// Restrict to the kinds in `mask` (e.g. one suit), keeping multiplicities.
+    pub const fn restrict(&self, mask: CardSet) -> Multiset {
+        let m = mask.0;
+        Multiset {
+            planes: [
+                self.planes[0] & m,
+                self.planes[1] & m,
+                self.planes[2] & m,
+                self.planes[3] & m,
+            ],
+        }
+    }
+
+    /// Number of cards whose kind is in `mask`.
+    pub const fn count_in(&self, mask: CardSet) -> usize {
+        self.restrict(mask).len()
+    }
+
+    /// Iterate the cards in ascending kind index, each kind repeated by its count.
+    pub fn iter(&self) -> impl Iterator<Item = Card> + '_ {
+        self.kinds().iter().flat_map(move |c| std::iter::repeat_n(c, self.count(c)))
+    }
+
+    /// The cards in ascending kind index, each kind repeated by its count.
+    pub fn to_vec(&self) -> Vec<Card> {
+        self.iter().collect()
+    }
+
+    /// Count of each kind, indexed by kind (`counts[i]` in 0..=4).
+    pub fn counts(&self) -> [u8; NUM_KINDS] {
+        let mut out = [0u8; NUM_KINDS];
+        for c in self.kinds() {
+            out[c.index()] = self.count(c) as u8;
+        }
+        out
+    }
+}
+
+impl fmt::Display for Multiset {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&format_cards(&self.to_vec()))
+    }
+}
+
+impl std::str::FromStr for Multiset {
+    type Err = ZhipaiError;
+    /// Parse a card list (see [`crate::cards::parse_cards`]).
+    fn from_str(s: &str) -> Result<Multiset> {
+        Multiset::from_cards(&crate::cards::parse_cards(s)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn ms(s: &str) -> Multiset {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn count_planes() {
+        let h = ms("5H 5H 5H 6H 6H SJ");
+        assert_eq!(h.len(), 6);
+        assert_eq!(h.count("5H".parse().unwrap()), 3);
+        assert_eq!(h.pairs().len(), 2);
+        assert_eq!(h.triples().len(), 1);
+        assert_eq!(h.exactly(2).to_string(), "6H");
+        assert_eq!(h.exactly(1).to_string(), "SJ");
+        assert_eq!(h.to_string(), "5H 5H 5H 6H 6H SJ");
+    }
+
+    #[test]
+    fn add_remove_and_limits() {
+        let mut h = Multiset::EMPTY;
+        let c: Card = "AS".parse().unwrap();
+        for _ in 0..4 {
+            h.try_add(c).unwrap();
+        }
+        assert!(h.try_add(c).is_err());
+        assert!(h.remove(c));
+        assert_eq!(h.count(c), 3);
+        let mut h2 = ms("AS 2C");
+        assert!(h2.remove_all(&ms("AS AS")).is_err());
+        assert_eq!(h2, ms("AS 2C"), "a failed remove_all changes nothing");
+        h2.remove_all(&ms("2C")).unwrap();
+        assert_eq!(h2, ms("AS"));
+        assert_eq!(Multiset::full_decks(2, true).unwrap().len(), 108);
+        assert_eq!(Multiset::full_decks(4, true).unwrap().len(), 216);
+        assert!(Multiset::full_decks(5, true).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn counts_match_a_naive_count(idx in proptest::collection::vec(0usize..54, 0..60)) {
+            let mut naive = [0usize; 54];
+            let mut m = Multiset::EMPTY;
+            for &i in &idx {
+                if naive[i] < 4 {
+                    naive[i] += 1;
+                    m.add(Card::from_index(i).unwrap());
+                }
+            }
+            for c in Card::all() {
+                prop_assert_eq!(m.count(c), naive[c.index()]);
+            }
+            prop_assert_eq!(m.len(), naive.iter().sum::<usize>());
+            let text = m.to_string();
+            prop_assert_eq!(text.parse::<Multiset>().unwrap(), m);
+        }
+    }
+}

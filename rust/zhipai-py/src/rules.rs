@@ -1,0 +1,95 @@
+//! `Rules`: a preset plus overrides, validated in the core.
+
+use crate::errors::guard;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyInt};
+use zhipai_core::{OptionValue, Rules};
+
+/// A complete, validated rule set. Build with `zhipai.rules(preset, **options)`.
+#[pyclass(name = "Rules", module = "zhipai", frozen, from_py_object)]
+#[derive(Clone)]
+pub struct PyRules(pub Rules);
+
+#[pymethods]
+impl PyRules {
+    /// The preset this rule set started from.
+    #[getter]
+    fn preset(&self) -> &'static str {
+        self.0.preset()
+    }
+
+    /// `{option name: value as text}` for every option of this rule set.
+    fn options(&self) -> Vec<(String, String)> {
+        self.0.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Rules('{}')", self.0.preset())
+    }
+}
+
+/// Convert a Python value (bool, int or str) to an option value.
+pub fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
+    if value.is_instance_of::<PyBool>() {
+        Ok(OptionValue::Bool(value.extract()?))
+    } else if value.is_instance_of::<PyInt>() {
+        Ok(OptionValue::Int(value.extract()?))
+    } else if let Ok(s) = value.extract::<String>() {
+        Ok(OptionValue::Str(s))
+    } else {
+        Err(crate::errors::InvalidOptionError::new_err(format!(
+            "invalid option {name}={}: expected a bool, an int or a str",
+            value.repr()?
+        )))
+    }
+}
+
+/// `rules(preset, options=None)`: the rule set of `preset` with `options` (a dict of overrides)
+/// applied. Raises `InvalidOptionError` naming an unknown preset, option or value.
+#[pyfunction]
+#[pyo3(signature = (preset, options=None))]
+pub fn rules(preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
+    let mut overrides = Vec::new();
+    if let Some(d) = options {
+        for (k, v) in d.iter() {
+            let name: String = k.extract()?;
+            let value = option_value(&name, &v)?;
+            overrides.push((name, value));
+        }
+    }
+    guard(|| Ok(PyRules(zhipai_core::rules(preset, &overrides)?)))
+}
+
+/// Every preset as `(name, game, description, [(option, value, choices, doc), ...])`.
+#[pyfunction]
+#[allow(clippy::type_complexity)]
+pub fn presets(
+) -> PyResult<Vec<(String, String, String, Vec<(String, String, Vec<String>, String)>)>> {
+    guard(|| {
+        Ok(zhipai_core::rules::presets()
+            .into_iter()
+            .map(|p| {
+                let opts = p
+                    .options
+                    .into_iter()
+                    .map(|o| {
+                        (
+                            o.name.to_string(),
+                            o.value,
+                            o.choices.iter().map(|c| c.to_string()).collect(),
+                            o.doc.to_string(),
+                        )
+                    })
+                    .collect();
+                (p.name.to_string(), p.game.to_string(), p.description.to_string(), opts)
+            })
+            .collect())
+    })
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRules>()?;
+    m.add_function(wrap_pyfunction!(rules, m)?)?;
+    m.add_function(wrap_pyfunction!(presets, m)?)?;
+    Ok(())
+}
