@@ -9,6 +9,9 @@ pub mod error;
 pub mod games;
 pub mod multiset;
 pub mod options;
+pub mod order;
+pub mod policy;
+pub mod rollout;
 pub mod rules;
 
 pub use cards::{format_cards, parse_cards, Card, CardSet, Rank, Suit, NUM_KINDS};

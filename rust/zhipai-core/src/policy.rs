@@ -1,0 +1,23 @@
+//! Built-in policies: who decides what in a simulated deal.
+
+use crate::error::{Result, ZhipaiError};
+
+/// A built-in policy, used for every decision of a deal (bid/declare, kitty, lead, follow).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Policy {
+    /// Uniform over the legal choices at each decision.
+    Random,
+    /// The game's documented rule-based player.
+    Greedy,
+}
+
+impl std::str::FromStr for Policy {
+    type Err = ZhipaiError;
+    fn from_str(s: &str) -> Result<Policy> {
+        match s {
+            "random" => Ok(Policy::Random),
+            "greedy" => Ok(Policy::Greedy),
+            _ => Err(ZhipaiError::invalid_value("policy", s, "expected random or greedy")),
+        }
+    }
+}
