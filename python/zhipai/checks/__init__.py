@@ -9,14 +9,14 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from zhipai.checks import baohuang, gongzhu, hongwu, shengji
+from zhipai.checks import baohuang, gongzhu, hongwu, shengji, shengji_scoring
 from zhipai.checks.base import Verdict, matches
 
 __all__ = ["HANDLERS", "Verdict", "matches"]
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any]], Any]] = {}
-for _module in (shengji, hongwu, gongzhu, baohuang):
+for _module in (shengji, shengji_scoring, hongwu, gongzhu, baohuang):
     for _name, _handler in _module.CHECKS.items():
         if _name in HANDLERS and HANDLERS[_name] is not _handler:
             raise RuntimeError(f"check {_name!r} has two handlers")

@@ -5,15 +5,29 @@
 
 use pyo3::prelude::*;
 
+mod baohuang;
 mod cards;
+mod deal;
 mod errors;
+mod gongzhu;
+mod hongwu;
 mod rules;
+mod shengji_play;
+mod shengji_scoring;
+mod simulate;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
+    baohuang::register(m)?;
     cards::register(m)?;
+    deal::register(m)?;
+    gongzhu::register(m)?;
+    hongwu::register(m)?;
     rules::register(m)?;
+    shengji_play::register(m)?;
+    shengji_scoring::register(m)?;
+    simulate::register(m)?;
     Ok(())
 }

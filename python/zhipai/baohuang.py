@@ -1,0 +1,3 @@
+"""baohuang (stub until its issue lands)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""gongzhu (stub until its issue lands)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""hongwu (stub until its issue lands)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Shengji mechanics (stub until the Shengji rules issue lands)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""Shengji scoring (stub until the Shengji rules issue lands)."""
+
+__all__: list[str] = []

@@ -1,0 +1,3 @@
+"""simulate (stub until its issue lands)."""
+
+__all__: list[str] = []

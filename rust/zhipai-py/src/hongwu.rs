@@ -1,0 +1,7 @@
+//! Python binding: hongwu (stub until its issue lands).
+
+use pyo3::prelude::*;
+
+pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+    Ok(())
+}
