@@ -21,3 +21,6 @@ pub use play::{check_play, legal_plays, trick_winner, Play, Position};
 pub use scoring::{score_deal, DealScore, Exposure};
 pub use session::Match;
 pub use state::{Move, Opening, Phase, State, NUM_ACTIONS};
+
+#[cfg(test)]
+mod tests;
