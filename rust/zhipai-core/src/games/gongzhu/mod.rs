@@ -7,8 +7,10 @@
 //!   and the per-deal result (QQ normalisation, partnership).
 //! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
+//! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
 //! * [`policy`]: the `random` and `greedy` players and the simulation contract.
 
+pub mod fast;
 pub mod options;
 pub mod play;
 pub mod policy;

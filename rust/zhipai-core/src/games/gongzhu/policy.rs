@@ -17,10 +17,11 @@
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
-use super::scoring::{Exposure, PIG, SHEEP, TRANSFORMER};
+use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
 use crate::error::Result;
+use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator};
 use rand::Rng;
@@ -200,12 +201,38 @@ const COLUMNS_TWO_DECK_EXTRA: [Column; 3] = [
     Column { name: "transformer_taker_2", doc: "seat that took the second ♣10 (two decks)" },
 ];
 
+/// What a result row needs from a finished deal (built by [`State::summary`] or the fast
+/// one-deck rollout of [`super::fast`]).
+#[derive(Clone, Copy, Debug)]
+pub struct DealSummary {
+    pub taken: [Multiset; 4],
+    pub exposure: Exposure,
+    pub auto_exposed: bool,
+    pub first_leader: usize,
+    pub tricks: usize,
+    pub next_leader: Option<usize>,
+}
+
+impl State {
+    /// The summary of this (finished) deal for result rows.
+    pub fn summary(&self) -> DealSummary {
+        DealSummary {
+            taken: std::array::from_fn(|s| *self.taken(s)),
+            exposure: self.exposure(),
+            auto_exposed: self.auto_exposed(),
+            first_leader: self.first_leader(),
+            tricks: self.tricks_played(),
+            next_leader: self.next_deal_leader(),
+        }
+    }
+}
+
 /// Seats that took copies of `card`, lowest seat first, repeated per copy (≤ 2).
-fn takers(state: &State, card: Card) -> [i32; 2] {
+fn takers(taken: &[Multiset; 4], card: Card) -> [i32; 2] {
     let mut out = [-1; 2];
     let mut n = 0;
-    for s in 0..4 {
-        for _ in 0..state.taken(s).count(card) {
+    for (s, t) in taken.iter().enumerate() {
+        for _ in 0..t.count(card) {
             if n < 2 {
                 out[n] = s as i32;
                 n += 1;
@@ -227,40 +254,48 @@ impl DealSimulator for GongzhuRules {
         c
     }
 
-    /// One first-of-match deal (§A.8 first lead), exposure, all tricks and scoring.
+    /// One first-of-match deal (§A.8 first lead), exposure, all tricks and scoring. One deck
+    /// with the random policy runs the allocation-free bitboard rollout of [`super::fast`],
+    /// which draws the same random numbers and gives the same row as the general [`State`].
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
-        let mut state = State::deal(self, rng, Opening::FirstOfMatch);
-        let mut buf = Vec::with_capacity(64);
-        play_out(&mut state, policy, rng, &mut buf);
-        write_row(&state, row);
+        let summary = if self.decks == 1 && policy == Policy::Random {
+            super::fast::random_deal(self, rng)
+        } else {
+            let mut state = State::deal(self, rng, Opening::FirstOfMatch);
+            let mut buf = Vec::with_capacity(64);
+            play_out(&mut state, policy, rng, &mut buf);
+            state.summary()
+        };
+        write_row(self, &summary, row);
         Ok(())
     }
 }
 
 /// Fill one result row (layout of [`DealSimulator::columns`]) from a finished deal.
-pub fn write_row(state: &State, row: &mut [i32]) {
-    let score = state.score();
-    let exposure = state.exposure();
-    let decks = state.rules().decks as usize;
+pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
+    let raw = raw_scores(rules, &d.taken, &d.exposure);
+    let fin = final_scores(rules, &raw);
+    let decks = rules.decks as usize;
     let n_hearts = 13 * decks;
-    let all_hearts = (0..4).find(|&s| state.taken(s).count_in(Suit::Hearts.mask()) == n_hearts);
+    let all_hearts = (0..4).find(|&s| d.taken[s].count_in(Suit::Hearts.mask()) == n_hearts);
     let slam = all_hearts
-        .filter(|&s| [PIG, SHEEP, TRANSFORMER].iter().all(|&c| state.taken(s).count(c) == decks));
-    let (pig, sheep, tr) = (takers(state, PIG), takers(state, SHEEP), takers(state, TRANSFORMER));
+        .filter(|&s| [PIG, SHEEP, TRANSFORMER].iter().all(|&c| d.taken[s].count(c) == decks));
+    let (pig, sheep, tr) =
+        (takers(&d.taken, PIG), takers(&d.taken, SHEEP), takers(&d.taken, TRANSFORMER));
     for s in 0..4 {
-        row[s] = score.raw[s] as i32;
-        row[4 + s] = score.final_[s] as i32;
-        row[11 + s] = exposure.level[s] as i32;
+        row[s] = raw[s] as i32;
+        row[4 + s] = fin[s] as i32;
+        row[11 + s] = d.exposure.level[s] as i32;
     }
     row[8] = pig[0];
     row[9] = sheep[0];
     row[10] = tr[0];
-    row[15] = state.auto_exposed() as i32;
+    row[15] = d.auto_exposed as i32;
     row[16] = all_hearts.map_or(-1, |s| s as i32);
     row[17] = slam.map_or(-1, |s| s as i32);
-    row[18] = state.first_leader() as i32;
-    row[19] = state.tricks_played() as i32;
-    row[20] = state.next_deal_leader().map_or(-1, |s| s as i32);
+    row[18] = d.first_leader as i32;
+    row[19] = d.tricks as i32;
+    row[20] = d.next_leader.map_or(-1, |s| s as i32);
     if decks == 2 {
         row[21] = pig[1];
         row[22] = sheep[1];

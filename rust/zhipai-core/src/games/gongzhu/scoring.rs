@@ -23,8 +23,19 @@ pub const EXPOSABLE: [Card; 4] = [PIG, SHEEP, TRANSFORMER, HEART_ACE];
 pub const SCORING: CardSet =
     CardSet(Suit::Hearts.mask().0 | PIG.bit() | SHEEP.bit() | TRANSFORMER.bit());
 
-/// Base heart values ♥2..♥A (§A.4): 0 0 0 −10×6 −20 −30 −40 −50, total −200.
-const HEART_VALUES: [i64; 13] = [0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50];
+/// ♥5..♥10 (−10 each) as bits of a [`CardSet`].
+const HEARTS_TEN: u64 = 0b111111 << (13 + 3);
+
+/// The §A.4 value of the hearts among the kinds of `plane` (one copy each).
+#[inline]
+fn heart_value(plane: u64) -> i64 {
+    let h = plane >> 13;
+    -10 * (plane & HEARTS_TEN).count_ones() as i64
+        - 20 * ((h >> 9) & 1) as i64
+        - 30 * ((h >> 10) & 1) as i64
+        - 40 * ((h >> 11) & 1) as i64
+        - 50 * ((h >> 12) & 1) as i64
+}
 
 /// The index of an exposable card in [`EXPOSABLE`], `None` for any other card.
 pub fn exposable_index(card: Card) -> Option<usize> {
@@ -125,8 +136,8 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
     let pf = exposure.factor(0);
     let sf = exposure.factor(1);
     let h = taken.count(TRANSFORMER) as u32;
-    let hearts = taken.restrict(Suit::Hearts.mask());
-    let all_hearts = hearts.len() == 13 * rules.decks as usize;
+    let n_hearts = taken.count_in(Suit::Hearts.mask());
+    let all_hearts = n_hearts == 13 * rules.decks as usize;
     let pigs = taken.count(PIG) as i64;
     let sheep = taken.count(SHEEP) as i64;
     let m = transformer_multiplier(rules, h, exposure.level[2]);
@@ -140,8 +151,7 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
             GrandSlamMode::None => {}
         }
     }
-    let heart_sum: i64 =
-        hearts.iter().map(|c| HEART_VALUES[c.rank().map_or(0, |r| r.index())]).sum::<i64>() * hf;
+    let heart_sum: i64 = taken.planes().iter().map(|&plane| heart_value(plane)).sum::<i64>() * hf;
     let heart_part = match (all_hearts, rules.all_red_mode) {
         (true, AllRedMode::Flip) => -heart_sum,
         (true, AllRedMode::Bonus) => heart_sum + 200 * decks * hf,
@@ -152,7 +162,7 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
     if h == 0 {
         return base;
     }
-    let others = !hearts.is_empty() || pigs > 0 || sheep > 0;
+    let others = n_hearts > 0 || pigs > 0 || sheep > 0;
     if others {
         return base * m;
     }

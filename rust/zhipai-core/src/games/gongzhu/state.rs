@@ -122,15 +122,22 @@ pub struct State {
     auto_exposed: bool,
 }
 
-/// Deal `13 · decks` cards to each seat from a shuffled deck drawn from `rng`.
-pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multiset; 4] {
-    let mut deck = [Card::from_index(0).expect("kind 0"); 104];
+/// The full deck(s) in kind order (each kind `decks` times), shuffled by `rng`; the first
+/// `52 · decks` entries are used. Seat `s` receives entries `s·13·decks .. (s+1)·13·decks`.
+pub fn shuffled_deck<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Card; 104] {
+    let mut deck = [PIG; 104];
     let n = 52 * rules.decks as usize;
     for (i, slot) in deck[..n].iter_mut().enumerate() {
         *slot = Card::from_index(i % 52).expect("suited kind");
     }
     deck[..n].shuffle(rng);
-    let per = n / 4;
+    deck
+}
+
+/// Deal `13 · decks` cards to each seat from a shuffled deck drawn from `rng`.
+pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multiset; 4] {
+    let deck = shuffled_deck(rules, rng);
+    let per = 13 * rules.decks as usize;
     std::array::from_fn(|s| {
         let mut h = Multiset::EMPTY;
         for &c in &deck[s * per..(s + 1) * per] {
@@ -140,15 +147,34 @@ pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multis
     })
 }
 
+/// The seat that leads the first deal of a match (§A.8, §A.12): the holder of the first-lead
+/// card; with two holders (two decks) one drawn from `rng` (no draw with one holder).
+pub fn first_leader<R: Rng + ?Sized>(
+    rules: &GongzhuRules,
+    hands: &[Multiset; 4],
+    rng: &mut R,
+) -> usize {
+    let FirstLead::Card(c) = rules.first_lead_card else { return 0 };
+    let mut holders = [0usize; 2];
+    let mut n = 0;
+    for (s, h) in hands.iter().enumerate() {
+        if h.contains(c) && n < 2 {
+            holders[n] = s;
+            n += 1;
+        }
+    }
+    if n > 1 {
+        holders[rng.random_range(0..n)]
+    } else {
+        holders[0]
+    }
+}
+
 impl State {
     /// A new deal with random hands from `rng` (§A.1, §A.12).
     pub fn deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R, opening: Opening) -> State {
         let hands = deal_hands(rules, rng);
-        let holders: Vec<usize> = match rules.first_lead_card {
-            FirstLead::Card(c) => (0..4).filter(|&s| hands[s].contains(c)).collect(),
-            FirstLead::Rotate => vec![0],
-        };
-        let pick = holders[rng.random_range(0..holders.len())];
+        let pick = first_leader(rules, &hands, rng);
         State::from_hands_with_holder(rules, hands, opening, pick).expect("a full deal is valid")
     }
 

@@ -316,3 +316,44 @@ fn match_leader_is_previous_pig_taker() {
         (0..4).map(|s| first.score().final_[s] + second.score().final_[s]).collect();
     assert_eq!(totals.to_vec(), expect);
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    /// The fast one-deck rollout equals the general, rule-checked State played by the random
+    /// policy with the same generator (same deal, same decisions, same row).
+    #[test]
+    fn fast_rollout_equals_general_state(
+        seed in any::<u64>(), exposure in 0usize..3, discard in any::<bool>(),
+        clockwise in any::<bool>(), first in 0usize..4, auto in any::<bool>(),
+    ) {
+        let r = rules(&[
+            ("exposure_mode", s(["qq", "none", "closed_open"][exposure])),
+            ("exposed_discard_before_first_round", s(if discard { "allowed" } else { "forbidden" })),
+            ("direction", s(if clockwise { "clockwise" } else { "anticlockwise" })),
+            ("first_lead_card", s(["C2", "S2", "S7", "rotate"][first])),
+            ("auto_expose_fourth", OptionValue::Bool(auto)),
+        ]);
+        let mut rng = deal_rng(seed, 3);
+        let fast = super::fast::random_deal(&r, &mut rng);
+        let mut rng = deal_rng(seed, 3);
+        let st = play_checked_with(&r, &mut rng, Policy::Random);
+        let general = st.summary();
+        let mut a = vec![0; r.columns().len()];
+        let mut b = vec![0; r.columns().len()];
+        super::policy::write_row(&r, &fast, &mut a);
+        super::policy::write_row(&r, &general, &mut b);
+        prop_assert_eq!(a, b);
+        prop_assert_eq!(fast.taken, general.taken);
+    }
+}
+
+fn play_checked_with(r: &GongzhuRules, rng: &mut rand_chacha::ChaCha8Rng, policy: Policy) -> State {
+    let mut st = State::deal(r, rng, Opening::FirstOfMatch);
+    let mut buf = Vec::new();
+    while !st.is_terminal() {
+        let mv = super::policy::choose(&st, policy, rng, &mut buf);
+        st.apply(mv).unwrap();
+    }
+    st
+}
