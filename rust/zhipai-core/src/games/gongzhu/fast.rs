@@ -43,8 +43,11 @@ fn nth_bit(set: u64, k: usize) -> u64 {
 
 /// The hand without the exposed cards barred in suits `barred_suits` (as
 /// [`super::play::Position::playable`]).
+/// The hand without the barred exposed cards (as [`super::play::Position::playable`]):
+/// `guarded` suits only while an unexposed card of the suit is held, `always` suits outright;
+/// never empty for a non-empty hand (the general fallback).
 #[inline(always)]
-fn playable(hand: u64, exposed: u64, barred_suits: u8) -> u64 {
+fn playable(hand: u64, exposed: u64, guarded: u8, always: u8) -> u64 {
     if exposed == 0 {
         return hand;
     }
@@ -52,11 +55,16 @@ fn playable(hand: u64, exposed: u64, barred_suits: u8) -> u64 {
     for s in 0..4 {
         let m = suit_mask(s);
         let e = exposed & m;
-        if barred_suits & (1 << s) != 0 && e != 0 && (hand & m & !e) != 0 {
+        let bit = 1u8 << s;
+        if e != 0 && (always & bit != 0 || guarded & bit != 0 && (hand & m & !e) != 0) {
             out &= !e;
         }
     }
-    out
+    if out == 0 {
+        hand
+    } else {
+        out
+    }
 }
 
 /// Play one first-of-match, one-deck deal with uniformly random decisions.
@@ -151,11 +159,12 @@ fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealS
                 if forced != 0 {
                     forced
                 } else {
-                    playable(hand, restricted[seat], 0xF & !suits_led)
+                    playable(hand, restricted[seat], 0xF & !suits_led, 0)
                 }
             } else {
-                let barred = if forbidden { 0xF } else { 1 << led } & !suits_led;
-                let p = playable(hand, restricted[seat], barred);
+                let open = 0xF & !suits_led;
+                let always = if forbidden { open & !(1 << led) } else { 0 };
+                let p = playable(hand, restricted[seat], open & (1 << led), always);
                 let follow = p & suit_mask(led);
                 if follow != 0 {
                     follow
