@@ -5,7 +5,7 @@
 //! property test checks this on every option combination that matters).
 
 use super::options::{ExposedDiscard, ExposureMode, FirstLead, GongzhuRules};
-use super::policy::DealSummary;
+use super::policy::{write_row, DealSummary};
 use super::random::below;
 use super::scoring::{Exposure, EXPOSABLE, PIG};
 use super::state::shuffled_deck;
@@ -69,22 +69,31 @@ fn playable(hand: u64, exposed: u64, guarded: u8, always: u8) -> u64 {
 
 /// Play one first-of-match, one-deck deal with uniformly random decisions.
 pub fn random_deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
+    random_deal_body(rules, rng)
+}
+
+/// Play one deal as [`random_deal`] and write its result row ([`write_row`]).
+pub fn random_deal_row<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R, row: &mut [i32]) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports `popcnt`, checked just above.
-            return unsafe { random_deal_popcnt(rules, rng) };
+            return unsafe { random_deal_row_popcnt(rules, rng, row) };
         }
     }
-    random_deal_body(rules, rng)
+    write_row(rules, &random_deal_body(rules, rng), row)
 }
 
-/// The same rollout compiled with the `popcnt` instruction (bit counts are most of the work;
-/// the default x86-64 target counts bits in software).
+/// The same rollout and scoring compiled with the `popcnt` instruction (bit counts are much of
+/// the work; the default x86-64 target counts bits in software).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn random_deal_popcnt<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
-    random_deal_body(rules, rng)
+unsafe fn random_deal_row_popcnt<R: Rng + ?Sized>(
+    rules: &GongzhuRules,
+    rng: &mut R,
+    row: &mut [i32],
+) {
+    write_row(rules, &random_deal_body(rules, rng), row)
 }
 
 #[inline(always)]
