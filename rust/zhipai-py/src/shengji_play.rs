@@ -114,7 +114,7 @@ impl PyTrickMechanics {
         guard(|| {
             let m = self.cards("cards", cards)?;
             let format = trick::check_lead(&self.tr, &m, None)
-                .map_err(|e| ZhipaiError::illegal_play(&m, e))?;
+                .map_err(|e| ZhipaiError::illegal_play(m, e))?;
             let others: Vec<Multiset> =
                 others.iter().map(|o| self.cards("others", o)).collect::<Result<_, _>>()?;
             let r = trick::check_throw(&self.tr, &format, &others);
