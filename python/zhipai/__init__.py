@@ -24,6 +24,7 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
 
 __all__ = [
     "Card",
