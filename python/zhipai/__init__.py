@@ -22,6 +22,7 @@ from zhipai._core import (
     cards_from_array,
     cards_to_array,
 )
+from zhipai.deal import Deal, deal, deal_batch
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 
@@ -41,6 +42,7 @@ __all__ = [
     "presets",
     "rules",
 ]
+__all__ += ["Deal", "deal", "deal_batch"]
 
 
 def rules(preset: str, **options: Any) -> Rules:
