@@ -22,6 +22,7 @@ from zhipai._core import (
     cards_from_array,
     cards_to_array,
 )
+from zhipai.deal import Deal, deal, deal_batch
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
@@ -42,6 +43,7 @@ __all__ = [
     "presets",
     "rules",
 ]
+__all__ += ["Deal", "deal", "deal_batch"]
 
 
 def rules(preset: str, **options: Any) -> Rules:

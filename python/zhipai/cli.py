@@ -7,6 +7,7 @@ import sys
 from typing import Sequence
 
 import zhipai
+from zhipai.deal import register_cli as _register_deal_cli
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
@@ -50,6 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("presets", help="list presets and their options")
     p.add_argument("-v", "--verbose", action="store_true", help="also print each option's doc")
     p.set_defaults(func=_cmd_presets)
+
+    _register_deal_cli(sub)
 
     return parser
 
