@@ -124,6 +124,66 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
     ThrowResult { valid: false, played, beaten_cards }
 }
 
+/// Call `f` on every lead of exactly one unit from `hand` (every distinct single, pair, triple,
+/// tractor and Titanic, each tie choice of equal-strength kinds separately), grouped by effective
+/// suit, until it breaks. Throws are not listed: any set of one effective suit is a lead.
+pub fn for_each_unit_lead(
+    tr: &TrickRules,
+    hand: &Multiset,
+    f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
+) -> std::ops::ControlFlow<()> {
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        let links = tr.order.links(s);
+        for m in 1..=tr.decks.min(crate::multiset::MAX_COPIES as u8) {
+            let avail = hand.at_least(m as usize).intersect(tr.order.suit_mask(s));
+            if avail.is_empty() {
+                break;
+            }
+            let mask = tr.order.index_mask(s, avail);
+            let max_len = if m == 1 { 1 } else { mask.count_ones() as usize };
+            for k in 1..=max_len {
+                let mut starts = run_starts(mask, links, k);
+                if starts == 0 {
+                    break;
+                }
+                while starts != 0 {
+                    let low = starts.trailing_zeros() as usize;
+                    starts &= starts - 1;
+                    let mut u = Unit {
+                        suit: s as u8,
+                        mult: m,
+                        len: k as u8,
+                        top: (low + k - 1) as u8,
+                        kinds: CardSet::EMPTY,
+                    };
+                    choose_kinds(tr, avail, low, 0, &mut u, f)?;
+                }
+            }
+        }
+    }
+    std::ops::ControlFlow::Continue(())
+}
+
+fn choose_kinds(
+    tr: &TrickRules,
+    avail: CardSet,
+    low: usize,
+    i: usize,
+    u: &mut Unit,
+    f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
+) -> std::ops::ControlFlow<()> {
+    if i == u.len as usize {
+        return f(u);
+    }
+    for c in avail.intersect(tr.order.kinds_at(u.suit as usize, low + i)) {
+        u.kinds.insert(c);
+        let r = choose_kinds(tr, avail, low, i + 1, u, f);
+        u.kinds.remove(c);
+        r?;
+    }
+    std::ops::ControlFlow::Continue(())
+}
+
 /// One copy of the lowest card of `u`.
 fn lowest_card(tr: &TrickRules, u: &Unit) -> Multiset {
     let low = u.low() as usize;
@@ -228,6 +288,38 @@ mod tests {
         t.trump_throw_allowed = false;
         assert_eq!(check_lead(&t, &ms("BJ SJ SJ"), None), Err(LeadError::TrumpThrow));
         assert!(check_lead(&t, &ms("SJ SJ BJ BJ"), None).is_ok(), "a tractor is not a throw");
+    }
+
+    #[test]
+    fn unit_leads_of_a_hand() {
+        let t = tr(Rank::TWO, Some(Suit::Spades), 2);
+        let mut seen = Vec::new();
+        let _ = for_each_unit_lead(&t, &ms("3H 3H 4H 4H 5H 2D 2D 2C 2C 2S 2S"), &mut |u| {
+            seen.push(u.to_string());
+            std::ops::ControlFlow::Continue(())
+        });
+        seen.sort();
+        let mut want: Vec<String> = [
+            "3H",
+            "4H",
+            "5H",
+            "2D",
+            "2C",
+            "2S",
+            "3H 3H",
+            "4H 4H",
+            "3H 3H 4H 4H",
+            "2D 2D",
+            "2C 2C",
+            "2S 2S",
+            "2D 2D 2S 2S",
+            "2C 2C 2S 2S",
+        ]
+        .iter()
+        .map(|s| ms(s).to_string())
+        .collect();
+        want.sort();
+        assert_eq!(seen, want);
     }
 
     #[test]
