@@ -333,3 +333,51 @@ mod tests {
         assert_eq!(check_lead(&t, &Multiset::EMPTY, None), Err(LeadError::Empty));
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Card, Rank, Suit};
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use proptest::prelude::*;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    proptest! {
+        /// A throw of distinct singles fails iff another hand holds a higher card of the suit
+        /// than the lowest thrown card; the forced card (smallest_beaten) is then the lowest
+        /// beaten single, i.e. the lowest card of the throw that some hand tops.
+        #[test]
+        fn single_card_throws_match_a_naive_check(seed in any::<u64>(), level in 0u8..13, suit in 0usize..4) {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let tr = TrickRules::standard(
+                CardOrder::shengji(Rank::from_index(level).unwrap(), Some(Suit::from_index(suit)), true, TrumpTierTractors::Full),
+                2,
+            );
+            let mut deck = Multiset::full_decks(2, true).unwrap().to_vec();
+            deck.shuffle(&mut rng);
+            let hands: Vec<Multiset> =
+                (0..4).map(|p| Multiset::from_cards(&deck[p * 25..p * 25 + 25]).unwrap()).collect();
+            // Throw: every distinct kind the leader holds once, in the effective suit of its first card.
+            let s = tr.order.suit(deck[0]);
+            let mut throw = Multiset::EMPTY;
+            for c in hands[0].exactly(1).intersect(tr.order.suit_mask(s)) {
+                throw.add(c);
+            }
+            let Ok(f) = check_lead(&tr, &throw, None) else { return Ok(()) };
+            prop_assume!(f.is_throw());
+            let r = check_throw(&tr, &f, &hands[1..]);
+            let top_other = hands[1..].iter()
+                .flat_map(|h| h.kinds().intersect(tr.order.suit_mask(s)).iter().collect::<Vec<Card>>())
+                .map(|c| tr.order.index(c)).max();
+            let beaten = |c: Card| top_other.is_some_and(|t| t > tr.order.index(c));
+            let naive_fail = throw.kinds().iter().any(beaten);
+            prop_assert_eq!(r.valid, !naive_fail);
+            if naive_fail {
+                let forced = throw.kinds().iter().filter(|&c| beaten(c)).map(|c| tr.order.index(c)).min().unwrap();
+                prop_assert_eq!(r.played.len(), 1);
+                prop_assert_eq!(tr.order.index(r.played.kinds().first().unwrap()), forced);
+            }
+        }
+    }
+}
