@@ -106,3 +106,17 @@ def _deal_batch(
     decks: int, hand_sizes: list[int], kitty: int, jokers: bool, seed: int, start: int, n: int,
     fixed: list[str], kitty_cards: str, voids: list[int],
 ) -> npt.NDArray[np.uint8]: ...
+
+# Shengji declaring and scoring (rust/zhipai-py/src/shengji_scoring.rs; wrapped by zhipai.shengji.scoring)
+def shengji_declare(
+    rules: Rules, level: str, bids: list[tuple[int, str]]
+) -> tuple[tuple[int, str] | None, str | None, int | None, int | None, str | None]: ...
+def shengji_level_change(rules: Rules, attacker_points: int) -> tuple[str, int, bool, int | None]: ...
+def shengji_jj_score(rules: Rules, attacker_points: int) -> tuple[int, int]: ...
+def shengji_level_advance(
+    rules: Rules,
+    level: str,
+    attacker_level: str,
+    attacker_points: int,
+    last_trick_single_jack: bool = False,
+) -> tuple[str, int, bool, str, str, str, bool]: ...
