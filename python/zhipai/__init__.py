@@ -38,6 +38,7 @@ __all__ = [
     "cards",
     "cards_from_array",
     "cards_to_array",
+    "hongwu",
     "presets",
     "rules",
 ]
@@ -69,3 +70,6 @@ def presets() -> list[dict[str, Any]]:
         }
         for name, game, desc, opts in _presets()
     ]
+
+
+from zhipai import hongwu  # noqa: E402  (Hong Wu 红五: auction, settlement, order)
