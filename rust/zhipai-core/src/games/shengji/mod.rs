@@ -6,6 +6,7 @@
 //! * [`scoring::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
 
 pub mod declare;
+pub mod kitty;
 pub mod options;
 pub mod scoring;
 
