@@ -26,6 +26,7 @@ from typing import Any, Iterable, Union
 from zhipai._core import (
     HongWuAuction,
     HongWuOrder,
+    HongWuState,
     IllegalPlayError,
     Rules,
     hongwu_levels,
@@ -35,8 +36,10 @@ from zhipai._core import (
 )
 
 __all__ = [
+    "Game",
     "HongWuAuction",
     "HongWuOrder",
+    "HongWuState",
     "MAX_BID",
     "MIN_BID",
     "TOTAL_POINTS",
@@ -55,6 +58,33 @@ MIN_BID = 60
 MAX_BID = 200
 #: Card points in the two decks (hongwu.md §B.5).
 TOTAL_POINTS = 200
+
+
+class Game:
+    """A Hong Wu game with fixed rules: ``Game(rules)`` then ``new_deal(seed=7)`` or
+    ``new_deal(hands=[4 card lists], kitty="...", first=0)`` (hongwu.md §B.1).
+
+    Raises (from ``new_deal``):
+        InvalidValueError: neither a seed nor hands and kitty; hands that are not 25 cards each
+            with an 8-card kitty making exactly two decks; a first bidder outside 0..4.
+        InvalidCardError: a bad card in the notation.
+    """
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        import zhipai
+
+        self.rules = rules if rules is not None else zhipai.rules("hong_wu")
+        HongWuAuction(self.rules, 0)  # raises InvalidValueError for another game's rules
+
+    def new_deal(
+        self,
+        seed: int | None = None,
+        hands: list[str] | None = None,
+        kitty: str | None = None,
+        first: int = 0,
+    ) -> HongWuState:
+        """A new deal, shuffled from ``seed`` or from fixed ``hands`` and ``kitty``."""
+        return HongWuState(self.rules, seed=seed, hands=hands, kitty=kitty, first=first)
 
 
 def run_auction(rules: Rules, first: int, bids: Iterable[tuple[int, Bid]]) -> HongWuAuction:

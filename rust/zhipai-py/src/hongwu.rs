@@ -8,9 +8,13 @@ use crate::rules::PyRules;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use zhipai_core::games::hongwu::auction::{Auction, Bid};
+use zhipai_core::games::hongwu::policy::{choose, play_out};
 use zhipai_core::games::hongwu::settle::{self, DealPoints, Settlement, LEVELS};
-use zhipai_core::games::hongwu::HongWuRules;
+use zhipai_core::games::hongwu::{Action, HongWuRules, HongWuState, Phase};
+use zhipai_core::multiset::Multiset;
 use zhipai_core::order::{CardOrder, TRUMP};
+use zhipai_core::policy::Policy;
+use zhipai_core::rollout::deal_rng;
 use zhipai_core::{Card, Rules, Suit, ZhipaiError};
 
 /// The Hong Wu rules inside `rules`, or `InvalidValueError` for another game's rules.
@@ -140,11 +144,15 @@ impl PyHongWuAuction {
     }
 
     fn __repr__(&self) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "None".into());
+        let pair = |c: Option<zhipai_core::games::hongwu::auction::Contract>| {
+            opt(c.map(|c| format!("({}, {})", c.dealer, c.bid)))
+        };
         format!(
-            "HongWuAuction(to_act={:?}, high={:?}, result={:?})",
-            self.0.to_act(),
-            self.0.high().map(|c| (c.dealer, c.bid)),
-            self.0.result().map(|c| (c.dealer, c.bid))
+            "HongWuAuction(to_act={}, high={}, result={})",
+            opt(self.0.to_act().map(|s| s.to_string())),
+            pair(self.0.high()),
+            pair(self.0.result())
         )
     }
 }
@@ -323,7 +331,290 @@ impl PyHongWuOrder {
     }
 }
 
+fn multiset_of(text: &str) -> PyResult<Multiset> {
+    guard(|| text.parse::<Multiset>())
+}
+
+fn cards_of(m: &Multiset) -> Vec<PyCard> {
+    m.to_vec().into_iter().map(PyCard).collect()
+}
+
+fn policy_of(text: &str) -> PyResult<Policy> {
+    guard(|| text.parse::<Policy>())
+}
+
+/// One whole Hong Wu deal (hongwu.md §B.1–§B.11) as a state machine.
+///
+/// `HongWuState(rules, seed=s)` shuffles two decks with the generator of `(s, 0)`, deals 25
+/// cards to each seat and 8 to the kitty, and draws the first bidder; `HongWuState(rules,
+/// hands=[4 card lists], kitty="…", first=0)` starts from fixed cards. Phases: `"auction"` →
+/// `"trump"` → `"kitty"` → `"play"` → `"over"`. The seat to act acts with `bid`,
+/// `choose_trump`, `bury`, `play`; an action the rules forbid raises `IllegalPlayError` with
+/// the reason and changes nothing. Card lists are notation strings (`"KC KC JC"`) in, lists of
+/// `Card` out.
+#[pyclass(name = "HongWuState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyHongWuState(HongWuState);
+
+impl PyHongWuState {
+    fn act(&mut self, action: Action) -> PyResult<Option<(Vec<PyCard>, bool)>> {
+        let played = guard(|| self.0.apply(&action))?;
+        Ok(played.map(|p| (cards_of(&p.cards), p.failed_throw.is_some())))
+    }
+}
+
+#[pymethods]
+impl PyHongWuState {
+    #[new]
+    #[pyo3(signature = (rules, seed=None, hands=None, kitty=None, first=0))]
+    fn new(
+        rules: &PyRules,
+        seed: Option<u64>,
+        hands: Option<Vec<String>>,
+        kitty: Option<String>,
+        first: usize,
+    ) -> PyResult<Self> {
+        let r = hong_wu(rules)?;
+        match (seed, hands, kitty) {
+            (Some(seed), None, None) => {
+                Ok(PyHongWuState(HongWuState::deal(&r, &mut deal_rng(seed, 0))))
+            }
+            (None, Some(hands), Some(kitty)) => {
+                let n = hands.len();
+                let hands: [String; 4] = hands.try_into().map_err(|_| {
+                    crate::errors::InvalidValueError::new_err(format!(
+                        "invalid hands: {n} hands given, expected 4"
+                    ))
+                })?;
+                let mut hs = [Multiset::EMPTY; 4];
+                for (h, text) in hs.iter_mut().zip(hands.iter()) {
+                    *h = multiset_of(text)?;
+                }
+                let k = multiset_of(&kitty)?;
+                guard(|| Ok(PyHongWuState(HongWuState::with_hands(&r, hs, k, first)?)))
+            }
+            _ => Err(crate::errors::InvalidValueError::new_err(
+                "invalid deal: give either seed, or hands and kitty",
+            )),
+        }
+    }
+
+    /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        match self.0.phase() {
+            Phase::Auction => "auction",
+            Phase::Trump => "trump",
+            Phase::Kitty => "kitty",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+
+    /// The seat to act, or `None` once the deal is over.
+    #[getter]
+    fn to_act(&self) -> Option<usize> {
+        self.0.to_act()
+    }
+
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// The cards of `seat` (0..4). Raises `InvalidValueError` for another seat.
+    fn hand(&self, seat: usize) -> PyResult<Vec<PyCard>> {
+        if seat >= 4 {
+            return Err(crate::errors::InvalidValueError::new_err(format!(
+                "invalid seat {seat}: expected 0..4"
+            )));
+        }
+        Ok(cards_of(&self.0.hand(seat)))
+    }
+
+    /// The kitty: as dealt until the dealer takes it, then as buried.
+    #[getter]
+    fn kitty(&self) -> Vec<PyCard> {
+        cards_of(&self.0.kitty())
+    }
+
+    /// `(dealer, bid)` once the auction is over.
+    #[getter]
+    fn contract(&self) -> Option<(usize, u32)> {
+        self.0.contract().map(|c| (c.dealer, c.bid))
+    }
+
+    /// The trump suit letter once chosen.
+    #[getter]
+    fn trump(&self) -> Option<String> {
+        self.0.trump().map(|t| t.letter().to_string())
+    }
+
+    /// The leader of the current trick.
+    #[getter]
+    fn leader(&self) -> usize {
+        self.0.leader()
+    }
+
+    /// The plays of the current trick, leader first.
+    #[getter]
+    fn current_trick(&self) -> Vec<Vec<PyCard>> {
+        self.0.current_trick().iter().map(cards_of).collect()
+    }
+
+    /// Tricks completed.
+    #[getter]
+    fn tricks(&self) -> u32 {
+        self.0.tricks()
+    }
+
+    /// Card points won in tricks by each seat.
+    #[getter]
+    fn points_won(&self) -> [i32; 4] {
+        self.0.points_won()
+    }
+
+    /// The legal auction actions of the seat to act (`"pass"`, then bids), `[]` otherwise.
+    fn legal_bids<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        if self.0.phase() != Phase::Auction {
+            return Ok(Vec::new());
+        }
+        PyHongWuAuction(self.0.auction().clone()).legal_bids(py)
+    }
+
+    /// Candidate leads of the seat to act: every single, pair and tractor held (throws are
+    /// legal too but not listed). `[]` outside a lead.
+    fn lead_candidates(&self) -> Vec<Vec<PyCard>> {
+        if self.0.phase() != Phase::Play || !self.0.current_trick().is_empty() {
+            return Vec::new();
+        }
+        self.0.lead_candidates().iter().map(cards_of).collect()
+    }
+
+    /// Up to `limit` legal follows of the seat to act, in a deterministic order (`[]` unless
+    /// following).
+    #[pyo3(signature = (limit=10_000))]
+    fn legal_follows(&self, limit: usize) -> Vec<Vec<PyCard>> {
+        self.0
+            .follow_moves()
+            .map_or(Vec::new(), |m| m.enumerate(limit).iter().map(cards_of).collect())
+    }
+
+    /// Number of legal follows of the seat to act (0 unless following).
+    fn count_follows(&self) -> u64 {
+        self.0.follow_moves().map_or(0, |m| m.count())
+    }
+
+    /// Bid `bid` (points or `"pass"`) for the seat to act.
+    fn bid(&mut self, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+        let b = bid_of(bid)?;
+        self.act(Action::Bid(b)).map(|_| ())
+    }
+
+    /// The dealer chooses trump `suit` (`S H D C`; no no-trump) and takes the kitty.
+    fn choose_trump(&mut self, suit: &str) -> PyResult<()> {
+        let t = trump_of(suit)?;
+        self.act(Action::Trump(t)).map(|_| ())
+    }
+
+    /// The dealer buries `cards` (8 of his 33).
+    fn bury(&mut self, cards: &str) -> PyResult<()> {
+        let m = multiset_of(cards)?;
+        self.act(Action::Bury(m)).map(|_| ())
+    }
+
+    /// Lead or follow with `cards`. Returns `(cards actually played, failed_throw)`: a throw
+    /// that another hand can beat is reduced per `failed_throw_play` (hongwu.md §B.7).
+    fn play(&mut self, cards: &str) -> PyResult<(Vec<PyCard>, bool)> {
+        let m = multiset_of(cards)?;
+        Ok(self.act(Action::Play(m))?.expect("a play returns its cards"))
+    }
+
+    /// Apply one action chosen by the built-in `policy` (`"random"` or `"greedy"`), drawing
+    /// randomness from the generator of `(seed, 0)`. Returns `(kind, value)`: `("bid", 60 or
+    /// "pass")`, `("trump", "S")`, `("bury", cards)`, `("play", cards actually played)`.
+    /// Raises `InvalidValueError` for an unknown policy or a finished deal.
+    #[pyo3(signature = (policy="random", seed=0))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        policy: &str,
+        seed: u64,
+    ) -> PyResult<(String, Bound<'py, PyAny>)> {
+        let p = policy_of(policy)?;
+        if self.0.is_over() {
+            return Err(crate::errors::InvalidValueError::new_err(
+                "invalid step: the deal is over",
+            ));
+        }
+        let a = choose(&self.0, p, &mut deal_rng(seed, 0));
+        let played = self.act(a)?;
+        Ok(match a {
+            Action::Bid(b) => (
+                "bid".into(),
+                match b {
+                    zhipai_core::games::hongwu::auction::Bid::Pass => {
+                        PyString::new(py, "pass").into_any()
+                    }
+                    zhipai_core::games::hongwu::auction::Bid::Points(n) => {
+                        n.into_pyobject(py)?.into_any()
+                    }
+                },
+            ),
+            Action::Trump(t) => {
+                ("trump".into(), PyString::new(py, &t.letter().to_string()).into_any())
+            }
+            Action::Bury(m) => ("bury".into(), cards_of(&m).into_pyobject(py)?.into_any()),
+            Action::Play(_) => {
+                ("play".into(), played.expect("a play").0.into_pyobject(py)?.into_any())
+            }
+        })
+    }
+
+    /// Play the deal to its end with `policy` for every seat (generator of `(seed, 0)`); the GIL
+    /// is released meanwhile. Returns the settlement dict (see `settlement`).
+    #[pyo3(signature = (policy="random", seed=0))]
+    fn play_out<'py>(
+        &mut self,
+        py: Python<'py>,
+        policy: &str,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = policy_of(policy)?;
+        let mut st = self.0.clone();
+        let st = crate::errors::guard_detached(py, move || {
+            play_out(&mut st, p, &mut deal_rng(seed, 0))?;
+            Ok(st)
+        })?;
+        self.0 = st;
+        let s = self.0.settlement().expect("a finished deal is settled");
+        settlement_dict(py, &s)
+    }
+
+    /// The settlement once over (dict as `hongwu.settle` returns), else `None`.
+    fn settlement<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.0.settlement().map(|s| settlement_dict(py, &s)).transpose()
+    }
+
+    /// An independent copy.
+    #[pyo3(name = "clone")]
+    fn copy(&self) -> Self {
+        PyHongWuState(self.0.clone())
+    }
+
+    fn __repr__(&self) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "None".into());
+        format!(
+            "HongWuState(phase='{}', to_act={}, contract={}, trump={})",
+            self.phase(),
+            opt(self.0.to_act().map(|s| s.to_string())),
+            opt(self.contract().map(|(d, b)| format!("({d}, {b})"))),
+            opt(self.trump().map(|t| format!("'{t}'")))
+        )
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyHongWuState>()?;
     m.add_class::<PyHongWuAuction>()?;
     m.add_class::<PyHongWuOrder>()?;
     m.add_function(wrap_pyfunction!(hongwu_settle, m)?)?;

@@ -7,9 +7,11 @@
 //!
 //! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
 //! played so far):
-//! * *Bid* from an estimate of hand strength, E = 60 + 5·⌊(10·♥5 + 8·BJ + 6·SJ + 4·twos +
-//!   3·threes + 2·(longest suit − 6) + (points held)/5) / 6⌋: the lowest legal bid while it is at
-//!   most E, else pass.
+//! * *Bid* from an estimate of hand strength: raw = 10·♥5 + 8·BJ + 6·SJ + 4·twos + 3·threes +
+//!   2·(longest suit − 6) + ⌊points held / 5⌋ (at least 0), and the expected dealer points
+//!   E = 16 + 0.9·raw rounded down to a multiple of 5 (a least-squares fit of the dealer's points
+//!   on raw over 2,000 greedy deals with the opener as dealer at 60: correlation 0.33). It makes
+//!   the lowest legal bid while that is at most E, else passes.
 //! * *Trump*: the suit with the most cards, ties broken by its high cards (A, K) then S H D C.
 //! * *Bury*: the 8 weakest non-trump cards, point cards last (the kitty may be multiplied).
 //! * *Lead*: the biggest candidate lead that no unseen cards can beat (a "master"), preferring
@@ -63,7 +65,8 @@ fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
     }
 }
 
-/// The greedy hand-strength estimate of `hand` (module docs), as the highest bid it supports.
+/// The greedy estimate of the dealer points `hand` would make (module docs), a multiple of 5
+/// in 0…200: the highest bid it supports (below 60 = pass).
 pub fn estimated_bid(hand: &Multiset) -> u32 {
     let n = |c: Card| hand.count(c) as i32;
     let rank = |r: Rank| Suit::ALL.iter().map(|&s| n(Card::new(s, r))).sum::<i32>();
@@ -76,7 +79,8 @@ pub fn estimated_bid(hand: &Multiset) -> u32 {
         + 3 * rank(Rank::THREE)
         + 2 * (longest - 6)
         + points / 5;
-    (60 + 5 * (raw.max(0) / 6)).min(200) as u32
+    let points = (160 + 9 * raw.max(0)) / 10;
+    (points - points % 5).min(200) as u32
 }
 
 /// Strength of a card for greedy choices: trumps above plain cards, then the order index.
@@ -304,9 +308,9 @@ mod tests {
     #[test]
     fn greedy_bids_follow_hand_strength() {
         let weak: Multiset = "4C 6C 7D 8D 9H 6S 7S 8S 9S 4D 6D".parse().unwrap();
-        assert_eq!(estimated_bid(&weak), 60);
+        assert_eq!(estimated_bid(&weak), 15, "raw 0: pass");
         let strong: Multiset = "5H 5H BJ BJ SJ SJ 2S 2S 2H 2C 3S 3C KS KS 10S".parse().unwrap();
-        // raw = 20 + 16 + 12 + 16 + 6 + 2·(6 − 6) + 40/5 = 78 → 60 + 5·⌊78/6⌋ = 125.
-        assert_eq!(estimated_bid(&strong), 125);
+        // raw = 20 + 16 + 12 + 16 + 6 + 2·(6 − 6) + 40/5 = 78 → 16 + 70.2 → 85.
+        assert_eq!(estimated_bid(&strong), 85);
     }
 }
