@@ -620,3 +620,137 @@ mod tests {
         assert_eq!(moves.enumerate(100).len(), 4);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Rank, Suit};
+    use crate::combos::decompose;
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::trick::Decomposition;
+    use proptest::prelude::*;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashSet;
+
+    /// A random position: trick rules, a lead of one effective suit taken from a random hand,
+    /// and a follower's hand of `size` cards from the rest of the decks.
+    fn position(seed: u64, decks: u8, size: usize) -> (TrickRules, Format, Multiset) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let level = Rank::from_index(rng.random_range(0..13)).unwrap();
+        let trump = if rng.random_bool(0.2) {
+            None
+        } else {
+            Some(Suit::from_index(rng.random_range(0..4)))
+        };
+        let mut tr = TrickRules::standard(
+            CardOrder::shengji(level, trump, true, TrumpTierTractors::Full),
+            decks,
+        );
+        tr.partial_tractor_follow = rng.random_bool(0.7);
+        let mut deck = Multiset::full_decks(decks as usize, true).unwrap().to_vec();
+        deck.shuffle(&mut rng);
+        let leader = Multiset::from_cards(&deck[..25]).unwrap();
+        let hand = Multiset::from_cards(&deck[25..25 + size]).unwrap();
+        // Lead: up to 5 cards of the effective suit of a random card of the leader, preferring
+        // identical cards so pairs, tractors and triples occur.
+        let first = deck[rng.random_range(0..25)];
+        let s = tr.order.suit(first);
+        let mut suit_cards = leader.restrict(tr.order.suit_mask(s)).to_vec();
+        suit_cards.shuffle(&mut rng);
+        let want = rng.random_range(1..=5usize.min(suit_cards.len()));
+        let mut lead = Multiset::EMPTY;
+        for c in suit_cards.iter().take(want) {
+            lead.add(*c);
+            if leader.count(*c) > lead.count(*c) && lead.len() < 6 && rng.random_bool(0.7) {
+                lead.add(*c);
+            }
+        }
+        let f = decompose(&lead, &tr.order, Decomposition::MultiplicityFirst).unwrap();
+        (tr, f, hand)
+    }
+
+    /// Every size-n sub-multiset of `hand` that `check_follow` accepts (brute force).
+    fn brute(tr: &TrickRules, f: &Format, hand: &Multiset) -> HashSet<Multiset> {
+        let mut out = HashSet::new();
+        let _ = Items::of(hand).for_each(f.cards as usize, &mut |p| {
+            if check_follow(tr, f, hand, p).is_ok() {
+                out.insert(*p);
+            }
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn enumerate_count_sample_are_consistent(seed in any::<u64>(), decks in 2u8..=3, size in 6usize..=12) {
+            let (tr, f, hand) = position(seed, decks, size);
+            prop_assume!(hand.len() >= f.cards as usize);
+            let moves = FollowMoves::new(&tr, &f, &hand).unwrap();
+            let all = moves.enumerate(usize::MAX);
+            prop_assert!(!all.is_empty(), "some follow is always legal");
+            let set: HashSet<Multiset> = all.iter().copied().collect();
+            prop_assert_eq!(set.len(), all.len(), "no duplicates");
+            for p in &all {
+                prop_assert!(moves.check(p).is_ok(), "enumerated {} is legal", p);
+            }
+            prop_assert_eq!(moves.count(), all.len() as u64);
+            prop_assert_eq!(&set, &brute(&tr, &f, &hand), "enumerate = every legal play");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 1);
+            for _ in 0..8 {
+                let s = moves.sample(&mut rng);
+                prop_assert!(set.contains(&s), "sample {} is enumerated", s);
+            }
+        }
+
+        #[test]
+        fn structure_score_is_monotone_in_the_hand(seed in any::<u64>(), size in 8usize..=14) {
+            // Adding cards never lowers what the hand can match (needed for `check_follow`).
+            let (tr, f, hand) = position(seed, 2, size);
+            let mask = tr.order.suit_mask(f.suit as usize);
+            let hs = hand.restrict(mask);
+            prop_assume!(!hs.is_empty());
+            let full = structure_score(&tr, &f, &hs, false);
+            let mut less = hs;
+            less.remove(hs.kinds().first().unwrap());
+            prop_assert!(structure_score(&tr, &f, &less, false) <= full);
+        }
+    }
+
+    fn chi_square(counts: &[u64], n: u64) -> f64 {
+        let e = n as f64 / counts.len() as f64;
+        counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
+    }
+
+    #[test]
+    fn samples_are_uniform() {
+        let tr = TrickRules::standard(
+            CardOrder::shengji(Rank::TWO, Some(Suit::Spades), true, TrumpTierTractors::Full),
+            2,
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        // (lead, hand): discards by unranking; structured suit parts by enumeration.
+        for (lead, hand) in [
+            ("AH AH", "3S 3S 4C 5D 6D"),
+            ("10H 10H", "3H 3H 5H 5H 9H 9H 4H 2C"),
+            ("AD", "3D 3D 4D 7D 9C"),
+        ] {
+            let f = decompose(&lead.parse().unwrap(), &tr.order, Decomposition::MultiplicityFirst)
+                .unwrap();
+            let moves = FollowMoves::new(&tr, &f, &hand.parse().unwrap()).unwrap();
+            let all = moves.enumerate(usize::MAX);
+            let n = 3000 * all.len() as u64;
+            let mut counts = vec![0u64; all.len()];
+            for _ in 0..n {
+                let s = moves.sample(&mut rng);
+                counts[all.iter().position(|p| *p == s).unwrap()] += 1;
+            }
+            // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
+            let x2 = chi_square(&counts, n);
+            assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
+        }
+    }
+}
