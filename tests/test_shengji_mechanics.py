@@ -120,6 +120,8 @@ def test_error_paths(m: Mechanics) -> None:
     assert three.classify("AH AH AH").kind == "triple"
 
 
-def test_hong_wu_not_implemented_yet() -> None:
-    with pytest.raises(zhipai.InvalidOptionError, match="not implemented"):
-        Mechanics(zhipai.rules("hong_wu"), "2", "S")
+def test_hong_wu_trick_rules() -> None:
+    # The HongWu arm of trick_rules (helper hongwu): ♥5 BJ pairs chain; no no-trump.
+    assert Mechanics(zhipai.rules("hong_wu"), "2", "S").classify("5H 5H BJ BJ").kind == "tractor"
+    with pytest.raises(zhipai.InvalidValueError, match="no-trump"):
+        Mechanics(zhipai.rules("hong_wu"), "2", "NT")

@@ -40,6 +40,7 @@ __all__ = [
     "cards",
     "cards_from_array",
     "cards_to_array",
+    "hongwu",
     "presets",
     "rules",
 ]
@@ -72,3 +73,6 @@ def presets() -> list[dict[str, Any]]:
         }
         for name, game, desc, opts in _presets()
     ]
+
+
+from zhipai import hongwu  # noqa: E402  (Hong Wu 红五: auction, settlement, order)

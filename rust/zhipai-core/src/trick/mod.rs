@@ -180,11 +180,7 @@ impl TrickRules {
 pub fn trick_rules(rules: &Rules, level: Rank, trump: Option<Suit>) -> Result<TrickRules> {
     match rules {
         Rules::Shengji(r) => Ok(r.play.trick_rules(r.decks, level, trump)),
-        Rules::HongWu(_) => Err(ZhipaiError::invalid_option(
-            "preset",
-            "hong_wu",
-            "trick rules for hong_wu are not implemented yet",
-        )),
+        Rules::HongWu(r) => r.trick_rules(trump),
         other => Err(ZhipaiError::invalid_option(
             "preset",
             other.preset(),
@@ -210,11 +206,7 @@ pub fn kitty_multiplier(
             lead,
             winning_play,
         ),
-        Rules::HongWu(_) => Err(ZhipaiError::invalid_option(
-            "preset",
-            "hong_wu",
-            "the kitty multiplier of hong_wu is not implemented yet",
-        )),
+        Rules::HongWu(r) => r.kitty_multiplier(tr, lead),
         other => Err(ZhipaiError::invalid_option(
             "preset",
             other.preset(),
