@@ -6,6 +6,7 @@
 
 use super::options::{ExposedDiscard, ExposureMode, FirstLead, GongzhuRules};
 use super::policy::DealSummary;
+use super::random::below;
 use super::scoring::{Exposure, EXPOSABLE, PIG};
 use super::state::shuffled_deck;
 use crate::cards::Suit;
@@ -24,18 +25,25 @@ fn suit_of_bit(bit: u64) -> usize {
     bit.trailing_zeros() as usize / 13
 }
 
-/// The `k`-th lowest set bit of `set` (as a one-bit mask).
-#[inline]
-fn nth_bit(mut set: u64, k: usize) -> u64 {
-    for _ in 0..k {
-        set &= set - 1;
+/// The `k`-th lowest set bit of `set` (as a one-bit mask; `k < set.count_ones()`): a
+/// branchless binary search on bit counts, so a random `k` costs no mispredicted loop exit.
+#[inline(always)]
+fn nth_bit(set: u64, k: usize) -> u64 {
+    let mut k = k as u32;
+    let mut pos = 0u32;
+    for width in [32u32, 16, 8, 4, 2, 1] {
+        let low = (set >> pos) & ((1u64 << width) - 1);
+        let c = low.count_ones();
+        let skip = (k >= c) as u32;
+        pos += skip * width;
+        k -= skip * c;
     }
-    set & set.wrapping_neg()
+    1u64 << pos
 }
 
 /// The hand without the exposed cards barred in suits `barred_suits` (as
 /// [`super::play::Position::playable`]).
-#[inline]
+#[inline(always)]
 fn playable(hand: u64, exposed: u64, barred_suits: u8) -> u64 {
     if exposed == 0 {
         return hand;
@@ -53,6 +61,26 @@ fn playable(hand: u64, exposed: u64, barred_suits: u8) -> u64 {
 
 /// Play one first-of-match, one-deck deal with uniformly random decisions.
 pub fn random_deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("popcnt") {
+            // SAFETY: the CPU supports `popcnt`, checked just above.
+            return unsafe { random_deal_popcnt(rules, rng) };
+        }
+    }
+    random_deal_body(rules, rng)
+}
+
+/// The same rollout compiled with the `popcnt` instruction (bit counts are most of the work;
+/// the default x86-64 target counts bits in software).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "popcnt")]
+unsafe fn random_deal_popcnt<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
+    random_deal_body(rules, rng)
+}
+
+#[inline(always)]
+fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
     let deck = shuffled_deck(rules, rng);
     let mut hands = [0u64; 4];
     for (s, hand) in hands.iter_mut().enumerate() {
@@ -88,7 +116,7 @@ pub fn random_deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSu
                 }
                 opts[n] = 8;
                 n += 1;
-                match opts[rng.random_range(0..n)] {
+                match opts[below(rng, n)] {
                     8 => break,
                     i if i < 4 => open[seat] |= EXPOSABLE[i as usize].bit(),
                     i => closed[seat] |= EXPOSABLE[i as usize - 4].bit(),
@@ -135,7 +163,7 @@ pub fn random_deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSu
                     p
                 }
             };
-            let bit = nth_bit(legal, rng.random_range(0..legal.count_ones() as usize));
+            let bit = nth_bit(legal, below(rng, legal.count_ones() as usize));
             hands[seat] &= !bit;
             restricted[seat] &= !bit;
             cards |= bit;

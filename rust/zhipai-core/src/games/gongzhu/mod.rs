@@ -14,6 +14,7 @@ pub mod fast;
 pub mod options;
 pub mod play;
 pub mod policy;
+pub mod random;
 pub mod scoring;
 pub mod session;
 pub mod state;

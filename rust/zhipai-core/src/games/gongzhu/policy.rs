@@ -17,6 +17,7 @@
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
+use super::random::below;
 use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
@@ -138,13 +139,13 @@ pub fn choose<R: Rng + ?Sized>(
             Policy::Greedy => greedy_exposure(state),
             Policy::Random => {
                 let moves = state.legal_moves();
-                moves[rng.random_range(0..moves.len())]
+                moves[below(rng, moves.len())]
             }
         },
         _ => {
             state.legal_plays_into(buf);
             Move::Play(match policy {
-                Policy::Random => buf[rng.random_range(0..buf.len())],
+                Policy::Random => buf[below(rng, buf.len())],
                 Policy::Greedy => greedy_play(state, buf),
             })
         }

@@ -12,7 +12,6 @@ use super::scoring::{
 use crate::cards::Card;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Action code of [`Move::Expose`] of `EXPOSABLE[i]` is `EXPOSE_ACTION + i`.
@@ -125,14 +124,25 @@ pub struct State {
 /// The full deck(s) in kind order (each kind `decks` times), shuffled by `rng`; the first
 /// `52 · decks` entries are used. Seat `s` receives entries `s·13·decks .. (s+1)·13·decks`.
 pub fn shuffled_deck<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Card; 104] {
-    let mut deck = [PIG; 104];
+    let mut deck = TWO_DECKS;
     let n = 52 * rules.decks as usize;
-    for (i, slot) in deck[..n].iter_mut().enumerate() {
-        *slot = Card::from_index(i % 52).expect("suited kind");
-    }
-    deck[..n].shuffle(rng);
+    super::random::shuffle(rng, &mut deck[..n]);
     deck
 }
+
+/// Two decks in kind order: kinds 0..52, then 0..52 again.
+const TWO_DECKS: [Card; 104] = {
+    let mut d = [PIG; 104];
+    let mut i = 0;
+    while i < 104 {
+        d[i] = match Card::from_index(i % 52) {
+            Some(c) => c,
+            None => PIG,
+        };
+        i += 1;
+    }
+    d
+};
 
 /// Deal `13 · decks` cards to each seat from a shuffled deck drawn from `rng`.
 pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multiset; 4] {
@@ -164,7 +174,7 @@ pub fn first_leader<R: Rng + ?Sized>(
         }
     }
     if n > 1 {
-        holders[rng.random_range(0..n)]
+        holders[super::random::below(rng, n)]
     } else {
         holders[0]
     }

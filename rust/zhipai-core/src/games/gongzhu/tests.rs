@@ -357,3 +357,49 @@ fn play_checked_with(r: &GongzhuRules, rng: &mut rand_chacha::ChaCha8Rng, policy
     }
     st
 }
+
+#[test]
+fn greedy_dumps_the_pig_and_high_hearts_when_void() {
+    let r = rules(&[("exposure_mode", s("none"))]);
+    let suit = |x: &str| {
+        ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+            .iter()
+            .map(|rank| format!("{rank}{x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let hands = [ms(&suit("D")), ms(&suit("S")), ms(&suit("H")), ms(&suit("C"))];
+    let mut st = State::from_hands(&r, hands, Opening::LedBy(0)).unwrap();
+    let mut buf = Vec::new();
+    let mut rng = deal_rng(0, 0);
+    let mut next = |st: &mut State| {
+        let mv = super::policy::choose(st, Policy::Greedy, &mut rng, &mut buf);
+        st.apply(mv).unwrap();
+        mv
+    };
+    assert_eq!(next(&mut st), Move::Play(Play::single(card("2D")))); // lowest lead
+    assert_eq!(next(&mut st), Move::Play(Play::single(card("QS")))); // dump the pig
+    assert_eq!(next(&mut st), Move::Play(Play::single(card("AH")))); // then the highest heart
+}
+
+#[test]
+fn greedy_hunts_the_sheep_and_ducks_the_pig() {
+    let r = rules(&[("exposure_mode", s("none"))]);
+    // Seat 0 holds ♦A while ♦J is out; seat 1 holds ♦J and must follow diamonds.
+    let hands = [
+        ms("AD 2S 3S 4S 5S 6S 7S 8S 9S 10S JS KS AS"),
+        ms("JD 2D 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH"),
+        ms("3D 4D 5D 6D 7D 8D 9D 10D QD KD KH AH QS"),
+        ms("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC"),
+    ];
+    let mut st = State::from_hands(&r, hands, Opening::LedBy(0)).unwrap();
+    let mut buf = Vec::new();
+    let mut rng = deal_rng(0, 0);
+    let mv = super::policy::choose(&st, Policy::Greedy, &mut rng, &mut buf);
+    // Leading: spades above the outstanding pig are avoided; ♦A hunts the sheep.
+    assert_eq!(mv, Move::Play(Play::single(card("AD"))));
+    st.apply(mv).unwrap();
+    let mv = super::policy::choose(&st, Policy::Greedy, &mut rng, &mut buf);
+    // Seat 1 cannot beat ♦A: it keeps the sheep and ducks with ♦2.
+    assert_eq!(mv, Move::Play(Play::single(card("2D"))));
+}
