@@ -24,6 +24,7 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai import baohuang as baohuang  # noqa: E402  (Qingdao Baohuang mechanics and State)
 
 __all__ = [
     "Card",
@@ -35,6 +36,7 @@ __all__ = [
     "Rules",
     "ZhipaiError",
     "__version__",
+    "baohuang",
     "cards",
     "cards_from_array",
     "cards_to_array",

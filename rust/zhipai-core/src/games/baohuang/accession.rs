@@ -24,7 +24,12 @@ impl Ascension {
 
 /// Copies of `card` that count for 登基 in `hand`: the physical count, less the scepter BJ when
 /// `scepter_in_hand` and `scepter_counts_for_dengji = false` (§C.3.1 [I]).
-pub fn counted_copies(hand: &Multiset, card: Card, scepter_in_hand: bool, rules: &BaohuangRules) -> usize {
+pub fn counted_copies(
+    hand: &Multiset,
+    card: Card,
+    scepter_in_hand: bool,
+    rules: &BaohuangRules,
+) -> usize {
     let n = hand.count(card);
     if card == Card::BIG_JOKER && scepter_in_hand && !rules.scepter_counts_for_dengji {
         n.saturating_sub(1)
@@ -36,7 +41,11 @@ pub fn counted_copies(hand: &Multiset, card: Card, scepter_in_hand: bool, rules:
 /// Every card the scepter holder may ascend with (§C.3.1): 3 or 4 identical cards (same rank and
 /// suit; 3 SJ or 3 BJ qualify). `Solo` when he holds all 4 physical copies, else `Guard`.
 /// In kind order (♠2 … ♣A, SJ, BJ).
-pub fn ascension_options(hand: &Multiset, scepter_in_hand: bool, rules: &BaohuangRules) -> Vec<(Card, Ascension)> {
+pub fn ascension_options(
+    hand: &Multiset,
+    scepter_in_hand: bool,
+    rules: &BaohuangRules,
+) -> Vec<(Card, Ascension)> {
     candidates(hand)
         .filter(|&c| counted_copies(hand, c, scepter_in_hand, rules) >= 3)
         .map(|c| (c, if hand.count(c) == 4 { Ascension::Solo } else { Ascension::Guard }))

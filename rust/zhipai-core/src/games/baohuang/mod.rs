@@ -51,7 +51,11 @@ pub enum RoundAction {
 /// being the lead; `out` lists the seats whose play was their last cards. All five players hold
 /// cards at the start. Errors with `IllegalPlay` for an action out of turn or not allowed, and
 /// `InvalidValue` when the round is not over after the last action.
-pub fn round_next_leader(rules: &BaohuangRules, actions: &[(u8, RoundAction)], out: &[u8]) -> Result<u8> {
+pub fn round_next_leader(
+    rules: &BaohuangRules,
+    actions: &[(u8, RoundAction)],
+    out: &[u8],
+) -> Result<u8> {
     let mut round: Option<Round> = None;
     for (i, (seat, action)) in actions.iter().enumerate() {
         if *seat >= 5 {
@@ -60,7 +64,10 @@ pub fn round_next_leader(rules: &BaohuangRules, actions: &[(u8, RoundAction)], o
         let finished = out.contains(seat);
         let r = round.get_or_insert_with(|| Round::new(*seat, 0b11111));
         if r.over {
-            return Err(ZhipaiError::illegal_play(format!("action {i}"), "the round is already over"));
+            return Err(ZhipaiError::illegal_play(
+                format!("action {i}"),
+                "the round is already over",
+            ));
         }
         if r.turn != *seat {
             return Err(ZhipaiError::illegal_play(
@@ -82,13 +89,18 @@ pub fn round_next_leader(rules: &BaohuangRules, actions: &[(u8, RoundAction)], o
             RoundAction::Jiefeng => Response::Jiefeng,
         };
         if r.leading {
-            return Err(ZhipaiError::illegal_play(format!("action {i}"), "a round opens with a play (开牌)"));
+            return Err(ZhipaiError::illegal_play(
+                format!("action {i}"),
+                "a round opens with a play (开牌)",
+            ));
         }
         r.respond(response, finished, rules)
             .map_err(|why| ZhipaiError::illegal_play(format!("action {i} by seat {seat}"), why))?;
     }
     match round {
-        Some(r) if r.over => r.next_leader().ok_or_else(|| ZhipaiError::invalid_value("actions", "", "nobody is left")),
+        Some(r) if r.over => r
+            .next_leader()
+            .ok_or_else(|| ZhipaiError::invalid_value("actions", "", "nobody is left")),
         Some(r) => Err(ZhipaiError::invalid_value(
             "actions",
             actions.len(),

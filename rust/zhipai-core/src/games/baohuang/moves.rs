@@ -132,6 +132,8 @@ pub struct HandCounts {
     pub small: u8,
     pub big: u8,
     pub guard: u8,
+    /// Number of cards (kept up to date by [`HandCounts::of`] and [`HandCounts::remove`]).
+    total: u8,
 }
 
 impl HandCounts {
@@ -156,13 +158,13 @@ impl HandCounts {
             }
             h.guard = k;
         }
+        h.total = hand.len() as u8;
         h
     }
 
     /// Number of cards.
     pub fn len(&self) -> usize {
-        self.nat.iter().map(|&n| n as usize).sum::<usize>()
-            + (self.small + self.big + self.guard) as usize
+        self.total as usize
     }
 
     pub fn is_empty(&self) -> bool {
@@ -185,6 +187,7 @@ impl HandCounts {
         self.small -= s.small;
         self.big -= s.big;
         self.guard -= s.guard;
+        self.total -= s.total();
     }
 
     fn tier_combos(&self) -> u32 {
@@ -220,7 +223,12 @@ pub fn shape_of(cards: &Multiset, guard_card: Option<Card>) -> Result<Shape, Str
 }
 
 /// Why `shape` may not be played from `hand` after `prev` (`None` = a lead), or `Ok(())`.
-pub fn check(hand: &HandCounts, shape: &Shape, prev: Option<&Shape>, bombs: bool) -> Result<(), String> {
+pub fn check(
+    hand: &HandCounts,
+    shape: &Shape,
+    prev: Option<&Shape>,
+    bombs: bool,
+) -> Result<(), String> {
     if shape.total() == 0 {
         return Err("a play has at least one card (§C.4)".into());
     }
@@ -241,39 +249,76 @@ pub fn check(hand: &HandCounts, shape: &Shape, prev: Option<&Shape>, bombs: bool
 /// Number of legal plays of `hand` after `prev` (`None` = a lead): leads are every held shape;
 /// responses every held shape that [`beats`] `prev`.
 pub fn count(hand: &HandCounts, prev: Option<&Shape>, bombs: bool) -> u32 {
-    match prev {
-        None => {
-            let naturals: u32 = hand.nat.iter().map(|&n| n as u32).sum();
-            naturals * hand.tier_combos() + hand.tier_combos() - 1
-        }
-        Some(p) => {
-            let mut total = 0;
-            walk_responses(hand, p, bombs, |_, size| {
-                total += size;
-                false
-            });
-            total
-        }
-    }
+    Plays::new(hand, prev, bombs).count()
 }
 
 /// The `k`-th legal play in the order of [`enumerate`] (`k < count`), without building the list.
 pub fn nth(hand: &HandCounts, prev: Option<&Shape>, bombs: bool, k: u32) -> Option<Shape> {
-    match prev {
-        None => nth_lead(hand, k),
-        Some(p) => {
-            let mut left = k;
-            let mut found = None;
-            walk_responses(hand, p, bombs, |block, size| {
-                if left < size {
-                    found = Some(block_shape(&block, left));
-                    return true;
-                }
-                left -= size;
-                false
-            });
-            found
+    Plays::new(hand, prev, bombs).nth(k)
+}
+
+/// The legal plays of one hand after one play, indexed without being built: the count is
+/// computed once, then [`Plays::nth`] decodes any index (the rollout hot path: count, draw,
+/// decode).
+pub struct Plays<'a> {
+    hand: &'a HandCounts,
+    prev: Option<Shape>,
+    bombs: bool,
+    table: TierTable,
+    total: u32,
+}
+
+impl<'a> Plays<'a> {
+    pub fn new(hand: &'a HandCounts, prev: Option<&Shape>, bombs: bool) -> Plays<'a> {
+        let mut plays =
+            Plays { hand, prev: prev.copied(), bombs, table: TierTable::EMPTY, total: 0 };
+        plays.total = match prev {
+            None => {
+                let naturals: u32 = hand.nat.iter().map(|&n| n as u32).sum();
+                naturals * hand.tier_combos() + hand.tier_combos() - 1
+            }
+            Some(p) if p.total() as usize > hand.len() => 0,
+            Some(p) => {
+                plays.table = TierTable::new(hand, p);
+                let mut total = 0;
+                walk_responses(hand, p, bombs, &plays.table, |_, size| {
+                    total += size; // groups are counted whole, never expanded
+                    false
+                });
+                total
+            }
+        };
+        plays
+    }
+
+    /// How many legal plays there are.
+    pub fn count(&self) -> u32 {
+        self.total
+    }
+
+    /// The `k`-th legal play (order of [`enumerate`]), `None` for `k >= count`.
+    pub fn nth(&self, k: u32) -> Option<Shape> {
+        if k >= self.total {
+            return None;
         }
+        let p = match &self.prev {
+            None => return nth_lead(self.hand, k),
+            Some(p) => p,
+        };
+        let mut left = k;
+        let mut found = None;
+        walk_responses(self.hand, p, self.bombs, &self.table, |block, size| {
+            if left < size {
+                if block.is_group() {
+                    return true; // expand this group
+                }
+                found = Some(block_shape(&block, left));
+                return true;
+            }
+            left -= size;
+            false
+        });
+        found
     }
 }
 
@@ -284,19 +329,21 @@ pub fn sample<R: Rng + ?Sized>(
     bombs: bool,
     rng: &mut R,
 ) -> Option<Shape> {
-    let n = count(hand, prev, bombs);
+    let plays = Plays::new(hand, prev, bombs);
+    let n = plays.count();
     if n == 0 {
         return None;
     }
-    nth(hand, prev, bombs, rng.random_range(0..n))
+    plays.nth(rng.random_range(0..n))
 }
 
 /// Every legal play, in a fixed order: leads by natural rank (3 … 2), count of naturals, then guard
 /// card, BJ, SJ counts ascending, then joker-only plays; responses by natural rank, count, guard
 /// card, BJ, then joker-only plays, then bombs. At most `limit` plays.
 pub fn enumerate(hand: &HandCounts, prev: Option<&Shape>, bombs: bool, limit: usize) -> Vec<Shape> {
-    let n = count(hand, prev, bombs) as usize;
-    (0..n.min(limit) as u32).filter_map(|k| nth(hand, prev, bombs, k)).collect()
+    let plays = Plays::new(hand, prev, bombs);
+    let n = plays.count() as usize;
+    (0..n.min(limit) as u32).filter_map(|k| plays.nth(k)).collect()
 }
 
 fn nth_lead(hand: &HandCounts, k: u32) -> Option<Shape> {
@@ -339,38 +386,127 @@ impl Block {
     }
 }
 
+/// `Block::guard` of a group standing for every count of naturals of one rank.
+const RANK_GROUP: u8 = u8::MAX;
+/// `Block::guard` of a group standing for every guard count of one rank and count of naturals.
+const COUNT_GROUP: u8 = u8::MAX - 1;
+
+/// Most cards in one play (16 naturals + 4 SJ + 4 BJ + the guard card).
+const MAX_PLAY: usize = 25;
+
+/// Per-call table for responses to `p`: `prefix[k]` = responses with 1..=k naturals of any one
+/// rank above p's, i.e. Σ_{n=1..k} W(T − n) where W(m) = ways to make `m` top cards (SJ, BJ,
+/// guard card) satisfying the top-card constraints of [`beats`]. W does not depend on the rank,
+/// so a whole rank is counted in O(1) and all responses in O(T + 13).
+struct TierTable {
+    prefix: [u32; MAX_PLAY + 1],
+}
+
+impl TierTable {
+    const EMPTY: TierTable = TierTable { prefix: [0; MAX_PLAY + 1] };
+
+    /// The table for responses to `p`; empty when no rank above p's is held (never used then).
+    fn new(hand: &HandCounts, p: &Shape) -> TierTable {
+        let mut prefix = [0u32; MAX_PLAY + 1];
+        let t = p.total();
+        let any_higher = p.naturals > 0 && hand.nat[p.rank as usize + 1..].iter().any(|&n| n > 0);
+        if !any_higher || t as usize > MAX_PLAY {
+            return TierTable { prefix };
+        }
+        for n in 1..=t {
+            prefix[n as usize] = prefix[n as usize - 1] + tier_ways(hand, p, t - n, |_, _| false);
+        }
+        TierTable { prefix }
+    }
+
+    fn ways(&self, n: u8) -> u32 {
+        self.prefix[n as usize] - self.prefix[n as usize - 1]
+    }
+}
+
+/// Ways to pick `m` top cards against `p`; `visit(block, size)` sees each guard-count block and
+/// may stop the walk (returns true), in which case the count so far is returned.
+#[inline]
+fn tier_ways(
+    hand: &HandCounts,
+    p: &Shape,
+    m: u8,
+    mut visit: impl FnMut(u8, (u8, u32)) -> bool,
+) -> u32 {
+    let need_top = p.small + p.big;
+    let mut total = 0;
+    for g in p.big..=hand.guard.min(m) {
+        let lo = need_top.saturating_sub(g).max((m - g).saturating_sub(hand.small));
+        let hi = hand.big.min(m - g);
+        if lo <= hi {
+            let size = (hi - lo + 1) as u32;
+            if visit(g, (lo, size)) {
+                return total;
+            }
+            total += size;
+        }
+    }
+    total
+}
+
 /// Visit the blocks of responses to `p` in enumeration order; `visit(block, size)` returns true to
 /// stop. Constraints from [`beats`]: same total T; guard ≥ p.big; big + guard ≥ p.small + p.big;
-/// naturals higher than p's rank when both have naturals.
-fn walk_responses(hand: &HandCounts, p: &Shape, bombs: bool, mut visit: impl FnMut(Block, u32) -> bool) {
+/// naturals higher than p's rank when both have naturals. Whole ranks and counts of naturals are
+/// skipped with the [`TierTable`] when `skip(size)` says the target lies beyond them.
+#[inline]
+fn walk_responses<F: FnMut(Block, u32) -> bool>(
+    hand: &HandCounts,
+    p: &Shape,
+    bombs: bool,
+    table: &TierTable,
+    mut visit: F,
+) {
     let t = p.total();
-    if p.guard == 0 && t > 0 {
-        let need_top = p.small + p.big;
-        let block = |rank: u8, naturals: u8, visit: &mut dyn FnMut(Block, u32) -> bool| {
-            let m = t - naturals;
-            for g in p.big..=hand.guard.min(m) {
-                let lo = need_top.saturating_sub(g).max((m - g).saturating_sub(hand.small));
-                let hi = hand.big.min(m - g);
-                if lo <= hi {
-                    let b = Block { rank, naturals, guard: g, big_lo: lo, tiers: m };
-                    if visit(b, (hi - lo + 1) as u32) {
-                        return true;
-                    }
-                }
-            }
-            false
-        };
+    if p.guard == 0 && t > 0 && t as usize <= MAX_PLAY {
         // Naturals can only appear when p has naturals (else every position must be a top card).
-        if p.naturals > 0 {
+        let any_higher = p.naturals > 0 && hand.nat[p.rank as usize + 1..].iter().any(|&n| n > 0);
+        if any_higher {
             for r in p.rank + 1..13 {
-                for n in 1..=hand.nat[r as usize].min(t) {
-                    if block(r, n, &mut visit) {
-                        return;
+                let most = hand.nat[r as usize].min(t);
+                let size = table.prefix[most as usize];
+                if size == 0 {
+                    continue;
+                }
+                // Offer the whole rank first; expand only if the visitor wants it.
+                let rank_group =
+                    Block { rank: r, naturals: most, guard: RANK_GROUP, big_lo: 0, tiers: 0 };
+                if !visit(rank_group, size) {
+                    continue;
+                }
+                for n in 1..=most {
+                    let m = t - n;
+                    let size = table.ways(n);
+                    if size == 0 {
+                        continue;
+                    }
+                    let group =
+                        Block { rank: r, naturals: n, guard: COUNT_GROUP, big_lo: 0, tiers: m };
+                    if visit(group, size) {
+                        let mut stop = false;
+                        tier_ways(hand, p, m, |g, (lo, sz)| {
+                            let b = Block { rank: r, naturals: n, guard: g, big_lo: lo, tiers: m };
+                            stop = visit(b, sz);
+                            stop
+                        });
+                        if stop {
+                            return;
+                        }
                     }
                 }
             }
         }
-        if block(NO_RANK, 0, &mut visit) {
+        let mut stop = false;
+        tier_ways(hand, p, t, |g, (lo, sz)| {
+            let b = Block { rank: NO_RANK, naturals: 0, guard: g, big_lo: lo, tiers: t };
+            stop = visit(b, sz);
+            stop
+        });
+        if stop {
             return;
         }
     }
@@ -379,7 +515,7 @@ fn walk_responses(hand: &HandCounts, p: &Shape, bombs: bool, mut visit: impl FnM
             let lo = 4.max(t + 1);
             if hand.nat[r as usize] >= lo {
                 let size = (hand.nat[r as usize] - lo + 1) as u32;
-                // A bomb block: naturals from `lo`, no top cards (`tiers` 0 → decode below).
+                // A bomb block: naturals from `lo`, no top cards (`tiers` u8::MAX, see block_shape).
                 let b = Block { rank: r, naturals: lo, guard: 0, big_lo: 0, tiers: u8::MAX };
                 if visit(b, size) {
                     return;
@@ -393,6 +529,12 @@ impl Block {
     // Bomb blocks reuse `Block` with `tiers == u8::MAX`: the k-th bomb has `naturals + k` cards.
     fn is_bomb_block(&self) -> bool {
         self.tiers == u8::MAX
+    }
+
+    // Group blocks stand for several blocks: all counts of one rank (`RANK_GROUP`) or all guard
+    // counts of one rank and count (`COUNT_GROUP`).
+    fn is_group(&self) -> bool {
+        self.guard >= COUNT_GROUP
     }
 }
 
@@ -436,7 +578,8 @@ pub fn cards_for(
     }
     if shape.naturals > 0 {
         let rank = strength_rank(shape.rank);
-        let last_suit = keep_last.and_then(|c| (c.rank() == Some(rank)).then(|| c.suit()).flatten());
+        let last_suit =
+            keep_last.and_then(|c| (c.rank() == Some(rank)).then(|| c.suit()).flatten());
         let mut left = shape.naturals;
         let order = Suit::ALL.iter().filter(|&&s| Some(s) != last_suit).chain(last_suit.iter());
         for &suit in order {
@@ -467,7 +610,10 @@ mod tests {
 
     #[test]
     fn strengths_follow_the_seed_order() {
-        let order = ["3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S", "SJ", "BJ"];
+        let order = [
+            "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S", "SJ",
+            "BJ",
+        ];
         for (i, c) in order.iter().enumerate() {
             assert_eq!(card_strength(c.parse().unwrap()) as usize, i, "{c}");
         }

@@ -39,7 +39,10 @@ pub fn greedy(state: &State) -> Option<Move> {
             let moves = state.legal_moves();
             let hand = state.hand(seat);
             let ascend = |want_guard: bool| {
-                moves.iter().copied().find(|m| matches!(m, Move::Ascend(c) if (hand.count(*c) < 4) == want_guard))
+                moves
+                    .iter()
+                    .copied()
+                    .find(|m| matches!(m, Move::Ascend(c) if (hand.count(*c) < 4) == want_guard))
             };
             ascend(true).or_else(|| ascend(false)).or(Some(Move::Abdicate))
         }
@@ -137,7 +140,7 @@ impl BaohuangRules {
         for redeals in 0..MAX_REDEALS {
             let mut state = State::new(self, rng);
             while let Some(mv) = choose(policy, &state, rng) {
-                state.apply(mv)?;
+                state.apply_unchecked(mv); // built-in policies only make legal moves
             }
             if !state.is_void() {
                 return Ok((state, redeals));
@@ -219,7 +222,9 @@ mod tests {
             let mut s = State::new(&r, &mut rng);
             while let Some(mv) = greedy(&s) {
                 if s.phase() == Phase::Play {
-                    if let (Some(prev_owner), Some(g)) = (s.play_to_beat().map(|_| s.round().owner), s.guard()) {
+                    if let (Some(prev_owner), Some(g)) =
+                        (s.play_to_beat().map(|_| s.round().owner), s.guard())
+                    {
                         if s.current_player() == Some(g) && Some(prev_owner) == s.emperor() {
                             assert!(!matches!(mv, Move::Play(_)), "guard beat the emperor");
                         }
@@ -228,5 +233,28 @@ mod tests {
                 s.apply(mv).unwrap();
             }
         }
+    }
+}
+#[cfg(test)]
+mod stats {
+    use super::*;
+    use crate::rollout::deal_rng;
+    #[test]
+    #[ignore]
+    fn decision_stats() {
+        let r = BaohuangRules::default();
+        let (mut dec, mut plays, mut n) = (0u64, 0u64, 0u64);
+        let deals: u64 = std::env::var("BH_DEALS").ok().and_then(|v| v.parse().ok()).unwrap_or(200);
+        for i in 0..deals {
+            let mut rng = deal_rng(1, i);
+            let mut s = State::new(&r, &mut rng);
+            while let Some(m) = choose(Policy::Random, &s, &mut rng) {
+                s.apply_unchecked(m);
+                dec += 1;
+            }
+            plays += s.plays() as u64;
+            n += 1;
+        }
+        println!("decisions/deal {} plays/deal {}", dec / n, plays / n);
     }
 }

@@ -140,7 +140,9 @@ impl Round {
             }
             Response::Jiefeng => {
                 if !self.may_apply_jiefeng(rules) {
-                    return Err("接风 only on a finisher's 底牌, first circle, one applicant (§C.7)".into());
+                    return Err(
+                        "接风 only on a finisher's 底牌, first circle, one applicant (§C.7)".into(),
+                    );
                 }
                 self.applicant = Some(seat);
             }
@@ -211,7 +213,9 @@ mod tests {
         let r = BaohuangRules::default();
         let mut round = Round::new(0, 0b11111);
         round.lead(sh("7S 7H 7D"), false);
-        for (seat, resp) in [(1, Response::Yield), (2, Response::Pass), (3, Response::Yield), (4, Response::Pass)] {
+        for (seat, resp) in
+            [(1, Response::Yield), (2, Response::Pass), (3, Response::Yield), (4, Response::Pass)]
+        {
             assert_eq!(round.turn, seat);
             round.respond(resp, false, &r).unwrap();
         }
@@ -219,7 +223,10 @@ mod tests {
         assert_eq!(round.turn, 1);
         round.respond(Response::Pass, false, &r).unwrap();
         assert_eq!(round.turn, 3);
-        assert!(round.respond(Response::Yield, false, &r).is_err(), "no yield in the second circle");
+        assert!(
+            round.respond(Response::Yield, false, &r).is_err(),
+            "no yield in the second circle"
+        );
         round.respond(Response::Pass, false, &r).unwrap();
         assert!(round.over);
         assert_eq!(round.next_leader(), Some(0));

@@ -89,7 +89,12 @@ fn check_place(what: &str, place: u8) -> Result<()> {
 /// 暗独 ±24/∓6; with `solo_loss_literal_minus40` a losing solo emperor scores −40 in every type.
 /// Errors with `InvalidValue` for a place outside 1..=5, a missing or extra guard place, or equal
 /// emperor and guard places.
-pub fn score(rules: &BaohuangRules, mode: Mode, emperor_place: u8, guard_place: Option<u8>) -> Result<Score> {
+pub fn score(
+    rules: &BaohuangRules,
+    mode: Mode,
+    emperor_place: u8,
+    guard_place: Option<u8>,
+) -> Result<Score> {
     check_place("emperor_place", emperor_place)?;
     if mode.is_solo() {
         if let Some(g) = guard_place {
@@ -115,16 +120,28 @@ pub fn score(rules: &BaohuangRules, mode: Mode, emperor_place: u8, guard_place: 
         return Ok(Score { emperor, guard: None, rebel: if won { -unit } else { unit } });
     }
     let g = guard_place.ok_or_else(|| {
-        ZhipaiError::invalid_value("guard_place", "none", format!("mode {} needs a guard place", mode.name()))
+        ZhipaiError::invalid_value(
+            "guard_place",
+            "none",
+            format!("mode {} needs a guard place", mode.name()),
+        )
     })?;
     check_place("guard_place", g)?;
     if g == emperor_place {
-        return Err(ZhipaiError::invalid_value("guard_place", g, "emperor and guard cannot share a place"));
+        return Err(ZhipaiError::invalid_value(
+            "guard_place",
+            g,
+            "emperor and guard cannot share a place",
+        ));
     }
     let mult = if mode == Mode::OpenGuard { 2 } else { 1 };
     let group = place_points(emperor_place) + place_points(g);
     // G is a multiple of 3 (every place scores a multiple of 3), so the thirds are exact.
-    Ok(Score { emperor: mult * 2 * group / 3, guard: Some(mult * group / 3), rebel: -mult * group / 3 })
+    Ok(Score {
+        emperor: mult * 2 * group / 3,
+        guard: Some(mult * group / 3),
+        rebel: -mult * group / 3,
+    })
 }
 
 #[cfg(test)]

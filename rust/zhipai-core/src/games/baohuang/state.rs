@@ -202,9 +202,18 @@ impl State {
 
     /// Start from a given deal. Errors: `InvalidValue` if the hands are not exactly the deck of
     /// `rules` (cards are conserved) or the scepter seat holds no BJ.
-    pub fn from_hands(rules: &BaohuangRules, hands: [Multiset; PLAYERS], scepter: u8, first_dealt: u8) -> Result<State> {
+    pub fn from_hands(
+        rules: &BaohuangRules,
+        hands: [Multiset; PLAYERS],
+        scepter: u8,
+        first_dealt: u8,
+    ) -> Result<State> {
         if scepter as usize >= PLAYERS || first_dealt as usize >= PLAYERS {
-            return Err(ZhipaiError::invalid_value("seat", scepter.max(first_dealt), "expected 0..5"));
+            return Err(ZhipaiError::invalid_value(
+                "seat",
+                scepter.max(first_dealt),
+                "expected 0..5",
+            ));
         }
         let mut all = Multiset::EMPTY;
         for h in &hands {
@@ -268,17 +277,30 @@ impl State {
     /// `InvalidValue` for places that are not a permutation of 1..=5 or after the first decision.
     pub fn apply_tribute(&mut self, previous_places: [u8; PLAYERS]) -> Result<()> {
         if !self.rules.tribute_between_deals {
-            return Err(ZhipaiError::invalid_option("tribute_between_deals", "off", "tribute needs tribute_between_deals=on"));
+            return Err(ZhipaiError::invalid_option(
+                "tribute_between_deals",
+                "off",
+                "tribute needs tribute_between_deals=on",
+            ));
         }
         let mut sorted = previous_places;
         sorted.sort_unstable();
         if sorted != [1, 2, 3, 4, 5] {
-            return Err(ZhipaiError::invalid_value("previous_places", format!("{previous_places:?}"), "expected a permutation of 1..=5"));
+            return Err(ZhipaiError::invalid_value(
+                "previous_places",
+                format!("{previous_places:?}"),
+                "expected a permutation of 1..=5",
+            ));
         }
         if self.phase != Phase::Accession || self.abdications > 0 {
-            return Err(ZhipaiError::invalid_value("tribute", "late", "tribute happens before accession"));
+            return Err(ZhipaiError::invalid_value(
+                "tribute",
+                "late",
+                "tribute happens before accession",
+            ));
         }
-        let seat_of = |p: u8| previous_places.iter().position(|&x| x == p).expect("permutation") as u8;
+        let seat_of =
+            |p: u8| previous_places.iter().position(|&x| x == p).expect("permutation") as u8;
         for (giver, taker) in [(seat_of(5), seat_of(1)), (seat_of(4), seat_of(2))] {
             let skip_scepter = self.scepter_card_at == giver;
             let high = self.extreme_card(giver, true, skip_scepter);
@@ -322,7 +344,8 @@ impl State {
     }
 
     fn recount(&mut self, seat: u8) {
-        self.counts[seat as usize] = HandCounts::of(&self.hands[seat as usize], self.guard_card_of(seat));
+        self.counts[seat as usize] =
+            HandCounts::of(&self.hands[seat as usize], self.guard_card_of(seat));
     }
 
     // ----- queries -------------------------------------------------------------------------
@@ -468,7 +491,8 @@ impl State {
                 let prev = self.play_to_beat();
                 let plays = moves::count(&self.counts[seat], prev.as_ref(), self.rules.bombs);
                 if k < plays {
-                    moves::nth(&self.counts[seat], prev.as_ref(), self.rules.bombs, k).map(Move::Play)
+                    moves::nth(&self.counts[seat], prev.as_ref(), self.rules.bombs, k)
+                        .map(Move::Play)
                 } else {
                     self.extras().get((k - plays) as usize).copied()
                 }
@@ -480,11 +504,22 @@ impl State {
 
     /// A legal move drawn uniformly, `None` when terminal.
     pub fn sample_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
-        let n = self.count_moves();
-        if n == 0 {
-            return None;
+        if self.phase != Phase::Play {
+            let n = self.count_moves();
+            return (n > 0).then(|| self.nth_move(rng.random_range(0..n))).flatten();
         }
-        self.nth_move(rng.random_range(0..n))
+        // Hot path of random rollouts: count the plays once.
+        let hand = &self.counts[self.current as usize];
+        let prev = self.play_to_beat();
+        let all = moves::Plays::new(hand, prev.as_ref(), self.rules.bombs);
+        let plays = all.count();
+        let extras = self.extras();
+        let k = rng.random_range(0..plays + extras.len() as u32);
+        if k < plays {
+            all.nth(k).map(Move::Play)
+        } else {
+            extras.get((k - plays) as usize).copied()
+        }
     }
 
     /// Every legal move: plays first (order of [`moves::enumerate`]), then pass, yield, 接风; in
@@ -514,10 +549,11 @@ impl State {
         let hand = &self.hands[seat as usize];
         match self.phase {
             Phase::Accession => {
-                let mut v: Vec<Move> = ascension_options(hand, self.scepter_in_hand(seat), &self.rules)
-                    .into_iter()
-                    .map(|(c, _)| Move::Ascend(c))
-                    .collect();
+                let mut v: Vec<Move> =
+                    ascension_options(hand, self.scepter_in_hand(seat), &self.rules)
+                        .into_iter()
+                        .map(|(c, _)| Move::Ascend(c))
+                        .collect();
                 v.push(Move::Grab);
                 v.push(Move::Abdicate);
                 v
@@ -576,30 +612,48 @@ impl State {
     /// Apply a legal move. Errors with `IllegalPlay` naming the move and the rule.
     pub fn apply(&mut self, mv: Move) -> Result<()> {
         self.check_move(&mv).map_err(|why| ZhipaiError::illegal_play(mv, why))?;
+        self.apply_unchecked(mv);
+        Ok(())
+    }
+
+    /// Apply a move known to be legal (from [`State::legal_moves`], [`State::nth_move`],
+    /// [`State::sample_move`] or a built-in policy) without checking it again: the rollout hot
+    /// path. Checked in debug builds; an illegal move here is a bug of the caller.
+    pub fn apply_unchecked(&mut self, mv: Move) {
+        debug_assert!(self.check_move(&mv).is_ok(), "illegal {mv}: {:?}", self.check_move(&mv));
         match mv {
             Move::Play(shape) => {
-                let cards = self.cards_of(&shape).expect("checked: the hand holds the shape");
-                self.play(shape, cards);
+                let revealed = self.take_cards(&shape);
+                self.after_play(shape, revealed);
             }
             _ => self.apply_decision(mv),
         }
-        Ok(())
     }
 
     /// Play exactly `cards` (suits as given). Errors with `IllegalPlay` when they are not held,
     /// not one well-formed play, or do not beat the play to beat.
     pub fn apply_cards(&mut self, cards: &Multiset) -> Result<()> {
         if self.phase != Phase::Play {
-            return Err(ZhipaiError::illegal_play(cards, format!("no card play in phase {:?}", self.phase)));
+            return Err(ZhipaiError::illegal_play(
+                cards,
+                format!("no card play in phase {:?}", self.phase),
+            ));
         }
         let seat = self.current;
         if !self.hands[seat as usize].contains_all(cards) {
             let missing = self.hands[seat as usize].missing_from(cards);
-            return Err(ZhipaiError::illegal_play(cards, format!("seat {seat} does not hold {}", format_cards(&missing))));
+            return Err(ZhipaiError::illegal_play(
+                cards,
+                format!("seat {seat} does not hold {}", format_cards(&missing)),
+            ));
         }
-        let shape = shape_of(cards, self.guard_card_of(seat)).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
+        let shape = shape_of(cards, self.guard_card_of(seat))
+            .map_err(|why| ZhipaiError::illegal_play(cards, why))?;
         self.check_move(&Move::Play(shape)).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
-        self.play(shape, *cards);
+        self.hands[seat as usize].remove_all(cards)?;
+        self.counts[seat as usize].remove(&shape);
+        let revealed = self.dengji.is_some_and(|d| cards.contains(d));
+        self.after_play(shape, revealed);
         Ok(())
     }
 
@@ -665,7 +719,9 @@ impl State {
         // 逼位 (§C.3.3): clockwise from the first holder, the first with exactly 3 identical cards.
         let mut seat = self.first_holder;
         for _ in 0..PLAYERS {
-            if !forced_options(&self.hands[seat as usize], self.scepter_in_hand(seat), &self.rules).is_empty() {
+            if !forced_options(&self.hands[seat as usize], self.scepter_in_hand(seat), &self.rules)
+                .is_empty()
+            {
                 self.phase = Phase::Forced;
                 self.current = seat;
                 return;
@@ -692,7 +748,8 @@ impl State {
             self.phase = Phase::SoloChoice; // 独保 (§C.3.1)
             return;
         }
-        let guard = (0..PLAYERS as u8).find(|&s| s != seat && self.hands[s as usize].contains(card));
+        let guard =
+            (0..PLAYERS as u8).find(|&s| s != seat && self.hands[s as usize].contains(card));
         self.guard = guard;
         match guard {
             Some(g) => {
@@ -710,15 +767,55 @@ impl State {
         self.current = self.emperor; // 默认每局最初都由皇帝出牌 (§C.6)
     }
 
-    fn play(&mut self, shape: Shape, cards: Multiset) {
+    /// Remove the cards of `shape` from the hand of the player to act, choosing suits as
+    /// [`cards_for`] does; returns whether a copy of the 登基 card was among them.
+    fn take_cards(&mut self, shape: &Shape) -> bool {
+        let seat = self.current as usize;
+        let guard_card = self.guard_card_of(self.current);
+        let hand = &mut self.hands[seat];
+        let mut revealed = false;
+        let remove = |hand: &mut Multiset, card: Card, n: u8| {
+            for _ in 0..n {
+                hand.remove(card);
+            }
+        };
+        if let Some(g) = guard_card {
+            remove(hand, g, shape.guard);
+            revealed |= shape.guard > 0;
+        }
+        remove(hand, Card::BIG_JOKER, shape.big);
+        remove(hand, Card::SMALL_JOKER, shape.small);
+        if let Some(d) = self.dengji.filter(|d| d.is_joker() && guard_card.is_none()) {
+            revealed |= (d == Card::BIG_JOKER && shape.big > 0)
+                || (d == Card::SMALL_JOKER && shape.small > 0);
+        }
+        if shape.naturals > 0 {
+            let rank = moves::strength_rank(shape.rank);
+            let last = self.dengji.filter(|d| d.rank() == Some(rank));
+            let mut left = shape.naturals;
+            for suit in crate::cards::Suit::ALL {
+                let card = Card::new(suit, rank);
+                if Some(card) == last || Some(card) == guard_card {
+                    continue;
+                }
+                let k = (hand.count(card) as u8).min(left);
+                remove(hand, card, k);
+                left -= k;
+            }
+            if let Some(d) = last.filter(|_| left > 0) {
+                remove(hand, d, left);
+                revealed = true;
+            }
+        }
+        self.counts[seat].remove(shape);
+        revealed
+    }
+
+    fn after_play(&mut self, shape: Shape, revealed: bool) {
         let seat = self.current;
         let s = seat as usize;
-        self.hands[s].remove_all(&cards).expect("checked: held");
-        self.counts[s].remove(&shape);
         if Some(seat) == self.guard {
-            if let Some(d) = self.dengji {
-                self.guard_revealed |= cards.contains(d);
-            }
+            self.guard_revealed |= revealed;
         }
         self.plays += 1;
         let finished = self.counts[s].is_empty();
@@ -774,7 +871,13 @@ impl State {
         // Cut short (stop_when_decided): unknown team places only occur when all rebels are out
         // (places 4 and 5, same group score either way) or, solo, when the emperor lost.
         if ep == 0 {
-            ep = if self.mode.is_solo() { 2 } else if gp == Some(4) { 5 } else { 4 };
+            ep = if self.mode.is_solo() {
+                2
+            } else if gp == Some(4) {
+                5
+            } else {
+                4
+            };
         }
         if gp == Some(0) {
             gp = Some(if ep == 4 { 5 } else { 4 });
