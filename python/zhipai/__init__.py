@@ -26,6 +26,7 @@ from zhipai.deal import Deal, deal, deal_batch
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
+from zhipai import baohuang as baohuang  # noqa: E402  (Qingdao Baohuang mechanics and State)
 
 __all__ = [
     "Card",
@@ -37,6 +38,7 @@ __all__ = [
     "Rules",
     "ZhipaiError",
     "__version__",
+    "baohuang",
     "cards",
     "cards_from_array",
     "cards_to_array",
