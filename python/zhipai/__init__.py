@@ -24,6 +24,7 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
 __all__ = [
     "Card",
@@ -33,6 +34,8 @@ __all__ = [
     "InvalidOptionError",
     "InvalidValueError",
     "Rules",
+    "SimResult",
+    "SimulationInterrupted",
     "ZhipaiError",
     "__version__",
     "cards",
@@ -40,6 +43,7 @@ __all__ = [
     "cards_to_array",
     "presets",
     "rules",
+    "simulate",
 ]
 
 

@@ -41,3 +41,27 @@ class Rules:
 
 def rules(preset: str, options: dict[str, Any] | None = None) -> Rules: ...
 def presets() -> list[tuple[str, str, str, list[tuple[str, str, list[str], str]]]]: ...
+
+# --- simulation (rust/zhipai-py/src/simulate.rs); internal, use zhipai.simulate ---
+def _simulate(
+    rules: Rules,
+    deals: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate_only: bool = False,
+    progress: Any = None,
+) -> dict[str, Any]: ...
+def _simulate_toy(
+    deals: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate_only: bool = False,
+    progress: Any = None,
+    flips: int = 10,
+    fail_per_million: int = 0,
+    work: int = 0,
+) -> dict[str, Any]: ...
