@@ -6,6 +6,7 @@
 pub mod cards;
 pub mod deal;
 pub mod error;
+pub mod eval;
 pub mod games;
 pub mod multiset;
 pub mod options;

@@ -16,8 +16,8 @@
 //! `0..completed` with `interrupted = true`; deals past the prefix that happened to finish are
 //! dropped (they were never reported), so the prefix equals a fresh run of `completed` deals.
 
+use crate::deal::{Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
-use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rules::Rules;
 use rand_chacha::ChaCha8Rng;
@@ -51,9 +51,9 @@ pub trait DealSimulator: Sync {
     /// column into `row` (`row.len() == self.columns().len()`).
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()>;
 
-    /// The cards of one deal before play, for Monte Carlo hand evaluation (`eval.rs`): the deck,
-    /// the number of cards each seat is dealt (seat order) and the kitty size, with
-    /// `deck.len() == hand_sizes.sum() + kitty`. `None` (the default) = evaluation not available.
+    /// The shape of one deal before play (decks, hand sizes in seat order, kitty size), for Monte
+    /// Carlo hand evaluation (`eval.rs`), which samples deals of this shape and passes them to
+    /// [`DealSimulator::play_from_deal`]. `None` (the default) = evaluation not available.
     fn deal_shape(&self) -> Option<DealShape> {
         None
     }
@@ -62,8 +62,8 @@ pub trait DealSimulator: Sync {
     /// [`DealSimulator::play_deal`] does after its dealing step, and write one row.
     ///
     /// Contract (what a game implementing it must do):
-    /// * `start.hands[s]` is seat `s`'s hand and `start.kitty` the kitty, exactly as shaped by
-    ///   [`DealSimulator::deal_shape`]; the game must not reshuffle or redeal them.
+    /// * `start.deal.hands[s]` is seat `s`'s hand and `start.deal.kitty` the kitty, exactly as
+    ///   shaped by [`DealSimulator::deal_shape`]; the game must not reshuffle or redeal them.
     /// * `start.dealer`: `Some(seat)` fixes the dealer (庄家) / first player of the deal;
     ///   `None` = choose as `play_deal` does (drawing from `rng`).
     /// * `start.first_action`: `Some(cards)` forces the *first decision of `start.seat`* (its
@@ -91,39 +91,26 @@ pub trait DealSimulator: Sync {
     }
 }
 
-/// The cards of one deal before play: see [`DealSimulator::deal_shape`].
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DealShape {
-    /// Every card of the deal (all decks).
-    pub deck: Multiset,
-    /// Cards dealt to each seat, in seat order.
-    pub hand_sizes: Vec<usize>,
-    /// Cards left in the kitty (底牌); 0 for games without one.
-    pub kitty: usize,
-}
-
 /// A deal fixed card by card plus the decision forced on one seat: the input of
 /// [`DealSimulator::play_from_deal`]. Built by `eval.rs`; fields may be added later
 /// (hence `non_exhaustive`: games read it, never build it).
 #[derive(Clone, Copy, Debug)]
 #[non_exhaustive]
 pub struct StartingDeal<'a> {
-    /// Every seat's hand, in seat order.
-    pub hands: &'a [Multiset],
-    /// The kitty.
-    pub kitty: &'a Multiset,
+    /// Every seat's hand (seat order) and the kitty.
+    pub deal: &'a Deal,
     /// The seat whose hand is being evaluated.
     pub seat: usize,
     /// The dealer, when fixed by the caller.
     pub dealer: Option<usize>,
     /// The candidate action forced on `seat`'s first decision (see the trait method).
-    pub first_action: Option<&'a Multiset>,
+    pub first_action: Option<&'a crate::multiset::Multiset>,
 }
 
 impl<'a> StartingDeal<'a> {
     /// A starting deal with no dealer fixed and no forced action.
-    pub fn new(hands: &'a [Multiset], kitty: &'a Multiset, seat: usize) -> Self {
-        StartingDeal { hands, kitty, seat, dealer: None, first_action: None }
+    pub fn new(deal: &'a Deal, seat: usize) -> Self {
+        StartingDeal { deal, seat, dealer: None, first_action: None }
     }
 
     /// The same deal with `dealer` fixed (or not).
@@ -133,7 +120,7 @@ impl<'a> StartingDeal<'a> {
     }
 
     /// The same deal with `seat`'s first decision forced to `action` (or left to the policy).
-    pub fn with_first_action(mut self, action: Option<&'a Multiset>) -> Self {
+    pub fn with_first_action(mut self, action: Option<&'a crate::multiset::Multiset>) -> Self {
         self.first_action = action;
         self
     }
@@ -661,7 +648,8 @@ impl ColumnStats {
 #[doc(hidden)]
 pub mod toy {
     use super::*;
-    use crate::cards::Card;
+    use crate::cards::{Card, Rank};
+    use crate::multiset::Multiset;
     use rand::Rng;
 
     /// The toy "coin" game: see the module docs.
@@ -729,15 +717,15 @@ pub mod toy {
             self.play(policy, rng, row, 0)
         }
 
-        /// Two seats of 3 cards from the 13 spades, 1 kitty card.
+        /// One deck without jokers: four seats of 12 cards, a kitty of 4.
         fn deal_shape(&self) -> Option<DealShape> {
-            let deck = Multiset::from_set(crate::cards::Suit::Spades.mask());
-            Some(DealShape { deck, hand_sizes: vec![3, 3], kitty: 1 })
+            Some(DealShape::equal(1, false, 4, 12, 4).expect("a valid shape"))
         }
 
-        /// Toy evaluation: each ace in the evaluated seat's hand (after the forced first action
-        /// discards its cards) biases its coins by 10 points per ace; `score` is replaced by the
-        /// kitty card's index so tests can see the sampled deal.
+        /// Toy evaluation: each ace left in the evaluated seat's hand (after the forced first
+        /// action discards its cards) biases the coins by 10 points per ace; `score` becomes the
+        /// number of aces in the kitty and `greedy` the dealer (-1 when not fixed), so tests can
+        /// see the sampled deal and the fixings.
         fn play_from_deal(
             &self,
             policy: Policy,
@@ -745,7 +733,7 @@ pub mod toy {
             rng: &mut ChaCha8Rng,
             row: &mut [i32],
         ) -> Result<()> {
-            let mut hand = start.hands[start.seat];
+            let mut hand = start.deal.hands[start.seat];
             if let Some(action) = start.first_action {
                 if !hand.contains_all(action) {
                     return Err(ZhipaiError::illegal_play(
@@ -756,9 +744,10 @@ pub mod toy {
                 hand.remove_all(action)?;
             }
             let aces =
-                hand.iter().filter(|c| c.rank() == Some(crate::cards::Rank::ACE)).count() as u32;
-            self.play(policy, rng, row, 10 * aces)?;
-            row[1] = start.kitty.iter().next().map_or(-1, |c: Card| c.index() as i32);
+                |m: &Multiset| m.iter().filter(|c: &Card| c.rank() == Some(Rank::ACE)).count();
+            self.play(policy, rng, row, 10 * aces(&hand) as u32)?;
+            row[1] = aces(&start.deal.kitty) as i32;
+            row[3] = start.dealer.map_or(-1, |d| d as i32);
             Ok(())
         }
     }
