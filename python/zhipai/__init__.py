@@ -24,10 +24,12 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai.evaluate import Evaluation, evaluate
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
 __all__ = [
     "Card",
+    "Evaluation",
     "IllegalPlayError",
     "ImpossibleDealError",
     "InvalidCardError",
@@ -41,6 +43,7 @@ __all__ = [
     "cards",
     "cards_from_array",
     "cards_to_array",
+    "evaluate",
     "presets",
     "rules",
     "simulate",

@@ -65,3 +65,22 @@ def _simulate_toy(
     fail_per_million: int = 0,
     work: int = 0,
 ) -> dict[str, Any]: ...
+def _evaluate(
+    rules: Rules,
+    knowledge: dict[str, Any],
+    samples: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: Any = None,
+) -> dict[str, Any]: ...
+def _evaluate_toy(
+    knowledge: dict[str, Any],
+    samples: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: Any = None,
+) -> dict[str, Any]: ...

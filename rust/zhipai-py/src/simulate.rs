@@ -14,9 +14,11 @@ use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
+use zhipai_core::deal::Constraints;
+use zhipai_core::eval::{self, EvalRequest};
 use zhipai_core::policy::Policy;
 use zhipai_core::rollout::{self, toy, Column, ColumnStats, Control, DealSimulator, RunOptions};
-use zhipai_core::ZhipaiError;
+use zhipai_core::{Multiset, ZhipaiError};
 
 /// How often the waiting thread checks signals and reports progress.
 const POLL: Duration = Duration::from_millis(100);
@@ -208,8 +210,115 @@ fn _simulate_toy<'py>(
     run_sim(py, &game, opts, aggregate_only, progress.as_ref())
 }
 
+/// What the evaluated seat knows, as passed from Python (card lists in notation).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Knowledge {
+    seat: usize,
+    hand: String,
+    /// `(seat, cards)` known to be in other hands.
+    hands: Vec<(usize, String)>,
+    /// Cards known to be in the kitty.
+    kitty: String,
+    /// `(seat, cards)`: the seat holds no card of these kinds.
+    voids: Vec<(usize, String)>,
+    dealer: Option<usize>,
+    /// Candidate first actions; `None` = the policy decides.
+    candidates: Vec<Option<String>>,
+}
+
+fn eval_request(k: &Knowledge) -> Result<EvalRequest, ZhipaiError> {
+    let cards = |text: &str| text.parse::<Multiset>();
+    let mut known = Constraints::new().in_kitty(cards(&k.kitty)?);
+    for (seat, text) in &k.hands {
+        known = known.fix_hand(*seat, cards(text)?);
+    }
+    for (seat, text) in &k.voids {
+        known = known.void(*seat, cards(text)?.kinds());
+    }
+    let candidates = k
+        .candidates
+        .iter()
+        .map(|c| c.as_deref().map(cards).transpose())
+        .collect::<Result<_, _>>()?;
+    Ok(EvalRequest { seat: k.seat, hand: cards(&k.hand)?, known, dealer: k.dealer, candidates })
+}
+
+/// Run an evaluation; the dict has `columns`, `docs`, `candidates` (labels), `data` (list of
+/// int32 arrays, index `candidate * len(columns) + column`), `requested`, `completed`,
+/// `interrupted`, `exception`.
+fn run_eval<'py>(
+    py: Python<'py>,
+    game: &dyn DealSimulator,
+    knowledge: &Knowledge,
+    opts: RunOptions,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let req = guard(|| eval_request(knowledge))?;
+    let (run, exc) =
+        run_polled(py, opts.deals, progress, |ctl| eval::evaluate(game, &req, &opts, ctl))?;
+    let d = PyDict::new(py);
+    columns_into(&d, &run.value.columns)?;
+    let labels: Vec<Option<String>> =
+        run.value.candidates.iter().map(|c| c.map(|m| m.to_string())).collect();
+    d.set_item("candidates", labels)?;
+    let data = PyList::empty(py);
+    for col in run.value.data {
+        data.append(PyArray1::from_vec(py, col))?;
+    }
+    d.set_item("data", data)?;
+    d.set_item("requested", run.requested)?;
+    d.set_item("completed", run.completed)?;
+    d.set_item("interrupted", run.interrupted)?;
+    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    Ok(d)
+}
+
+/// `_evaluate(rules, knowledge, samples, policy, seed, threads=None, chunk_size=None,
+/// progress=None) -> dict`: internal engine of `zhipai.evaluate`. `knowledge` is a dict with
+/// `seat, hand, hands, kitty, voids, dealer, candidates` (see `Knowledge`).
+#[pyfunction]
+#[pyo3(signature = (rules, knowledge, samples, policy, seed, threads=None, chunk_size=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn _evaluate<'py>(
+    py: Python<'py>,
+    rules: PyRules,
+    knowledge: Knowledge,
+    samples: u64,
+    policy: &str,
+    seed: u64,
+    threads: Option<usize>,
+    chunk_size: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(samples, policy, seed, threads, chunk_size)?;
+    let game = guard(|| rollout::simulator(&rules.0))?;
+    run_eval(py, game, &knowledge, opts, progress.as_ref())
+}
+
+/// INTERNAL test hook, not part of the API: `_evaluate` on the toy coin game (4 seats of 12
+/// cards from one deck without jokers, kitty 4; each ace kept raises the heads rate by 10%).
+#[pyfunction]
+#[pyo3(signature = (knowledge, samples, policy, seed, threads=None, chunk_size=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn _evaluate_toy<'py>(
+    py: Python<'py>,
+    knowledge: Knowledge,
+    samples: u64,
+    policy: &str,
+    seed: u64,
+    threads: Option<usize>,
+    chunk_size: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(samples, policy, seed, threads, chunk_size)?;
+    run_eval(py, &toy::CoinGame::default(), &knowledge, opts, progress.as_ref())
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_simulate, m)?)?;
     m.add_function(wrap_pyfunction!(_simulate_toy, m)?)?;
+    m.add_function(wrap_pyfunction!(_evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(_evaluate_toy, m)?)?;
     Ok(())
 }
