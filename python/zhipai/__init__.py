@@ -27,15 +27,20 @@ from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
 from zhipai import baohuang as baohuang  # noqa: E402  (Qingdao Baohuang mechanics and State)
+from zhipai.evaluate import Evaluation, evaluate
+from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
 __all__ = [
     "Card",
+    "Evaluation",
     "IllegalPlayError",
     "ImpossibleDealError",
     "InvalidCardError",
     "InvalidOptionError",
     "InvalidValueError",
     "Rules",
+    "SimResult",
+    "SimulationInterrupted",
     "ZhipaiError",
     "__version__",
     "baohuang",
@@ -43,8 +48,10 @@ __all__ = [
     "cards_from_array",
     "cards_to_array",
     "hongwu",
+    "evaluate",
     "presets",
     "rules",
+    "simulate",
 ]
 __all__ += ["Deal", "deal", "deal_batch"]
 

@@ -242,3 +242,45 @@ class BaohuangState:
     def places(self) -> list[int]: ...
     @property
     def play_to_beat(self) -> str | None: ...
+# --- simulation (rust/zhipai-py/src/simulate.rs); internal, use zhipai.simulate ---
+def _simulate(
+    rules: Rules,
+    deals: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate_only: bool = False,
+    progress: Any = None,
+) -> dict[str, Any]: ...
+def _simulate_toy(
+    deals: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    aggregate_only: bool = False,
+    progress: Any = None,
+    flips: int = 10,
+    fail_per_million: int = 0,
+    work: int = 0,
+) -> dict[str, Any]: ...
+def _evaluate(
+    rules: Rules,
+    knowledge: dict[str, Any],
+    samples: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: Any = None,
+) -> dict[str, Any]: ...
+def _evaluate_toy(
+    knowledge: dict[str, Any],
+    samples: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: Any = None,
+) -> dict[str, Any]: ...
