@@ -156,43 +156,38 @@ fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealS
     let mut suits_led = 0u8;
     let mut lead_seat = leader;
     let mut pig_taker = None;
+    // The seat after `s` is `(s + step) % 4` (§A.2 direction).
+    let step = rules.next_seat(0);
     for _ in 0..13 {
         let mut seat = lead_seat;
-        let mut led = 0usize;
-        let mut best = 0u64;
-        let mut winner = seat;
-        let mut cards = 0u64;
-        for i in 0..4 {
-            let hand = hands[seat];
-            let legal = if i == 0 {
-                if forced != 0 {
-                    forced
-                } else {
-                    playable(hand, restricted[seat], 0xF & !suits_led, 0)
-                }
-            } else {
-                let open = 0xF & !suits_led;
-                let always = if forbidden { open & !(1 << led) } else { 0 };
-                let p = playable(hand, restricted[seat], open & (1 << led), always);
-                let follow = p & suit_mask(led);
-                if follow != 0 {
-                    follow
-                } else {
-                    p
-                }
-            };
+        let legal = if forced != 0 {
+            forced
+        } else {
+            playable(hands[seat], restricted[seat], 0xF & !suits_led, 0)
+        };
+        let lead = nth_bit(legal, below(rng, legal.count_ones() as usize));
+        hands[seat] &= !lead;
+        restricted[seat] &= !lead;
+        let led = suit_of_bit(lead);
+        let led_mask = suit_mask(led);
+        let open = 0xF & !suits_led;
+        let guarded = open & (1 << led);
+        let always = if forbidden { open & !(1 << led) } else { 0 };
+        let (mut best, mut winner, mut cards) = (lead, seat, lead);
+        for _ in 0..3 {
+            seat = (seat + step) & 3;
+            let p = playable(hands[seat], restricted[seat], guarded, always);
+            let follow = p & led_mask;
+            let legal = if follow != 0 { follow } else { p };
             let bit = nth_bit(legal, below(rng, legal.count_ones() as usize));
             hands[seat] &= !bit;
             restricted[seat] &= !bit;
             cards |= bit;
-            if i == 0 {
-                led = suit_of_bit(bit);
-            }
-            if bit & suit_mask(led) != 0 && bit > best {
+            // In one deck the highest card of the led suit is the highest such bit.
+            if bit & led_mask != 0 && bit > best {
                 best = bit;
                 winner = seat;
             }
-            seat = rules.next_seat(seat);
         }
         forced = 0;
         taken[winner] |= cards;
