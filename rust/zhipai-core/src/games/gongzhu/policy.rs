@@ -13,7 +13,7 @@
 //!     (dumping the pig when void in the led suit is worth the most, then the highest hearts),
 //!     then its rank (duck with the highest card that stays under the winner). Leads prefer the
 //!     lowest card; they avoid leading the pig and ♠A/♠K while the pig is out, avoid hearts,
-//!     and lead ♦A/♦K to hunt the sheep while ♦J is out and not held.
+//!     and lead a diamond above ♦J (♦Q/♦K/♦A) to hunt the sheep while ♦J is out and not held.
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
