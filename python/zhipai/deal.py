@@ -20,6 +20,7 @@ Cards are given in notation (``"10H AS SJ"``), as ``Card`` objects, or kind indi
 
 from __future__ import annotations
 
+import operator
 import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence, Union
@@ -121,7 +122,7 @@ def _shape(decks: int, hands: int | None, hand_size: int | Sequence[int] | None,
            jokers: bool) -> list[int]:
     """The hand sizes; ``hand_size=None`` splits the deck minus the kitty evenly."""
     if isinstance(hand_size, Sequence) and not isinstance(hand_size, str):
-        sizes = [int(s) for s in hand_size]
+        sizes = [operator.index(s) for s in hand_size]
         if hands is not None and hands != len(sizes):
             raise _invalid("hands", hands, f"hand_size lists {len(sizes)} sizes")
         return sizes
@@ -129,8 +130,8 @@ def _shape(decks: int, hands: int | None, hand_size: int | Sequence[int] | None,
     if n <= 0:
         raise _invalid("hands", n, "expected at least 1 hand")
     if hand_size is not None:
-        return [int(hand_size)] * n
-    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 4:
+        return [operator.index(hand_size)] * n
+    if not _is_int(decks) or not 1 <= decks <= 4:
         raise _invalid("decks", decks, "expected 1 to 4 decks")  # before using it below
     deck = decks * (54 if jokers else 52)
     if (deck - kitty) % n or deck - kitty <= 0:
@@ -141,12 +142,23 @@ def _shape(decks: int, hands: int | None, hand_size: int | Sequence[int] | None,
     return [(deck - kitty) // n] * n
 
 
+def _is_int(x: Any) -> bool:
+    """An integer (Python or numpy), not a bool."""
+    if isinstance(x, bool):
+        return False
+    try:
+        operator.index(x)
+    except TypeError:
+        return False
+    return True
+
+
 def _seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+    if not _is_int(seed) or not 0 <= operator.index(seed) < 2**64:
         raise _invalid("seed", seed, "expected an integer in 0..2**64")
-    return seed
+    return operator.index(seed)
 
 
 def _args(decks: int, hands: int | None, hand_size: int | Sequence[int] | None, kitty: int,

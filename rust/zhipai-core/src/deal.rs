@@ -38,6 +38,13 @@
 //!    within merged types) to pick which physical cards go where.
 //!
 //! With no voids there is one group and one type: a deal is one shuffle and a cut (the fast path).
+//!
+//! Cost: the tables have one dimension per type (size ≤ its open places + 1) and one table per
+//! (constrained group, allowed type) step. One player's view with a few voids is small (2 decks,
+//! two voids: ~3 ms to build, microseconds per deal; see BENCHMARKS.md). Many distinct void
+//! patterns over large unknown hands (e.g. all four hands of a 2-deck deal void in different
+//! suits, nothing fixed) exceed [`MAX_TABLE_ENTRIES`] and are refused with
+//! [`ZhipaiError::InvalidValue`] rather than approximated.
 
 use crate::cards::{Card, CardSet, NUM_KINDS};
 use crate::error::{Result, ZhipaiError};
