@@ -62,8 +62,8 @@ class Deal:
         width = len(str(len(self.hands) - 1))
         for h, cards in enumerate(self.hands):
             lines.append(f"hand {h:>{width}} ({len(cards):>2}): {format_by_suit(cards)}")
-        lines.append(f"kitty {'':>{width - 1}}({len(self.kitty):>2}): {format_by_suit(self.kitty)}")
-        return "\n".join(lines)
+        lines.append(f"kitty {'':>{width}}({len(self.kitty):>2}): {format_by_suit(self.kitty)}")
+        return "\n".join(line.rstrip() for line in lines)
 
 
 def format_by_suit(cards: Sequence[Card]) -> str:
@@ -89,8 +89,8 @@ def _cards_text(cards: CardsLike) -> str:
 def _void_mask(spec: VoidLike) -> int:
     if isinstance(spec, bool):
         raise _invalid("void", spec, "expected suit letters, cards or a kind bitmask")
-    if isinstance(spec, int):
-        return spec  # range checked in Rust (negative: OverflowError → InvalidValueError below)
+    if _is_int(spec):
+        return operator.index(spec)  # range checked by the caller
     tokens = spec.split() if isinstance(spec, str) else list(spec)
     mask = 0
     for tok in tokens:
@@ -108,8 +108,9 @@ def _per_hand(what: str, value: Mapping[int, Any] | Sequence[Any] | None, hands:
     if isinstance(value, Mapping):
         out: list[Any] = []
         for h, x in value.items():
-            if isinstance(h, bool) or not isinstance(h, int) or h < 0:
+            if not _is_int(h) or h < 0:
                 raise _invalid(f"{what} hand", h, f"expected a hand index 0..{hands - 1}")
+            h = operator.index(h)
             out += [None] * (h + 1 - len(out))
             out[h] = x
         return out
