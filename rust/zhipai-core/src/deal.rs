@@ -127,14 +127,14 @@ impl DealShape {
         hand_size: usize,
         kitty: usize,
     ) -> Result<Self> {
-        if hands == 0 {
+        if hands == 0 || hands > MAX_HANDS {
             return Err(ZhipaiError::invalid_value(
                 "number of hands",
-                0,
+                hands,
                 format!("expected 1 to {MAX_HANDS} hands"),
             ));
         }
-        DealShape::new(decks, jokers, &vec![hand_size; hands.min(MAX_HANDS + 1)], kitty)
+        DealShape::new(decks, jokers, &vec![hand_size; hands], kitty)
     }
 
     pub fn decks(&self) -> usize {
@@ -884,6 +884,7 @@ mod tests {
         assert!(err_text(DealShape::equal(0, true, 4, 25, 8)).contains("decks 0"));
         assert!(err_text(DealShape::equal(5, true, 4, 25, 8)).contains("decks 5"));
         assert!(err_text(DealShape::equal(2, true, 0, 25, 8)).contains("hands 0"));
+        assert!(err_text(DealShape::equal(2, true, 1000, 25, 8)).contains("hands 1000"));
         assert!(err_text(DealShape::new(2, true, &[54, 0, 54], 0)).contains("hand 1"));
         let e = err_text(DealShape::equal(2, true, 4, 25, 6));
         assert!(e.contains("4 hands of 25 + kitty 6 = 106") && e.contains("108"), "{e}");
