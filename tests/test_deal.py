@@ -109,7 +109,7 @@ def test_str_is_readable():
     text = str(zhipai.deal(decks=1, kitty=6, seed=2))
     lines = text.splitlines()
     assert lines[0] == "deal 0 of seed 2" and len(lines) == 6
-    assert lines[1].startswith("hand 0 (12): ") and lines[5].startswith("kitty (")
+    assert lines[1].startswith("hand 0 (12): ") and lines[5].startswith("kitty  ( 6): ")
 
 
 def test_cli_deal_prints_the_deal(capsys):
