@@ -225,6 +225,7 @@ def test_failing_deal_names_its_index(toy):
         ({"deals": True}, "deals True"),
         ({"deals": "10"}, "deals '10'"),
         ({"threads": 0}, "threads 0"),
+        ({"threads": 100_000}, "threads 100000"),
         ({"chunk_size": 0}, "chunk_size 0"),
         ({"seed": -1}, "seed -1"),
         ({"policy": "smart"}, "policy 'smart'"),
