@@ -22,8 +22,11 @@ from zhipai._core import (
     cards_from_array,
     cards_to_array,
 )
+from zhipai.deal import Deal, deal, deal_batch
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
+from zhipai import baohuang as baohuang  # noqa: E402  (Qingdao Baohuang mechanics and State)
 from zhipai.evaluate import Evaluation, evaluate
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
@@ -40,14 +43,17 @@ __all__ = [
     "SimulationInterrupted",
     "ZhipaiError",
     "__version__",
+    "baohuang",
     "cards",
     "cards_from_array",
     "cards_to_array",
+    "hongwu",
     "evaluate",
     "presets",
     "rules",
     "simulate",
 ]
+__all__ += ["Deal", "deal", "deal_batch"]
 
 
 def rules(preset: str, **options: Any) -> Rules:
@@ -76,3 +82,6 @@ def presets() -> list[dict[str, Any]]:
         }
         for name, game, desc, opts in _presets()
     ]
+
+
+from zhipai import hongwu  # noqa: E402  (Hong Wu 红五: auction, settlement, order)

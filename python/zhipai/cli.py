@@ -7,6 +7,7 @@ import sys
 from typing import Sequence
 
 import zhipai
+from zhipai.deal import register_cli as _register_deal_cli
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
@@ -192,6 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="also print each option's doc")
     p.set_defaults(func=_cmd_presets)
 
+    _register_deal_cli(sub)
     _add_simulate_parser(sub)
     _add_evaluate_parser(sub)
 

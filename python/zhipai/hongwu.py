@@ -1,3 +1,176 @@
-"""hongwu (stub until its issue lands)."""
+"""Hong Wu 红五 (two-deck "新型红五", shared/rules/hongwu.md, seed 002).
 
-__all__: list[str] = []
+One dealer 庄家 plays alone against three 闲家. The dealer is found by an auction 叫分
+(:class:`HongWuAuction`), chooses trump, takes and buries the 8-card kitty, and must reach his
+bid. ♥5 is always the top trump (:class:`HongWuOrder`). The result is read from a six-row
+table in units of the base score k (:func:`settle`, :func:`result_units`); the seed's level
+table is :func:`levels`.
+
+Seats are numbered 0..4 anticlockwise; with ``direction="anticlockwise"`` (default) the turn
+goes 0 → 1 → 2 → 3.
+
+Example::
+
+    import zhipai as zp
+    rules = zp.rules("hong_wu")
+    a = zp.hongwu.HongWuAuction(rules, first=0)
+    a.bid(0, 60); a.bid(1, "pass"); a.bid(2, "pass"); a.bid(3, "pass")
+    a.result                                  # (0, 60): seat 0 is dealer at 60
+    zp.hongwu.settle(rules, bid=100, attacker_points=60)["dealer"]   # 6 (units of k)
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Union
+
+from zhipai._core import (
+    HongWuAuction,
+    HongWuOrder,
+    HongWuState,
+    IllegalPlayError,
+    Rules,
+    hongwu_levels,
+    hongwu_result_units,
+    hongwu_settle,
+    hongwu_settle_deal,
+)
+
+__all__ = [
+    "Game",
+    "HongWuAuction",
+    "HongWuOrder",
+    "HongWuState",
+    "MAX_BID",
+    "MIN_BID",
+    "TOTAL_POINTS",
+    "levels",
+    "result_units",
+    "run_auction",
+    "settle",
+    "settle_deal",
+]
+
+Bid = Union[int, str]
+
+#: Lowest bid (hongwu.md §B.2).
+MIN_BID = 60
+#: Highest bid; it ends the auction at once (hongwu.md §B.2).
+MAX_BID = 200
+#: Card points in the two decks (hongwu.md §B.5).
+TOTAL_POINTS = 200
+
+
+class Game:
+    """A Hong Wu game with fixed rules: ``Game(rules)`` then ``new_deal(seed=7)`` or
+    ``new_deal(hands=[4 card lists], kitty="...", first=0)`` (hongwu.md §B.1).
+
+    Raises (from ``new_deal``):
+        InvalidValueError: neither a seed nor hands and kitty; hands that are not 25 cards each
+            with an 8-card kitty making exactly two decks; a first bidder outside 0..4.
+        InvalidCardError: a bad card in the notation.
+    """
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        import zhipai
+
+        self.rules = rules if rules is not None else zhipai.rules("hong_wu")
+        HongWuAuction(self.rules, 0)  # raises InvalidValueError for another game's rules
+
+    def new_deal(
+        self,
+        seed: int | None = None,
+        hands: list[str] | None = None,
+        kitty: str | None = None,
+        first: int = 0,
+    ) -> HongWuState:
+        """A new deal, shuffled from ``seed`` or from fixed ``hands`` and ``kitty``."""
+        return HongWuState(self.rules, seed=seed, hands=hands, kitty=kitty, first=first)
+
+
+def run_auction(rules: Rules, first: int, bids: Iterable[tuple[int, Bid]]) -> HongWuAuction:
+    """Play ``bids`` (``(seat, points)`` or ``(seat, "pass")`` in time order) from opener ``first``.
+
+    Returns the auction after the last action (``.result`` is ``(dealer, bid)`` once it is over).
+
+    Raises:
+        IllegalPlayError: the first illegal action; the message starts with ``action i:``
+            (0-based index into ``bids``) and gives the rule it breaks (hongwu.md §B.2).
+        InvalidValueError: a seat outside 0..4 or a bid that is neither an int nor ``"pass"``.
+    """
+    auction = HongWuAuction(rules, first)
+    for i, (seat, bid) in enumerate(bids):
+        try:
+            auction.bid(seat, bid)
+        except IllegalPlayError as e:
+            raise IllegalPlayError(f"action {i}: {e}") from None
+    return auction
+
+
+def settle(rules: Rules, bid: int, attacker_points: int, red5_penalty: int = 0) -> dict[str, int]:
+    """Settle a deal from the 闲家's points X (kitty included, hongwu.md §B.10–§B.11).
+
+    S = (200 − X) − bid − red5_penalty. Returns ``{"attacker_points", "dealer_points",
+    "red5_penalty", "score" (S), "dealer", "each_other"}``; ``dealer`` and ``each_other`` are
+    ints in points = table units × ``base_score_k`` (default k = 1), and
+    ``dealer + 3 * each_other == 0``.
+
+    Raises:
+        InvalidValueError: bid not a multiple of 5 in 60…200; X or the penalty negative or not a
+            multiple of 5; rules of another game.
+        InvalidOptionError: with ``dealer_points="own_tricks"`` (use :func:`settle_deal`).
+    """
+    return dict(hongwu_settle(rules, bid, attacker_points, red5_penalty))
+
+
+def settle_deal(
+    rules: Rules,
+    bid: int,
+    *,
+    xianjia_tricks: int,
+    dealer_tricks: int,
+    kitty: int,
+    xianjia_won_last: bool,
+    last_multiplier: int,
+    red5_captured: int = 0,
+) -> dict[str, int]:
+    """Settle a deal from its parts (hongwu.md §B.10–§B.11), applying the ``kitty``,
+    ``dealer_points`` and ``red5_penalty_*`` options.
+
+    ``xianjia_tricks + dealer_tricks + kitty`` must be 200; ``last_multiplier`` is the last
+    trick's kitty multiplier (2 single, 4 pair, 8 tractor); ``red5_captured`` the ♥5s (0…2) that
+    count for the red-5 penalty. Returns the same dict as :func:`settle`.
+
+    Raises:
+        InvalidValueError: points that do not add up to 200, a bad multiplier, count or bid.
+    """
+    return dict(
+        hongwu_settle_deal(
+            rules,
+            bid,
+            xianjia_tricks=xianjia_tricks,
+            dealer_tricks=dealer_tricks,
+            kitty=kitty,
+            xianjia_won_last=xianjia_won_last,
+            last_multiplier=last_multiplier,
+            red5_captured=red5_captured,
+        )
+    )
+
+
+def result_units(score: int) -> tuple[int, int]:
+    """``(dealer, each 闲家)`` in units of k for dealer score S (hongwu.md §B.11):
+    S ≤ −70 → (−9, 3); −70 < S ≤ −30 → (−6, 2); −30 < S < 0 → (−3, 1); 0 ≤ S < 30 → (3, −1);
+    30 ≤ S < 70 → (6, −2); S ≥ 70 → (9, −3)."""
+    return hongwu_result_units(score)
+
+
+def levels(rules: Rules | None = None) -> list[dict[str, Any]]:
+    """The seed's level table (hongwu.md §B.12): ``[{"level", "name", "threshold"}]`` for rows
+    1…20 (一级升级分). Row 20 follows ``level20_threshold`` (default the seed's 15728640).
+
+    Raises:
+        InvalidValueError: rules of another game.
+    """
+    return [
+        {"level": n, "name": name, "threshold": t} for n, name, t in hongwu_levels(rules)
+    ]

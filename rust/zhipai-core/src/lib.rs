@@ -4,6 +4,7 @@
 //! Rules follow the digests in `shared/rules/` (cited per rule as `shengji.md §x.y` etc.).
 
 pub mod cards;
+pub mod combos;
 pub mod deal;
 pub mod error;
 pub mod eval;
@@ -14,6 +15,7 @@ pub mod order;
 pub mod policy;
 pub mod rollout;
 pub mod rules;
+pub mod trick;
 
 pub use cards::{format_cards, parse_cards, Card, CardSet, Rank, Suit, NUM_KINDS};
 pub use error::{Result, ZhipaiError};

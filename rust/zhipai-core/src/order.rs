@@ -185,6 +185,22 @@ impl CardOrder {
         (0..MAX_INDEX).rev().find(|&i| !self.at[suit][i].is_empty()).map_or(0, |i| i + 1)
     }
 
+    /// The adjacency bits of `suit` (bit k: indices k and k + 1 are adjacent).
+    #[inline]
+    pub fn links(&self, suit: usize) -> u32 {
+        self.links[suit]
+    }
+
+    /// Bit mask of the strength indices of `suit` at which `set` holds a kind (bit i = index i).
+    #[inline]
+    pub fn index_mask(&self, suit: usize, set: CardSet) -> u32 {
+        let mut m = 0u32;
+        for c in set.intersect(self.suit_mask[suit]) {
+            m |= 1 << self.index_of[c.index()];
+        }
+        m
+    }
+
     /// Whether `a` and `b` are equally strong in this deal (same effective suit and index).
     #[inline]
     pub fn ties(&self, a: Card, b: Card) -> bool {

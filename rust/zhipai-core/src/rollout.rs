@@ -126,24 +126,14 @@ impl<'a> StartingDeal<'a> {
     }
 }
 
-/// The simulator of a rule set, or an [`ZhipaiError::InvalidOption`] naming the preset when its
-/// game does not implement [`DealSimulator`] yet. When a game lands, its arm becomes `Ok(r)`.
+/// The simulator of a rule set: every game's rules type implements [`DealSimulator`].
 pub fn simulator(rules: &Rules) -> Result<&dyn DealSimulator> {
-    match rules {
-        Rules::Shengji(_) => not_available(rules),
-        Rules::HongWu(_) => not_available(rules),
-        Rules::Gongzhu(_) => not_available(rules),
-        Rules::Baohuang(_) => not_available(rules),
-    }
-}
-
-fn not_available(rules: &Rules) -> Result<&dyn DealSimulator> {
-    let preset = rules.preset();
-    Err(ZhipaiError::invalid_option(
-        "preset",
-        preset,
-        format!("simulation of {preset} is not available yet"),
-    ))
+    Ok(match rules {
+        Rules::Shengji(r) => r,
+        Rules::HongWu(r) => r,
+        Rules::Gongzhu(r) => r,
+        Rules::Baohuang(r) => r,
+    })
 }
 
 /// Most worker threads a run may ask for (a typo like `threads=100000` must not try to start

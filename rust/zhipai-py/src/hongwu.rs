@@ -1,7 +1,625 @@
-//! Python binding: hongwu (stub until its issue lands).
+//! Python binding: Hong Wu 红五 (auction, settlement, tables, card order).
+//!
+//! Every rule lives in `zhipai_core::games::hongwu`; this file converts arguments and results.
 
+use crate::cards::PyCard;
+use crate::errors::guard;
+use crate::rules::PyRules;
 use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+use zhipai_core::games::hongwu::auction::{Auction, Bid};
+use zhipai_core::games::hongwu::policy::{choose, play_out};
+use zhipai_core::games::hongwu::settle::{self, DealPoints, Settlement, LEVELS};
+use zhipai_core::games::hongwu::{Action, HongWuRules, HongWuState, Phase};
+use zhipai_core::multiset::Multiset;
+use zhipai_core::order::{CardOrder, TRUMP};
+use zhipai_core::policy::Policy;
+use zhipai_core::rollout::deal_rng;
+use zhipai_core::{Card, Rules, Suit, ZhipaiError};
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+/// The Hong Wu rules inside `rules`, or `InvalidValueError` for another game's rules.
+fn hong_wu(rules: &PyRules) -> PyResult<HongWuRules> {
+    guard(|| match &rules.0 {
+        Rules::HongWu(r) => Ok(r.clone()),
+        other => {
+            Err(ZhipaiError::invalid_value("rules", other.preset(), "expected the hong_wu preset"))
+        }
+    })
+}
+
+/// A bid from Python: an int number of points or the string `"pass"`.
+fn bid_of(value: &Bound<'_, PyAny>) -> PyResult<Bid> {
+    if let Ok(s) = value.cast::<PyString>() {
+        let s = s.to_str()?;
+        return guard(|| match s {
+            "pass" => Ok(Bid::Pass),
+            _ => Err(ZhipaiError::invalid_value(
+                "bid",
+                format!("{s:?}"),
+                "expected points or \"pass\"",
+            )),
+        });
+    }
+    let n: i64 = value.extract().map_err(|_| {
+        crate::errors::InvalidValueError::new_err(format!(
+            "invalid bid {}: expected points or \"pass\"",
+            value.repr().map(|r| r.to_string()).unwrap_or_default()
+        ))
+    })?;
+    guard(|| {
+        u32::try_from(n)
+            .map(Bid::Points)
+            .map_err(|_| ZhipaiError::invalid_value("bid", n, "expected points 60…200 or \"pass\""))
+    })
+}
+
+fn card_of(text: &str) -> PyResult<Card> {
+    guard(|| text.parse::<Card>())
+}
+
+fn trump_of(text: &str) -> PyResult<Suit> {
+    guard(|| {
+        if text.eq_ignore_ascii_case("NT") {
+            return Err(ZhipaiError::invalid_value(
+                "trump",
+                text,
+                "Hong Wu has no no-trump; expected S, H, D or C (hongwu.md §B.3)",
+            ));
+        }
+        text.parse::<Suit>()
+    })
+}
+
+/// A Hong Wu auction 叫分 (hongwu.md §B.2). `HongWuAuction(rules, first)`: seat `first` (0..4)
+/// opens. Bids are ints (points) or `"pass"`. Illegal actions raise `IllegalPlayError` with the
+/// rule they break; bad seats raise `InvalidValueError`.
+#[pyclass(name = "HongWuAuction", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyHongWuAuction(Auction);
+
+#[pymethods]
+impl PyHongWuAuction {
+    #[new]
+    fn new(rules: &PyRules, first: usize) -> PyResult<Self> {
+        let r = hong_wu(rules)?;
+        guard(|| Ok(PyHongWuAuction(r.auction(first)?)))
+    }
+
+    /// The seat to act, or `None` once the auction is over.
+    #[getter]
+    fn to_act(&self) -> Option<usize> {
+        self.0.to_act()
+    }
+
+    /// `(seat, bid)` of the highest bid so far, or `None`.
+    #[getter]
+    fn high(&self) -> Option<(usize, u32)> {
+        self.0.high().map(|c| (c.dealer, c.bid))
+    }
+
+    /// `(dealer, bid)` once the auction is over, else `None`.
+    #[getter]
+    fn result(&self) -> Option<(usize, u32)> {
+        self.0.result().map(|c| (c.dealer, c.bid))
+    }
+
+    /// Whether the auction is over.
+    fn is_over(&self) -> bool {
+        self.0.result().is_some()
+    }
+
+    /// Whether `seat` has passed (a pass is final).
+    fn has_passed(&self, seat: usize) -> bool {
+        self.0.has_passed(seat)
+    }
+
+    /// The legal actions of the seat to act: `"pass"` then the bids low to high (`[]` when over).
+    fn legal_bids<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        self.0
+            .legal_bids()
+            .into_iter()
+            .map(|b| match b {
+                Bid::Pass => Ok(PyString::new(py, "pass").into_any()),
+                Bid::Points(n) => Ok(n.into_pyobject(py)?.into_any()),
+            })
+            .collect()
+    }
+
+    /// Raise `IllegalPlayError` (with the reason) unless `seat` may make `bid` now.
+    fn check(&self, seat: usize, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bid = bid_of(bid)?;
+        guard(|| self.0.check(seat, bid))
+    }
+
+    /// Make `bid` (points or `"pass"`) for `seat`; raises `IllegalPlayError` if not allowed.
+    fn bid(&mut self, seat: usize, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+        let bid = bid_of(bid)?;
+        guard(|| self.0.act(seat, bid))
+    }
+
+    /// An independent copy.
+    #[pyo3(name = "clone")]
+    fn copy(&self) -> Self {
+        PyHongWuAuction(self.0.clone())
+    }
+
+    fn __repr__(&self) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "None".into());
+        let pair = |c: Option<zhipai_core::games::hongwu::auction::Contract>| {
+            opt(c.map(|c| format!("({}, {})", c.dealer, c.bid)))
+        };
+        format!(
+            "HongWuAuction(to_act={}, high={}, result={})",
+            opt(self.0.to_act().map(|s| s.to_string())),
+            pair(self.0.high()),
+            pair(self.0.result())
+        )
+    }
+}
+
+fn settlement_dict<'py>(py: Python<'py>, s: &Settlement) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("attacker_points", s.attacker_points)?;
+    d.set_item("dealer_points", s.dealer_points)?;
+    d.set_item("red5_penalty", s.red5_penalty)?;
+    d.set_item("score", s.score)?;
+    d.set_item("dealer", s.dealer)?;
+    d.set_item("each_other", s.each_other)?;
+    Ok(d)
+}
+
+/// Settle from the 闲家's points X (kitty included): S = (200 − X) − bid − red5_penalty
+/// (hongwu.md §B.11). Returns `{"attacker_points", "dealer_points", "red5_penalty", "score",
+/// "dealer", "each_other"}`; `dealer`/`each_other` are in points (units of k × base_score_k).
+/// Raises `InvalidValueError` for a bid outside 60…200 / not a multiple of 5, or a negative or
+/// non-multiple-of-5 X or penalty; `InvalidOptionError` with `dealer_points=own_tricks`.
+#[pyfunction]
+#[pyo3(signature = (rules, bid, attacker_points, red5_penalty=0))]
+fn hongwu_settle<'py>(
+    py: Python<'py>,
+    rules: &PyRules,
+    bid: u32,
+    attacker_points: i32,
+    red5_penalty: i32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = hong_wu(rules)?;
+    let s = guard(|| r.options.settle_points(bid, attacker_points, red5_penalty))?;
+    settlement_dict(py, &s)
+}
+
+/// Settle a deal from its parts (hongwu.md §B.10–§B.11): trick points of each side, the
+/// kitty's points, who won the last trick and its multiplier (2/4/8), and the number of ♥5s
+/// that count for the red-5 penalty. Same result dict and errors as `hongwu_settle` (except
+/// that `dealer_points=own_tricks` is allowed here).
+#[pyfunction]
+#[pyo3(signature = (rules, bid, *, xianjia_tricks, dealer_tricks, kitty, xianjia_won_last, last_multiplier, red5_captured=0))]
+#[allow(clippy::too_many_arguments)]
+fn hongwu_settle_deal<'py>(
+    py: Python<'py>,
+    rules: &PyRules,
+    bid: u32,
+    xianjia_tricks: i32,
+    dealer_tricks: i32,
+    kitty: i32,
+    xianjia_won_last: bool,
+    last_multiplier: i32,
+    red5_captured: i32,
+) -> PyResult<Bound<'py, PyDict>> {
+    let r = hong_wu(rules)?;
+    let p = DealPoints {
+        xianjia_tricks,
+        dealer_tricks,
+        kitty,
+        xianjia_won_last,
+        last_multiplier,
+        red5_captured,
+    };
+    let s = guard(|| {
+        let total = xianjia_tricks + dealer_tricks + kitty;
+        if xianjia_tricks < 0 || dealer_tricks < 0 || kitty < 0 || total != settle::TOTAL_POINTS {
+            return Err(ZhipaiError::invalid_value(
+                "points",
+                format!("{xianjia_tricks} + {dealer_tricks} + {kitty}"),
+                "trick and kitty points must be non-negative and add up to 200",
+            ));
+        }
+        if ![1, 2, 4, 8].contains(&last_multiplier) || !(0..=2).contains(&red5_captured) {
+            return Err(ZhipaiError::invalid_value(
+                "last_multiplier/red5_captured",
+                format!("{last_multiplier}/{red5_captured}"),
+                "expected a multiplier 1, 2, 4 or 8 and 0…2 captured ♥5s",
+            ));
+        }
+        r.options.settle_deal(bid, &p)
+    })?;
+    settlement_dict(py, &s)
+}
+
+/// `(dealer, each 闲家)` in units of k for dealer score `score` (hongwu.md §B.11 table).
+#[pyfunction]
+fn hongwu_result_units(score: i32) -> (i64, i64) {
+    settle::result_units(score)
+}
+
+/// The level table of seed 002 as `[(level, name, threshold)]`, rows 1…20, row 20 per the
+/// rules' `level20_threshold` (default: the seed's 15728640) (hongwu.md §B.12).
+#[pyfunction]
+#[pyo3(signature = (rules=None))]
+fn hongwu_levels(rules: Option<&PyRules>) -> PyResult<Vec<(usize, &'static str, i64)>> {
+    let r = match rules {
+        Some(r) => hong_wu(r)?,
+        None => HongWuRules::default(),
+    };
+    LEVELS
+        .iter()
+        .enumerate()
+        .map(|(i, &(name, _))| Ok((i + 1, name, guard(|| r.options.level_threshold(i + 1))?)))
+        .collect()
+}
+
+/// The Hong Wu card order of one deal (hongwu.md §B.4, §B.6). `HongWuOrder(rules, trump)` with
+/// trump `S H D C` (no no-trump: `"NT"` raises `InvalidValueError`). Cards are notation strings.
+#[pyclass(name = "HongWuOrder", module = "zhipai", frozen)]
+pub struct PyHongWuOrder {
+    order: CardOrder,
+    trump: Suit,
+}
+
+fn suit_name(s: usize) -> String {
+    if s == TRUMP {
+        "trump".into()
+    } else {
+        Suit::from_index(s).letter().to_string()
+    }
+}
+
+#[pymethods]
+impl PyHongWuOrder {
+    #[new]
+    fn new(rules: &PyRules, trump: &str) -> PyResult<Self> {
+        let r = hong_wu(rules)?;
+        let trump = trump_of(trump)?;
+        Ok(PyHongWuOrder { order: r.order(trump), trump })
+    }
+
+    /// The trump suit letter.
+    #[getter]
+    fn trump(&self) -> String {
+        self.trump.letter().to_string()
+    }
+
+    /// `"trump"` or the plain suit letter `S H D C` the card plays as.
+    fn effective_suit(&self, card: &str) -> PyResult<String> {
+        Ok(suit_name(self.order.suit(card_of(card)?)))
+    }
+
+    /// Strength index inside the card's effective suit (0 = lowest; equal = tie).
+    fn strength(&self, card: &str) -> PyResult<usize> {
+        Ok(self.order.index(card_of(card)?))
+    }
+
+    fn is_trump(&self, card: &str) -> PyResult<bool> {
+        Ok(self.order.is_trump(card_of(card)?))
+    }
+
+    /// Whether `a` and `b` are equally strong (same effective suit and strength).
+    fn ties(&self, a: &str, b: &str) -> PyResult<bool> {
+        Ok(self.order.ties(card_of(a)?, card_of(b)?))
+    }
+
+    /// Whether a pair of `a` and a pair of `b` are adjacent, i.e. form a tractor (§B.6).
+    fn adjacent(&self, a: &str, b: &str) -> PyResult<bool> {
+        let (a, b) = (card_of(a)?, card_of(b)?);
+        let o = &self.order;
+        let (lo, hi) = if o.index(a) <= o.index(b) { (a, b) } else { (b, a) };
+        Ok(o.suit(lo) == o.suit(hi)
+            && o.index(hi) == o.index(lo) + 1
+            && o.linked(o.suit(lo), o.index(lo)))
+    }
+
+    /// The kinds of effective suit `suit` (`"trump"` or a letter) as tiers from lowest to
+    /// highest; cards in one tier tie.
+    fn tiers(&self, suit: &str) -> PyResult<Vec<Vec<PyCard>>> {
+        let s = if suit == "trump" { TRUMP } else { trump_of(suit)?.index() };
+        Ok((0..self.order.len(s))
+            .map(|i| self.order.kinds_at(s, i).into_iter().map(PyCard).collect())
+            .collect())
+    }
+
+    fn __repr__(&self) -> String {
+        format!("HongWuOrder(trump='{}')", self.trump.letter())
+    }
+}
+
+fn multiset_of(text: &str) -> PyResult<Multiset> {
+    guard(|| text.parse::<Multiset>())
+}
+
+fn cards_of(m: &Multiset) -> Vec<PyCard> {
+    m.to_vec().into_iter().map(PyCard).collect()
+}
+
+fn policy_of(text: &str) -> PyResult<Policy> {
+    guard(|| text.parse::<Policy>())
+}
+
+/// One whole Hong Wu deal (hongwu.md §B.1–§B.11) as a state machine.
+///
+/// `HongWuState(rules, seed=s)` shuffles two decks with the generator of `(s, 0)`, deals 25
+/// cards to each seat and 8 to the kitty, and draws the first bidder; `HongWuState(rules,
+/// hands=[4 card lists], kitty="…", first=0)` starts from fixed cards. Phases: `"auction"` →
+/// `"trump"` → `"kitty"` → `"play"` → `"over"`. The seat to act acts with `bid`,
+/// `choose_trump`, `bury`, `play`; an action the rules forbid raises `IllegalPlayError` with
+/// the reason and changes nothing. Card lists are notation strings (`"KC KC JC"`) in, lists of
+/// `Card` out.
+#[pyclass(name = "HongWuState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyHongWuState(HongWuState);
+
+impl PyHongWuState {
+    fn act(&mut self, action: Action) -> PyResult<Option<(Vec<PyCard>, bool)>> {
+        let played = guard(|| self.0.apply(&action))?;
+        Ok(played.map(|p| (cards_of(&p.cards), p.failed_throw.is_some())))
+    }
+}
+
+#[pymethods]
+impl PyHongWuState {
+    #[new]
+    #[pyo3(signature = (rules, seed=None, hands=None, kitty=None, first=0))]
+    fn new(
+        rules: &PyRules,
+        seed: Option<u64>,
+        hands: Option<Vec<String>>,
+        kitty: Option<String>,
+        first: usize,
+    ) -> PyResult<Self> {
+        let r = hong_wu(rules)?;
+        match (seed, hands, kitty) {
+            (Some(seed), None, None) => {
+                Ok(PyHongWuState(HongWuState::deal(&r, &mut deal_rng(seed, 0))))
+            }
+            (None, Some(hands), Some(kitty)) => {
+                let n = hands.len();
+                let hands: [String; 4] = hands.try_into().map_err(|_| {
+                    crate::errors::InvalidValueError::new_err(format!(
+                        "invalid hands: {n} hands given, expected 4"
+                    ))
+                })?;
+                let mut hs = [Multiset::EMPTY; 4];
+                for (h, text) in hs.iter_mut().zip(hands.iter()) {
+                    *h = multiset_of(text)?;
+                }
+                let k = multiset_of(&kitty)?;
+                guard(|| Ok(PyHongWuState(HongWuState::with_hands(&r, hs, k, first)?)))
+            }
+            _ => Err(crate::errors::InvalidValueError::new_err(
+                "invalid deal: give either seed, or hands and kitty",
+            )),
+        }
+    }
+
+    /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        match self.0.phase() {
+            Phase::Auction => "auction",
+            Phase::Trump => "trump",
+            Phase::Kitty => "kitty",
+            Phase::Play => "play",
+            Phase::Over => "over",
+        }
+    }
+
+    /// The seat to act, or `None` once the deal is over.
+    #[getter]
+    fn to_act(&self) -> Option<usize> {
+        self.0.to_act()
+    }
+
+    fn is_over(&self) -> bool {
+        self.0.is_over()
+    }
+
+    /// The cards of `seat` (0..4). Raises `InvalidValueError` for another seat.
+    fn hand(&self, seat: usize) -> PyResult<Vec<PyCard>> {
+        if seat >= 4 {
+            return Err(crate::errors::InvalidValueError::new_err(format!(
+                "invalid seat {seat}: expected 0..4"
+            )));
+        }
+        Ok(cards_of(&self.0.hand(seat)))
+    }
+
+    /// The kitty: as dealt until the dealer takes it, then as buried.
+    #[getter]
+    fn kitty(&self) -> Vec<PyCard> {
+        cards_of(&self.0.kitty())
+    }
+
+    /// `(dealer, bid)` once the auction is over.
+    #[getter]
+    fn contract(&self) -> Option<(usize, u32)> {
+        self.0.contract().map(|c| (c.dealer, c.bid))
+    }
+
+    /// The trump suit letter once chosen.
+    #[getter]
+    fn trump(&self) -> Option<String> {
+        self.0.trump().map(|t| t.letter().to_string())
+    }
+
+    /// The leader of the current trick.
+    #[getter]
+    fn leader(&self) -> usize {
+        self.0.leader()
+    }
+
+    /// The plays of the current trick, leader first.
+    #[getter]
+    fn current_trick(&self) -> Vec<Vec<PyCard>> {
+        self.0.current_trick().iter().map(cards_of).collect()
+    }
+
+    /// Tricks completed.
+    #[getter]
+    fn tricks(&self) -> u32 {
+        self.0.tricks()
+    }
+
+    /// Card points won in tricks by each seat.
+    #[getter]
+    fn points_won(&self) -> [i32; 4] {
+        self.0.points_won()
+    }
+
+    /// The legal auction actions of the seat to act (`"pass"`, then bids), `[]` otherwise.
+    fn legal_bids<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+        if self.0.phase() != Phase::Auction {
+            return Ok(Vec::new());
+        }
+        PyHongWuAuction(self.0.auction().clone()).legal_bids(py)
+    }
+
+    /// Candidate leads of the seat to act: every single, pair and tractor held (throws are
+    /// legal too but not listed). `[]` outside a lead.
+    fn lead_candidates(&self) -> Vec<Vec<PyCard>> {
+        if self.0.phase() != Phase::Play || !self.0.current_trick().is_empty() {
+            return Vec::new();
+        }
+        self.0.lead_candidates().iter().map(cards_of).collect()
+    }
+
+    /// Up to `limit` legal follows of the seat to act, in a deterministic order (`[]` unless
+    /// following).
+    #[pyo3(signature = (limit=10_000))]
+    fn legal_follows(&self, limit: usize) -> Vec<Vec<PyCard>> {
+        self.0
+            .follow_moves()
+            .map_or(Vec::new(), |m| m.enumerate(limit).iter().map(cards_of).collect())
+    }
+
+    /// Number of legal follows of the seat to act (0 unless following).
+    fn count_follows(&self) -> u64 {
+        self.0.follow_moves().map_or(0, |m| m.count())
+    }
+
+    /// Bid `bid` (points or `"pass"`) for the seat to act.
+    fn bid(&mut self, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+        let b = bid_of(bid)?;
+        self.act(Action::Bid(b)).map(|_| ())
+    }
+
+    /// The dealer chooses trump `suit` (`S H D C`; no no-trump) and takes the kitty.
+    fn choose_trump(&mut self, suit: &str) -> PyResult<()> {
+        let t = trump_of(suit)?;
+        self.act(Action::Trump(t)).map(|_| ())
+    }
+
+    /// The dealer buries `cards` (8 of his 33).
+    fn bury(&mut self, cards: &str) -> PyResult<()> {
+        let m = multiset_of(cards)?;
+        self.act(Action::Bury(m)).map(|_| ())
+    }
+
+    /// Lead or follow with `cards`. Returns `(cards actually played, failed_throw)`: a throw
+    /// that another hand can beat is reduced per `failed_throw_play` (hongwu.md §B.7).
+    fn play(&mut self, cards: &str) -> PyResult<(Vec<PyCard>, bool)> {
+        let m = multiset_of(cards)?;
+        Ok(self.act(Action::Play(m))?.expect("a play returns its cards"))
+    }
+
+    /// Apply one action chosen by the built-in `policy` (`"random"` or `"greedy"`), drawing
+    /// randomness from the generator of `(seed, 0)`. Returns `(kind, value)`: `("bid", 60 or
+    /// "pass")`, `("trump", "S")`, `("bury", cards)`, `("play", cards actually played)`.
+    /// Raises `InvalidValueError` for an unknown policy or a finished deal.
+    #[pyo3(signature = (policy="random", seed=0))]
+    fn step<'py>(
+        &mut self,
+        py: Python<'py>,
+        policy: &str,
+        seed: u64,
+    ) -> PyResult<(String, Bound<'py, PyAny>)> {
+        let p = policy_of(policy)?;
+        if self.0.is_over() {
+            return Err(crate::errors::InvalidValueError::new_err(
+                "invalid step: the deal is over",
+            ));
+        }
+        let a = choose(&self.0, p, &mut deal_rng(seed, 0));
+        let played = self.act(a)?;
+        Ok(match a {
+            Action::Bid(b) => (
+                "bid".into(),
+                match b {
+                    zhipai_core::games::hongwu::auction::Bid::Pass => {
+                        PyString::new(py, "pass").into_any()
+                    }
+                    zhipai_core::games::hongwu::auction::Bid::Points(n) => {
+                        n.into_pyobject(py)?.into_any()
+                    }
+                },
+            ),
+            Action::Trump(t) => {
+                ("trump".into(), PyString::new(py, &t.letter().to_string()).into_any())
+            }
+            Action::Bury(m) => ("bury".into(), cards_of(&m).into_pyobject(py)?.into_any()),
+            Action::Play(_) => {
+                ("play".into(), played.expect("a play").0.into_pyobject(py)?.into_any())
+            }
+        })
+    }
+
+    /// Play the deal to its end with `policy` for every seat (generator of `(seed, 0)`); the GIL
+    /// is released meanwhile. Returns the settlement dict (see `settlement`).
+    #[pyo3(signature = (policy="random", seed=0))]
+    fn play_out<'py>(
+        &mut self,
+        py: Python<'py>,
+        policy: &str,
+        seed: u64,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let p = policy_of(policy)?;
+        let mut st = self.0.clone();
+        let st = crate::errors::guard_detached(py, move || {
+            play_out(&mut st, p, &mut deal_rng(seed, 0))?;
+            Ok(st)
+        })?;
+        self.0 = st;
+        let s = self.0.settlement().expect("a finished deal is settled");
+        settlement_dict(py, &s)
+    }
+
+    /// The settlement once over (dict as `hongwu.settle` returns), else `None`.
+    fn settlement<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.0.settlement().map(|s| settlement_dict(py, &s)).transpose()
+    }
+
+    /// An independent copy.
+    #[pyo3(name = "clone")]
+    fn copy(&self) -> Self {
+        PyHongWuState(self.0.clone())
+    }
+
+    fn __repr__(&self) -> String {
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "None".into());
+        format!(
+            "HongWuState(phase='{}', to_act={}, contract={}, trump={})",
+            self.phase(),
+            opt(self.0.to_act().map(|s| s.to_string())),
+            opt(self.contract().map(|(d, b)| format!("({d}, {b})"))),
+            opt(self.trump().map(|t| format!("'{t}'")))
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyHongWuState>()?;
+    m.add_class::<PyHongWuAuction>()?;
+    m.add_class::<PyHongWuOrder>()?;
+    m.add_function(wrap_pyfunction!(hongwu_settle, m)?)?;
+    m.add_function(wrap_pyfunction!(hongwu_settle_deal, m)?)?;
+    m.add_function(wrap_pyfunction!(hongwu_result_units, m)?)?;
+    m.add_function(wrap_pyfunction!(hongwu_levels, m)?)?;
     Ok(())
 }

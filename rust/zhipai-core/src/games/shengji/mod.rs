@@ -6,8 +6,10 @@
 //! * [`scoring::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
 
 pub mod declare;
+pub mod kitty;
 pub mod options;
 pub mod scoring;
+pub mod state;
 
 use crate::error::{Result, ZhipaiError};
 use crate::options::{unknown_option, OptionInfo, OptionValue};

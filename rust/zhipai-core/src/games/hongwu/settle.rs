@@ -1,0 +1,333 @@
+//! Hong Wu settlement (hongwu.md §B.10–§B.12): the kitty, the dealer's score S, the result
+//! table in units of the base score k, and the level table of seed 002.
+
+use super::options::{DealerPoints, HongWuOptions, KittyRule, LEVEL20_SEED};
+use crate::error::{Result, ZhipaiError};
+
+/// Card points in the two decks: eight 5s, eight 10s, eight Ks (hongwu.md §B.5).
+pub const TOTAL_POINTS: i32 = 200;
+
+/// The six rows of the result table (hongwu.md §B.11, seed 002 "胜负判定"), in units of k:
+/// `(lowest S of the row or None, highest S or None, dealer, each 闲家)`; both bounds inclusive.
+/// S = −70 and S = −30 fall in the lower row, S = 0 and S = 30 in the upper one.
+pub const RESULT_TABLE: [(Option<i32>, Option<i32>, i64, i64); 6] = [
+    (None, Some(-70), -9, 3),
+    (Some(-65), Some(-30), -6, 2),
+    (Some(-25), Some(-5), -3, 1),
+    (Some(0), Some(25), 3, -1),
+    (Some(30), Some(65), 6, -2),
+    (Some(70), None, 9, -3),
+];
+
+/// `(dealer, each 闲家)` in units of k for dealer score `s` (hongwu.md §B.11). Works for any
+/// integer S (not only multiples of 5): the seed's bounds are −70 ≤, −30 ≤, < 0, < 30, < 70.
+pub fn result_units(s: i32) -> (i64, i64) {
+    let row = match s {
+        s if s <= -70 => 0,
+        s if s <= -30 => 1,
+        s if s < 0 => 2,
+        s if s < 30 => 3,
+        s if s < 70 => 4,
+        _ => 5,
+    };
+    (RESULT_TABLE[row].2, RESULT_TABLE[row].3)
+}
+
+/// What happened to the points of one deal, as the settlement needs it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DealPoints {
+    /// Card points in the tricks won by the three 闲家 together.
+    pub xianjia_tricks: i32,
+    /// Card points in the tricks won by the dealer.
+    pub dealer_tricks: i32,
+    /// Card points in the buried kitty.
+    pub kitty: i32,
+    /// Whether a 闲家 won the last trick.
+    pub xianjia_won_last: bool,
+    /// The last trick's kitty multiplier, 2 / 4 / 8 for a single / pair / tractor lead.
+    pub last_multiplier: i32,
+    /// ♥5s captured by the 闲家 that count for the red-5 penalty (per `red5_penalty_scope`).
+    pub red5_captured: i32,
+}
+
+/// The settled result of one deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settlement {
+    /// X: the 闲家's points, kitty included per the `kitty` option (hongwu.md §B.10).
+    pub attacker_points: i32,
+    /// The dealer's points that enter S (per `dealer_points`).
+    pub dealer_points: i32,
+    /// The red-5 penalty R5 in points.
+    pub red5_penalty: i32,
+    /// S = dealer points − bid − R5 (hongwu.md §B.11).
+    pub score: i32,
+    /// The dealer's result, in points (units × `base_score_k`).
+    pub dealer: i64,
+    /// Each 闲家's result, in points; zero-sum: `dealer + 3 × each_other == 0`.
+    pub each_other: i64,
+}
+
+/// Check a bid for settlement: a multiple of 5 in 60…200.
+fn check_bid(bid: u32) -> Result<()> {
+    if !(60..=200).contains(&bid) || !bid.is_multiple_of(5) {
+        return Err(ZhipaiError::invalid_value("bid", bid, "expected a multiple of 5 in 60…200"));
+    }
+    Ok(())
+}
+
+impl HongWuOptions {
+    /// X: the 闲家's points with the kitty per the `kitty` option (hongwu.md §B.10).
+    pub fn attacker_points(&self, p: &DealPoints) -> i32 {
+        let kitty = match (self.kitty, p.xianjia_won_last) {
+            (KittyRule::LastTrickMultiplied, true) => p.kitty * p.last_multiplier,
+            (KittyRule::LastTrickUnmultiplied, true) => p.kitty,
+            _ => 0,
+        };
+        p.xianjia_tricks + kitty
+    }
+
+    /// The dealer's points entering S (hongwu.md §B.11 `dealer_points`): 200 − X, or his own
+    /// tricks plus the kitty when it is his (`always_dealer`, or he won the last trick under a
+    /// `last_trick_*` rule).
+    pub fn dealer_points(&self, p: &DealPoints) -> i32 {
+        match self.dealer_points {
+            DealerPoints::From200MinusX => TOTAL_POINTS - self.attacker_points(p),
+            DealerPoints::OwnTricks => {
+                let kitty_his = match self.kitty {
+                    KittyRule::AlwaysDealer => true,
+                    KittyRule::Ignored => false,
+                    _ => !p.xianjia_won_last,
+                };
+                p.dealer_tricks + if kitty_his { p.kitty } else { 0 }
+            }
+        }
+    }
+
+    /// Settle a deal from its points (hongwu.md §B.10–§B.11). Errors with `InvalidValue` for a
+    /// bid that is not a multiple of 5 in 60…200.
+    pub fn settle_deal(&self, bid: u32, p: &DealPoints) -> Result<Settlement> {
+        check_bid(bid)?;
+        let r5 = p.red5_captured * self.red5_penalty_per_card;
+        Ok(self.settlement(bid, self.attacker_points(p), self.dealer_points(p), r5))
+    }
+
+    /// Settle from X directly (the `hongwu_settle` case): S = (200 − X) − bid − R5 with
+    /// `red5_penalty` = R5 in points. Errors with `InvalidValue` for a bad bid, a negative or
+    /// non-multiple-of-5 X or R5, or an `InvalidOption` when `dealer_points = own_tricks`
+    /// (X alone does not give the dealer's own tricks; use [`Self::settle_deal`]).
+    pub fn settle_points(
+        &self,
+        bid: u32,
+        attacker_points: i32,
+        red5_penalty: i32,
+    ) -> Result<Settlement> {
+        check_bid(bid)?;
+        for (what, v) in [("attacker_points", attacker_points), ("red5_penalty", red5_penalty)] {
+            if !(0..=10_000).contains(&v) || v % 5 != 0 {
+                return Err(ZhipaiError::invalid_value(
+                    what,
+                    v,
+                    "expected a multiple of 5 in 0…10000",
+                ));
+            }
+        }
+        if self.dealer_points == DealerPoints::OwnTricks {
+            return Err(ZhipaiError::invalid_option(
+                "dealer_points",
+                "own_tricks",
+                "settling from attacker points alone needs dealer_points=200_minus_X",
+            ));
+        }
+        Ok(self.settlement(bid, attacker_points, TOTAL_POINTS - attacker_points, red5_penalty))
+    }
+
+    fn settlement(&self, bid: u32, x: i32, dealer_points: i32, r5: i32) -> Settlement {
+        let score = dealer_points - bid as i32 - r5;
+        let (d, e) = result_units(score);
+        Settlement {
+            attacker_points: x,
+            dealer_points,
+            red5_penalty: r5,
+            score,
+            dealer: d * self.base_score_k,
+            each_other: e * self.base_score_k,
+        }
+    }
+
+    /// Row `level` (1…20) of the level table, with row 20 per `level20_threshold`.
+    pub fn level_threshold(&self, level: usize) -> Result<i64> {
+        level_threshold(level, self.level20_threshold)
+    }
+}
+
+/// The level table of seed 002 "积分规则": (level name, 一级升级分), rows 1…20, copied literally
+/// (row 20 is 15728640 as printed; the pattern 15·(2ⁿ − 1) would give 15728625, hongwu.md §B.12).
+pub const LEVELS: [(&str, i64); 20] = [
+    ("钟灵", 15),
+    ("木婉清", 45),
+    ("南海鳄神", 105),
+    ("阿朱", 225),
+    ("黄眉僧", 465),
+    ("段延庆", 945),
+    ("慕容复", 1905),
+    ("鸠摩智", 3825),
+    ("丁春秋", 7665),
+    ("游坦之", 15345),
+    ("慕容博", 30705),
+    ("萧远山", 61425),
+    ("天山童姥", 122865),
+    ("李秋水", 245745),
+    ("玄慈方丈", 491505),
+    ("段誉", 983025),
+    ("虚竹", 1966065),
+    ("乔峰", 3932145),
+    ("扫地僧", 7864305),
+    ("王语嫣", LEVEL20_SEED),
+];
+
+/// Row `level` (1…20) of [`LEVELS`] with row 20 replaced by `level20` (the option value).
+/// Errors with `InvalidValue` for a level outside 1…20.
+pub fn level_threshold(level: usize, level20: i64) -> Result<i64> {
+    match level {
+        1..=19 => Ok(LEVELS[level - 1].1),
+        20 => Ok(level20),
+        _ => Err(ZhipaiError::invalid_value("level", level, "expected 1…20")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::options::LEVEL20_FORMULA;
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn band_edges() {
+        // hongwu.md §B.11: ≤ −70, (−70, −30], (−30, 0), [0, 30), [30, 70), ≥ 70.
+        let cases = [
+            (-145, (-9, 3)),
+            (-70, (-9, 3)),
+            (-65, (-6, 2)),
+            (-30, (-6, 2)),
+            (-25, (-3, 1)),
+            (-5, (-3, 1)),
+            (0, (3, -1)),
+            (25, (3, -1)),
+            (30, (6, -2)),
+            (65, (6, -2)),
+            (70, (9, -3)),
+            (140, (9, -3)),
+        ];
+        for (s, want) in cases {
+            assert_eq!(result_units(s), want, "S = {s}");
+        }
+    }
+
+    #[test]
+    fn examples_h3_to_h9() {
+        let o = HongWuOptions::default();
+        // (bid, X, R5, S, dealer units)
+        for (bid, x, r5, s, d) in [
+            (100, 60, 0, 40, 6),
+            (60, 140, 0, 0, 3),
+            (120, 105, 0, -25, -3),
+            (125, 105, 0, -30, -6),
+            (80, 190, 0, -70, -9),
+            (60, 70, 0, 70, 9),
+            (100, 75, 20, 5, 3),
+        ] {
+            let r = o.settle_points(bid, x, r5).unwrap();
+            assert_eq!((r.score, r.dealer, r.each_other * -3), (s, d, d), "bid {bid} X {x}");
+        }
+    }
+
+    #[test]
+    fn example_h10_kitty() {
+        // Dealer buried 25 points, won 150 in tricks, the 闲家 25 and the last trick with a pair.
+        let mut p = DealPoints {
+            xianjia_tricks: 25,
+            dealer_tricks: 150,
+            kitty: 25,
+            xianjia_won_last: true,
+            last_multiplier: 4,
+            red5_captured: 0,
+        };
+        let mut o = HongWuOptions::default();
+        let r = o.settle_deal(100, &p).unwrap();
+        assert_eq!((r.attacker_points, r.score, r.dealer), (125, -25, -3));
+        o.dealer_points = DealerPoints::OwnTricks;
+        assert_eq!(o.settle_deal(100, &p).unwrap().score, 50);
+        o.dealer_points = DealerPoints::From200MinusX;
+        p.xianjia_won_last = false;
+        let r = o.settle_deal(100, &p).unwrap();
+        assert_eq!((r.attacker_points, r.score, r.dealer), (25, 75, 9));
+        p.xianjia_won_last = true;
+        for (rule, x) in [
+            (KittyRule::AlwaysDealer, 25),
+            (KittyRule::Ignored, 25),
+            (KittyRule::LastTrickUnmultiplied, 50),
+        ] {
+            o.kitty = rule;
+            assert_eq!(o.attacker_points(&p), x, "{rule:?}");
+        }
+        o.dealer_points = DealerPoints::OwnTricks;
+        o.kitty = KittyRule::Ignored;
+        assert_eq!(o.dealer_points(&p), 150);
+        o.kitty = KittyRule::AlwaysDealer;
+        assert_eq!(o.dealer_points(&p), 175);
+    }
+
+    #[test]
+    fn red5_penalty_and_base_score() {
+        let o = HongWuOptions { red5_penalty_per_card: 20, base_score_k: 7, ..Default::default() };
+        let p = DealPoints {
+            xianjia_tricks: 75,
+            dealer_tricks: 125,
+            red5_captured: 2,
+            ..Default::default()
+        };
+        let r = o.settle_deal(100, &p).unwrap();
+        assert_eq!((r.red5_penalty, r.score, r.dealer, r.each_other), (40, -15, -21, 7));
+    }
+
+    #[test]
+    fn bad_inputs() {
+        let o = HongWuOptions::default();
+        assert!(o.settle_points(55, 0, 0).unwrap_err().to_string().contains("bid 55"));
+        assert!(o
+            .settle_points(100, -5, 0)
+            .unwrap_err()
+            .to_string()
+            .contains("attacker_points -5"));
+        assert!(o.settle_points(100, 7, 0).is_err());
+        let own = HongWuOptions { dealer_points: DealerPoints::OwnTricks, ..Default::default() };
+        assert!(own.settle_points(100, 0, 0).is_err());
+    }
+
+    #[test]
+    fn level_table_of_the_seed() {
+        // Rows 1–19 follow 15·(2ⁿ − 1); row 20 is the seed's 15728640 unless the option says so.
+        for n in 1..=19usize {
+            assert_eq!(LEVELS[n - 1].1, 15 * ((1i64 << n) - 1), "row {n}");
+        }
+        assert_eq!(LEVELS[0], ("钟灵", 15));
+        assert_eq!(LEVELS[19], ("王语嫣", 15_728_640));
+        assert_eq!(level_threshold(20, LEVEL20_SEED).unwrap(), 15_728_640);
+        assert_eq!(level_threshold(20, LEVEL20_FORMULA).unwrap(), 15 * ((1i64 << 20) - 1));
+        assert!(
+            level_threshold(0, LEVEL20_SEED).is_err() && level_threshold(21, LEVEL20_SEED).is_err()
+        );
+    }
+
+    proptest! {
+        /// Zero-sum, monotone in S, and |dealer| ∈ {3, 6, 9}.
+        #[test]
+        fn table_properties(s in -400i32..400) {
+            let (d, e) = result_units(s);
+            prop_assert_eq!(d + 3 * e, 0);
+            prop_assert!([3, 6, 9].contains(&d.abs()));
+            prop_assert!(result_units(s + 5).0 >= d);
+            prop_assert_eq!(d > 0, s >= 0);
+        }
+    }
+}

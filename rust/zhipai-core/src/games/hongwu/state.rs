@@ -1,0 +1,690 @@
+//! A whole Hong Wu deal as a state machine (hongwu.md §B.1–§B.11): deal 25 each + 8 kitty from
+//! 108 cards, auction, trump choice, kitty pickup and burial, tricks, settlement.
+//!
+//! Verbs follow OpenSpiel where they fit: [`HongWuState::to_act`], [`HongWuState::check`],
+//! [`HongWuState::apply`], [`HongWuState::is_over`], [`HongWuState::settlement`]. Seats are
+//! 0..4, numbered anticlockwise; the turn moves per the `direction` option.
+
+use super::auction::{Auction, Bid, Contract, PLAYERS};
+use super::order::RED_FIVE;
+use super::settle::{DealPoints, Settlement};
+use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
+use crate::cards::{Card, CardSet, Suit};
+use crate::combos::{for_each_run, Format};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use crate::order::TRUMP;
+use crate::trick::{check_lead, check_throw, trick_winner, FollowMoves, TrickRules};
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+/// The phase of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Bidding 叫分 (§B.2).
+    Auction,
+    /// The dealer chooses the trump suit 叫主 (§B.3).
+    Trump,
+    /// The dealer, holding 33 cards, buries 8 扣底 (§B.3).
+    Kitty,
+    /// Tricks (§B.7–§B.9).
+    Play,
+    /// Settled (§B.11).
+    Over,
+}
+
+/// One action of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Action {
+    Bid(Bid),
+    Trump(Suit),
+    /// The 8 cards buried.
+    Bury(Multiset),
+    /// A lead or a follow.
+    Play(Multiset),
+}
+
+/// What happened to a lead: the cards actually led (a failed throw is reduced, §B.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Played {
+    pub seat: usize,
+    pub cards: Multiset,
+    /// The cards attempted when a throw failed and was reduced to `cards`.
+    pub failed_throw: Option<Multiset>,
+}
+
+/// The state of one Hong Wu deal.
+#[derive(Clone, Debug)]
+pub struct HongWuState {
+    rules: HongWuRules,
+    hands: [Multiset; PLAYERS],
+    /// The dealt kitty until the dealer picks it up, then the buried kitty.
+    kitty: Multiset,
+    auction: Auction,
+    contract: Option<Contract>,
+    trump: Option<Suit>,
+    tr: Option<Box<TrickRules>>,
+    phase: Phase,
+    to_act: usize,
+    leader: usize,
+    /// The current trick, leader first, `n_plays` of them.
+    plays: [Multiset; PLAYERS],
+    n_plays: usize,
+    lead: Option<Format>,
+    /// Card points won in tricks by each seat.
+    won: [i32; PLAYERS],
+    /// ♥5s captured by the 闲家: all of them, and those the dealer played.
+    red5_any: i32,
+    red5_dealer: i32,
+    tricks: u32,
+    /// Every card played so far.
+    played: Multiset,
+    last_multiplier: i32,
+    last_winner: Option<usize>,
+    settlement: Option<Settlement>,
+}
+
+impl HongWuState {
+    /// Shuffle two decks with `rng`, deal 25 cards to each seat and 8 to the kitty, and draw the
+    /// first bidder uniformly (hongwu.md §B.1–§B.2).
+    pub fn deal<R: Rng + ?Sized>(rules: &HongWuRules, rng: &mut R) -> HongWuState {
+        let mut deck = [Card::BIG_JOKER; 2 * 54];
+        for (i, c) in Card::all().chain(Card::all()).enumerate() {
+            deck[i] = c;
+        }
+        deck.shuffle(rng);
+        let mut hands = [Multiset::EMPTY; PLAYERS];
+        for (i, &c) in deck[..PLAYERS * HAND_SIZE].iter().enumerate() {
+            hands[i % PLAYERS].add(c);
+        }
+        let mut kitty = Multiset::EMPTY;
+        for &c in &deck[PLAYERS * HAND_SIZE..] {
+            kitty.add(c);
+        }
+        let first = rng.random_range(0..PLAYERS);
+        Self::with_hands(rules, hands, kitty, first).expect("a shuffled deck deals validly")
+    }
+
+    /// A deal with fixed `hands` (25 cards each), `kitty` (8) and first bidder `first`. Errors
+    /// with `InvalidValue` unless the hands and kitty together are exactly two decks.
+    pub fn with_hands(
+        rules: &HongWuRules,
+        hands: [Multiset; PLAYERS],
+        kitty: Multiset,
+        first: usize,
+    ) -> Result<HongWuState> {
+        for (seat, h) in hands.iter().enumerate() {
+            if h.len() != HAND_SIZE {
+                return Err(ZhipaiError::invalid_value(
+                    format!("hand of seat {seat}"),
+                    h,
+                    format!("has {} cards, expected {HAND_SIZE}", h.len()),
+                ));
+            }
+        }
+        if kitty.len() != KITTY_SIZE {
+            return Err(ZhipaiError::invalid_value(
+                "kitty",
+                kitty,
+                format!("has {} cards, expected {KITTY_SIZE}", kitty.len()),
+            ));
+        }
+        let mut all = kitty;
+        for h in &hands {
+            all.add_all(h)?;
+        }
+        if all != Multiset::full_decks(2, true)? {
+            return Err(ZhipaiError::invalid_value(
+                "deal",
+                all,
+                "hands and kitty must be exactly two decks with jokers",
+            ));
+        }
+        Ok(HongWuState {
+            rules: rules.clone(),
+            hands,
+            kitty,
+            auction: rules.auction(first)?,
+            contract: None,
+            trump: None,
+            tr: None,
+            phase: Phase::Auction,
+            to_act: first,
+            leader: first,
+            plays: [Multiset::EMPTY; PLAYERS],
+            n_plays: 0,
+            lead: None,
+            won: [0; PLAYERS],
+            red5_any: 0,
+            red5_dealer: 0,
+            tricks: 0,
+            played: Multiset::EMPTY,
+            last_multiplier: 0,
+            last_winner: None,
+            settlement: None,
+        })
+    }
+
+    pub fn rules(&self) -> &HongWuRules {
+        &self.rules
+    }
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+    /// The seat to act, or `None` when the deal is over.
+    pub fn to_act(&self) -> Option<usize> {
+        (self.phase != Phase::Over).then_some(self.to_act)
+    }
+    pub fn is_over(&self) -> bool {
+        self.phase == Phase::Over
+    }
+    pub fn hand(&self, seat: usize) -> Multiset {
+        self.hands[seat % PLAYERS]
+    }
+    /// The kitty: as dealt until the dealer picks it up, then as buried.
+    pub fn kitty(&self) -> Multiset {
+        self.kitty
+    }
+    pub fn auction(&self) -> &Auction {
+        &self.auction
+    }
+    pub fn contract(&self) -> Option<Contract> {
+        self.contract
+    }
+    pub fn trump(&self) -> Option<Suit> {
+        self.trump
+    }
+    /// The trick rules of this deal once trump is chosen.
+    pub fn trick_rules(&self) -> Option<&TrickRules> {
+        self.tr.as_deref()
+    }
+    /// The plays of the current trick, leader first.
+    pub fn current_trick(&self) -> &[Multiset] {
+        &self.plays[..self.n_plays]
+    }
+    /// The leader of the current trick.
+    pub fn leader(&self) -> usize {
+        self.leader
+    }
+    /// The current lead's format, once led.
+    pub fn lead_format(&self) -> Option<&Format> {
+        self.lead.as_ref()
+    }
+    /// Card points won in tricks by each seat so far.
+    pub fn points_won(&self) -> [i32; PLAYERS] {
+        self.won
+    }
+    /// Every card played so far.
+    pub fn played(&self) -> Multiset {
+        self.played
+    }
+    /// Tricks completed.
+    pub fn tricks(&self) -> u32 {
+        self.tricks
+    }
+    /// The settled result once the deal is over.
+    pub fn settlement(&self) -> Option<Settlement> {
+        self.settlement
+    }
+    /// The seat after `seat` in the direction of play.
+    pub fn next_seat(&self, seat: usize) -> usize {
+        match self.rules.options.direction {
+            super::options::Direction::Anticlockwise => (seat + 1) % PLAYERS,
+            super::options::Direction::Clockwise => (seat + PLAYERS - 1) % PLAYERS,
+        }
+    }
+    /// Whether `seat` is the dealer (once known).
+    pub fn is_dealer(&self, seat: usize) -> bool {
+        self.contract.is_some_and(|c| c.dealer == seat)
+    }
+
+    fn illegal<T>(&self, action: &Action, reason: impl std::fmt::Display) -> Result<T> {
+        Err(ZhipaiError::illegal_play(format!("{action:?} by seat {}", self.to_act), reason))
+    }
+
+    /// Whether `action` is legal for the seat to act; the error (`IllegalPlay`) gives the rule.
+    pub fn check(&self, action: &Action) -> Result<()> {
+        self.resolve(action).map(|_| ())
+    }
+
+    /// Check `action` and return what it does (for plays: the cards actually played).
+    fn resolve(&self, action: &Action) -> Result<Option<Played>> {
+        match (self.phase, action) {
+            (Phase::Auction, Action::Bid(b)) => self.auction.check(self.to_act, *b).map(|_| None),
+            (Phase::Trump, Action::Trump(_)) => Ok(None),
+            (Phase::Kitty, Action::Bury(cards)) => {
+                if cards.len() != KITTY_SIZE {
+                    return self.illegal(action, format!("bury exactly {KITTY_SIZE} cards"));
+                }
+                if !self.hands[self.to_act].contains_all(cards) {
+                    return self.illegal(action, "the dealer does not hold these cards");
+                }
+                Ok(None)
+            }
+            (Phase::Play, Action::Play(cards)) => self.resolve_play(action, cards).map(Some),
+            (Phase::Over, _) => self.illegal(action, "the deal is over"),
+            (phase, _) => self.illegal(action, format!("not an action of the {phase:?} phase")),
+        }
+    }
+
+    fn resolve_play(&self, action: &Action, cards: &Multiset) -> Result<Played> {
+        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+        let seat = self.to_act;
+        let hand = &self.hands[seat];
+        let Some(lead) = &self.lead else {
+            let format = match check_lead(tr, cards, Some(hand)) {
+                Ok(f) => f,
+                Err(e) => return self.illegal(action, e),
+            };
+            if !format.is_throw() {
+                return Ok(Played { seat, cards: *cards, failed_throw: None });
+            }
+            // A throw is checked against the other three hands in playing order (§B.7).
+            let mut others = [Multiset::EMPTY; PLAYERS - 1];
+            let mut s = seat;
+            for o in others.iter_mut() {
+                s = self.next_seat(s);
+                *o = self.hands[s];
+            }
+            let r = check_throw(tr, &format, &others);
+            let failed = (!r.valid).then_some(*cards);
+            return Ok(Played { seat, cards: r.played, failed_throw: failed });
+        };
+        let moves = FollowMoves::new(tr, lead, hand)?;
+        match moves.check(cards) {
+            Ok(()) => Ok(Played { seat, cards: *cards, failed_throw: None }),
+            Err(e) => self.illegal(action, e),
+        }
+    }
+
+    /// Apply `action` for the seat to act. Errors with `IllegalPlay` (and the reason) when it is
+    /// not legal; the state is then unchanged. Returns what was played for a play action.
+    pub fn apply(&mut self, action: &Action) -> Result<Option<Played>> {
+        let played = self.resolve(action)?;
+        match *action {
+            Action::Bid(b) => {
+                self.auction.act(self.to_act, b)?;
+                match self.auction.result() {
+                    Some(c) => {
+                        self.contract = Some(c);
+                        self.phase = Phase::Trump;
+                        self.to_act = c.dealer;
+                    }
+                    None => self.to_act = self.auction.to_act().expect("auction open"),
+                }
+            }
+            Action::Trump(t) => {
+                self.trump = Some(t);
+                self.tr = Some(Box::new(self.rules.trick_rules(Some(t))?));
+                let kitty = self.kitty;
+                self.hands[self.to_act].add_all(&kitty)?;
+                self.kitty = Multiset::EMPTY;
+                self.phase = Phase::Kitty;
+            }
+            Action::Bury(cards) => {
+                self.hands[self.to_act].remove_all(&cards)?;
+                self.kitty = cards;
+                self.phase = Phase::Play;
+                self.leader = self.to_act; // the dealer leads the first trick (§B.7)
+            }
+            Action::Play(_) => {
+                let p = played.expect("a play resolves to cards");
+                self.play_cards(&p)?;
+            }
+        }
+        Ok(played)
+    }
+
+    fn play_cards(&mut self, p: &Played) -> Result<()> {
+        let tr = self.tr.as_deref().expect("trick rules in play");
+        if self.n_plays == 0 {
+            self.lead = Some(
+                check_lead(tr, &p.cards, None)
+                    .map_err(|e| ZhipaiError::illegal_play(p.cards, e))?,
+            );
+        }
+        self.hands[p.seat].remove_all(&p.cards)?;
+        self.played.add_all(&p.cards)?;
+        self.plays[self.n_plays] = p.cards;
+        self.n_plays += 1;
+        if self.n_plays < PLAYERS {
+            self.to_act = self.next_seat(self.to_act);
+            return Ok(());
+        }
+        self.finish_trick()
+    }
+
+    fn finish_trick(&mut self) -> Result<()> {
+        let tr = self.tr.as_deref().expect("trick rules in play");
+        let w = trick_winner(tr, &self.plays)?;
+        let mut winner = self.leader;
+        for _ in 0..w {
+            winner = self.next_seat(winner);
+        }
+        let dealer = self.contract.expect("dealer known").dealer;
+        let mut points = 0;
+        let mut seat = self.leader;
+        for play in &self.plays {
+            points += play.iter().map(|c| c.points() as i32).sum::<i32>();
+            if winner != dealer {
+                let red5 = play.count(RED_FIVE) as i32;
+                self.red5_any += red5;
+                if seat == dealer {
+                    self.red5_dealer += red5;
+                }
+            }
+            seat = self.next_seat(seat);
+        }
+        self.won[winner] += points;
+        self.tricks += 1;
+        let lead = self.lead.take().expect("trick had a lead");
+        self.n_plays = 0;
+        self.leader = winner;
+        self.to_act = winner;
+        if self.hands.iter().all(|h| h.is_empty()) {
+            self.last_winner = Some(winner);
+            self.last_multiplier = kitty_multiplier_of(&lead);
+            self.settle()?;
+        }
+        Ok(())
+    }
+
+    fn settle(&mut self) -> Result<()> {
+        let c = self.contract.expect("dealer known");
+        let opts = &self.rules.options;
+        let xianjia_won_last = self.last_winner != Some(c.dealer);
+        let kitty_points = self.kitty.iter().map(|k| k.points() as i32).sum();
+        let kitty_to_xianjia = xianjia_won_last
+            && matches!(
+                opts.kitty,
+                super::options::KittyRule::LastTrickMultiplied
+                    | super::options::KittyRule::LastTrickUnmultiplied
+            );
+        let kitty_red5 = if kitty_to_xianjia { self.kitty.count(RED_FIVE) as i32 } else { 0 };
+        let red5_captured = kitty_red5
+            + match opts.red5_penalty_scope {
+                Red5PenaltyScope::DealerOwned => self.red5_dealer,
+                Red5PenaltyScope::AnyRed5WonByXianjia => self.red5_any,
+            };
+        let p = DealPoints {
+            xianjia_tricks: (0..PLAYERS).filter(|&s| s != c.dealer).map(|s| self.won[s]).sum(),
+            dealer_tricks: self.won[c.dealer],
+            kitty: kitty_points,
+            xianjia_won_last,
+            last_multiplier: self.last_multiplier,
+            red5_captured,
+        };
+        self.settlement = Some(opts.settle_deal(c.bid, &p)?);
+        self.phase = Phase::Over;
+        Ok(())
+    }
+
+    /// The kitty multiplier of the last trick (2 / 4 / 8), 0 before the deal ends.
+    pub fn last_multiplier(&self) -> i32 {
+        self.last_multiplier
+    }
+
+    /// Whether a 闲家 won the last trick (false before the deal ends).
+    pub fn last_winner_is_xianjia(&self) -> bool {
+        self.last_winner.is_some_and(|w| !self.is_dealer(w))
+    }
+
+    /// Points in the buried kitty.
+    pub fn kitty_points(&self) -> i32 {
+        self.kitty.iter().map(|k| k.points() as i32).sum()
+    }
+
+    /// The legal follows of the seat to act (play phase, after the lead).
+    pub fn follow_moves(&self) -> Option<FollowMoves<'_>> {
+        let tr = self.tr.as_deref()?;
+        let lead = self.lead.as_ref()?;
+        FollowMoves::new(tr, lead, &self.hands[self.to_act]).ok()
+    }
+
+    /// Candidate leads of the seat to act: every single, pair and tractor (each run of ≥ 2
+    /// adjacent pairs, every length and start) it holds, in a deterministic order. Throws are
+    /// legal leads too ([`HongWuState::check`]) but are not listed.
+    pub fn lead_candidates(&self) -> Vec<Multiset> {
+        let Some(tr) = self.tr.as_deref() else { return Vec::new() };
+        let hand = &self.hands[self.to_act];
+        let mut out: Vec<Multiset> =
+            hand.kinds().iter().map(|c| Multiset::from_set(CardSet::single(c))).collect();
+        for c in hand.pairs() {
+            let mut m = Multiset::EMPTY;
+            m.add(c);
+            m.add(c);
+            out.push(m);
+        }
+        for s in 0..=TRUMP {
+            let o = &tr.order;
+            let mask = o.index_mask(s, hand.pairs());
+            for_each_run(mask, o.links(s), |low, len| {
+                for start in low..low + len {
+                    for end in start + 1..low + len {
+                        let mut m = Multiset::EMPTY;
+                        for i in start..=end {
+                            let k = hand
+                                .pairs()
+                                .intersect(o.kinds_at(s, i))
+                                .first()
+                                .expect("pair at index");
+                            m.add(k);
+                            m.add(k);
+                        }
+                        out.push(m);
+                    }
+                }
+            });
+        }
+        out
+    }
+}
+
+/// The kitty multiplier of a last trick led with `lead` (hongwu.md §B.10, Lu'an "单x2，对x4，
+/// 拖拉机x8"): 8 if it holds a tractor, else 4 if it holds a pair, else 2. A throw counts by its
+/// largest unit.
+pub fn kitty_multiplier_of(lead: &Format) -> i32 {
+    let u = lead.largest();
+    match (u.mult, u.len) {
+        (1, _) => 2,
+        (_, 1) => 4,
+        _ => 8,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Policy;
+    use crate::rollout::deal_rng;
+
+    fn ms(s: &str) -> Multiset {
+        s.parse().unwrap()
+    }
+
+    /// Auction won by the opener at 60, trump ♠, kitty buried: the state at the first lead.
+    fn to_play(seed: u64) -> HongWuState {
+        let mut rng = deal_rng(seed, 0);
+        let mut s = HongWuState::deal(&HongWuRules::default(), &mut rng);
+        let first = s.to_act().unwrap();
+        s.apply(&Action::Bid(Bid::Points(60))).unwrap();
+        for _ in 0..3 {
+            s.apply(&Action::Bid(Bid::Pass)).unwrap();
+        }
+        assert_eq!(s.contract(), Some(Contract { dealer: first, bid: 60 }));
+        assert_eq!((s.phase(), s.to_act()), (Phase::Trump, Some(first)));
+        s.apply(&Action::Trump(Suit::Spades)).unwrap();
+        assert_eq!(s.hand(first).len(), HAND_SIZE + KITTY_SIZE);
+        let bury = Multiset::from_cards(&s.hand(first).iter().take(8).collect::<Vec<_>>()).unwrap();
+        s.apply(&Action::Bury(bury)).unwrap();
+        assert_eq!((s.phase(), s.to_act(), s.kitty()), (Phase::Play, Some(first), bury));
+        s
+    }
+
+    #[test]
+    fn deal_sizes_and_phases() {
+        let s = to_play(3);
+        let dealer = s.contract().unwrap().dealer;
+        for seat in 0..PLAYERS {
+            assert_eq!(s.hand(seat).len(), HAND_SIZE, "seat {seat}");
+        }
+        assert!(s.is_dealer(dealer) && s.trick_rules().is_some());
+    }
+
+    #[test]
+    fn wrong_phase_and_bad_burial_are_illegal() {
+        let mut rng = deal_rng(1, 0);
+        let mut r = HongWuRules::default();
+        r.options.first_bid_range = super::super::options::FirstBidRange::To200;
+        let mut s = HongWuState::deal(&r, &mut rng);
+        let e = s.check(&Action::Trump(Suit::Hearts)).unwrap_err().to_string();
+        assert!(e.contains("Auction phase"), "{e}");
+        s.apply(&Action::Bid(Bid::Points(200))).unwrap();
+        assert_eq!(s.phase(), Phase::Trump);
+        s.apply(&Action::Trump(Suit::Hearts)).unwrap();
+        let dealer = s.to_act().unwrap();
+        let seven =
+            Multiset::from_cards(&s.hand(dealer).iter().take(7).collect::<Vec<_>>()).unwrap();
+        assert!(s.check(&Action::Bury(seven)).unwrap_err().to_string().contains("exactly 8"));
+        let before = s.clone().hand(dealer);
+        assert!(s.apply(&Action::Play(seven)).is_err());
+        assert_eq!(s.hand(dealer), before, "a refused action changes nothing");
+    }
+
+    #[test]
+    fn trump_throws_and_unheld_cards_are_refused() {
+        let s = to_play(5);
+        let hand = s.hand(s.to_act().unwrap());
+        let missing = Card::all().find(|&c| hand.count(c) == 0).unwrap();
+        let e = s.check(&Action::Play(Multiset::from_set(CardSet::single(missing)))).unwrap_err();
+        assert!(e.to_string().contains("does not hold"), "{e}");
+        let tr = s.trick_rules().unwrap();
+        let trumps = hand.restrict(tr.order.suit_mask(TRUMP));
+        let singles: Vec<Card> = trumps.kinds().iter().take(2).collect();
+        if singles.len() == 2 && !tr.order.ties(singles[0], singles[1]) {
+            let e = s.check(&Action::Play(Multiset::from_cards(&singles).unwrap())).unwrap_err();
+            assert!(e.to_string().contains("cannot be thrown"), "{e}");
+        }
+    }
+
+    #[test]
+    fn fixed_hands_are_validated() {
+        let r = HongWuRules::default();
+        let hands = [Multiset::EMPTY; PLAYERS];
+        let e = HongWuState::with_hands(&r, hands, Multiset::EMPTY, 0).unwrap_err().to_string();
+        assert!(e.contains("hand of seat 0"), "{e}");
+        let mut rng = deal_rng(9, 0);
+        let s = HongWuState::deal(&r, &mut rng);
+        let mut hands = [s.hand(0), s.hand(1), s.hand(2), s.hand(3)];
+        let mut kitty = s.kitty();
+        // Swap one card of the kitty for a third copy of a card: no longer two decks.
+        let c = kitty.iter().next().unwrap();
+        kitty.remove(c);
+        let other = Card::all().find(|&k| k != c).unwrap();
+        kitty.add(other);
+        assert!(HongWuState::with_hands(&r, hands, kitty, 0).is_err());
+        hands.swap(0, 1);
+        assert!(HongWuState::with_hands(&r, hands, s.kitty(), 4).is_err(), "seat 4 opens");
+        assert!(HongWuState::with_hands(&r, hands, s.kitty(), 2).is_ok());
+    }
+
+    #[test]
+    fn failed_throw_plays_the_lowest_card() {
+        // Hands built so that seat 0 leads ♣K♣K♣J♣J♣8 while seat 3 holds ♣9 (H12).
+        let r = HongWuRules::default();
+        let mut deck = Multiset::full_decks(2, true).unwrap();
+        let throw = ms("KC KC JC JC 8C");
+        let mut h0 = throw;
+        deck.remove_all(&throw).unwrap();
+        let mut h3 = ms("9C");
+        deck.remove_all(&h3).unwrap();
+        let rest: Vec<Card> = deck.iter().filter(|c| c.suit() != Some(Suit::Clubs)).collect();
+        let clubs: Vec<Card> = deck.iter().filter(|c| c.suit() == Some(Suit::Clubs)).collect();
+        let mut pool = rest.into_iter().chain(clubs);
+        for _ in 0..20 {
+            h0.add(pool.next().unwrap());
+        }
+        let mut hands = [h0, Multiset::EMPTY, Multiset::EMPTY, Multiset::EMPTY];
+        for _ in 0..24 {
+            h3.add(pool.next().unwrap());
+        }
+        hands[3] = h3;
+        for h in &mut hands[1..3] {
+            for _ in 0..25 {
+                h.add(pool.next().unwrap());
+            }
+        }
+        let kitty = Multiset::from_cards(&pool.collect::<Vec<_>>()).unwrap();
+        let mut s = HongWuState::with_hands(&r, hands, kitty, 0).unwrap();
+        s.apply(&Action::Bid(Bid::Points(60))).unwrap();
+        for _ in 0..3 {
+            s.apply(&Action::Bid(Bid::Pass)).unwrap();
+        }
+        s.apply(&Action::Trump(Suit::Spades)).unwrap();
+        let bury: Vec<Card> = s.hand(0).iter().filter(|c| !throw.contains(*c)).take(8).collect();
+        s.apply(&Action::Bury(Multiset::from_cards(&bury).unwrap())).unwrap();
+        let before = s.hand(0);
+        let p = s.apply(&Action::Play(throw)).unwrap().unwrap();
+        assert_eq!(p.cards, ms("8C"));
+        assert_eq!(p.failed_throw, Some(throw));
+        assert_eq!(s.current_trick(), &[ms("8C")]);
+        assert_eq!(s.hand(0).len(), before.len() - 1, "only the forced card leaves the hand");
+        assert_eq!(s.to_act(), Some(1));
+    }
+
+    #[test]
+    fn random_and_greedy_deals_conserve_points() {
+        let r = HongWuRules::default();
+        for policy in [Policy::Random, Policy::Greedy] {
+            for i in 0..12 {
+                let mut rng = deal_rng(77, i);
+                let mut s = HongWuState::deal(&r, &mut rng);
+                crate::games::hongwu::policy::play_out(&mut s, policy, &mut rng).unwrap();
+                let st = s.settlement().unwrap();
+                let won: i32 = s.points_won().iter().sum();
+                assert_eq!(won + s.kitty_points(), 200, "{policy:?} deal {i}");
+                assert_eq!(s.played().len(), 100);
+                assert_eq!(st.dealer + 3 * st.each_other, 0);
+                assert_eq!(
+                    st.score,
+                    st.dealer_points - s.contract().unwrap().bid as i32 - st.red5_penalty
+                );
+                assert!((1..=25).contains(&s.tricks()));
+                assert!(s.to_act().is_none() && s.check(&Action::Bid(Bid::Pass)).is_err());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::policy::Policy;
+    use crate::rollout::deal_rng;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Any random deal ends settled: every card played once, 200 points accounted for, and
+        /// each action taken was one the state called legal.
+        #[test]
+        fn random_deals_settle(seed in any::<u64>()) {
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 0);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut steps = 0;
+            while !s.is_over() {
+                let a = crate::games::hongwu::policy::choose(&s, Policy::Random, &mut rng);
+                prop_assert!(s.check(&a).is_ok());
+                s.apply(&a).unwrap();
+                steps += 1;
+                prop_assert!(steps < 400);
+            }
+            prop_assert_eq!(s.played().len(), 4 * HAND_SIZE);
+            prop_assert_eq!(s.points_won().iter().sum::<i32>() + s.kitty_points(), 200);
+            for seat in 0..PLAYERS {
+                prop_assert!(s.hand(seat).is_empty());
+            }
+        }
+    }
+}

@@ -1,0 +1,779 @@
+//! Following a lead (shengji.md §5; hongwu.md §B.8): legality with a reason, and the legal plays
+//! enumerated, counted and sampled uniformly.
+//!
+//! A follow of an n-card lead in effective suit s has two parts: the s-cards (F1: exactly
+//! min(n, |H_s|) of them) and, when the hand runs out of s, any other cards. Structure (F2) is
+//! judged by a *structure score*: the lead's units are matched, bigger first, against a set of
+//! s-cards, each match scored by the rule's ladder (tractor: run length; triple; the 3-deck
+//! Titanic ladder of S004), followed by the number of pairs (capped by the lead's pairs). A play
+//! is legal iff its s-cards score at least as high (lexicographically) as the whole of H_s:
+//! the follower must match the lead's structure as far as the hand allows.
+//!
+//! Counting multiplies the number of legal s-parts by the number of discard multisets, which is
+//! counted by dynamic programming and sampled by unranking, never enumerated.
+
+use super::{ShapeObligation, ThrowFollow, TrickRules};
+use crate::cards::{format_cards, Card, CardSet};
+use crate::combos::{for_each_run, Format};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use crate::order::MAX_INDEX;
+use rand::Rng;
+use std::cmp::Ordering;
+use std::fmt;
+use std::ops::ControlFlow;
+
+/// Why a follow is illegal.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FollowError {
+    /// The play has the wrong number of cards.
+    WrongCount { need: usize, got: usize },
+    /// The follower does not hold these cards (listed).
+    NotHeld(String),
+    /// F1: this many cards of the led suit must be played.
+    MustFollowSuit { need: usize, got: usize },
+    /// F2: the lead's structure (pairs, tractors, triples) is not matched as far as possible.
+    Structure,
+}
+
+impl fmt::Display for FollowError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FollowError::WrongCount { need, got } => {
+                write!(f, "the lead has {need} cards, the play {got}")
+            }
+            FollowError::NotHeld(c) => write!(f, "the follower does not hold {c}"),
+            FollowError::MustFollowSuit { need, got } => write!(
+                f,
+                "{need} cards of the led suit must be played, not {got} (shengji.md §5 F1)"
+            ),
+            FollowError::Structure => f.write_str(
+                "the lead's pairs/tractors/triples must be matched as far as the hand allows \
+                 (shengji.md §5 F2)",
+            ),
+        }
+    }
+}
+
+const MAX_SCORE: usize = 66;
+
+/// A structure score (module docs): compared lexicographically.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    len: u8,
+    v: [u16; MAX_SCORE],
+}
+
+impl Score {
+    fn new() -> Score {
+        Score { len: 0, v: [0; MAX_SCORE] }
+    }
+    fn push(&mut self, x: u16) {
+        if (self.len as usize) < MAX_SCORE {
+            self.v[self.len as usize] = x;
+            self.len += 1;
+        }
+    }
+    fn as_slice(&self) -> &[u16] {
+        &self.v[..self.len as usize]
+    }
+    fn is_zero(&self) -> bool {
+        self.as_slice().iter().all(|&x| x == 0)
+    }
+}
+
+impl PartialOrd for Score {
+    fn partial_cmp(&self, other: &Score) -> Option<Ordering> {
+        Some(self.as_slice().cmp(other.as_slice()))
+    }
+}
+
+/// Kinds of suit `s` in `rem` usable as units of multiplicity `m` (with `protected`, pairs come
+/// only from kinds held exactly twice).
+fn avail(tr: &TrickRules, s: usize, rem: &Multiset, m: u8, protected: bool) -> CardSet {
+    let set = if protected && m == 2 { rem.exactly(2) } else { rem.at_least(m as usize) };
+    set.intersect(tr.order.suit_mask(s))
+}
+
+/// Among the maximal runs of `mask`, the shortest one of length ≥ k (taken from its low end), or
+/// else the longest: `(low, len)` with `len ≤ k`.
+fn best_fit(mask: u32, links: u32, k: usize) -> Option<(usize, usize)> {
+    let mut fit: Option<(usize, usize)> = None;
+    let mut longest: Option<(usize, usize)> = None;
+    for_each_run(mask, links, |low, len| {
+        if len >= k && !matches!(fit, Some((_, l)) if l <= len) {
+            fit = Some((low, len));
+        }
+        if !matches!(longest, Some((_, l)) if l >= len) {
+            longest = Some((low, len));
+        }
+    });
+    fit.map(|(low, _)| (low, k)).or(longest)
+}
+
+/// Remove `m` copies of one usable kind at each index `low..low+len`.
+fn take_run(
+    tr: &TrickRules,
+    s: usize,
+    rem: &mut Multiset,
+    set: CardSet,
+    low: usize,
+    len: usize,
+    m: u8,
+) {
+    for i in low..low + len {
+        if let Some(c) = set.intersect(tr.order.kinds_at(s, i)).first() {
+            for _ in 0..m {
+                rem.remove(c);
+            }
+        }
+    }
+}
+
+/// Remove `n` units of multiplicity `m` (lowest kinds first); returns how many were taken.
+fn take_any(rem: &mut Multiset, set: CardSet, n: usize, m: u8) -> usize {
+    let mut taken = 0;
+    for c in set {
+        if taken == n {
+            break;
+        }
+        for _ in 0..m {
+            rem.remove(c);
+        }
+        taken += 1;
+    }
+    taken
+}
+
+/// Number of pairs in `cards` of suit `s` (a kind held 3 times gives one pair).
+fn pairs_in(tr: &TrickRules, s: usize, cards: &Multiset, protected: bool) -> usize {
+    let mask = tr.order.suit_mask(s);
+    if protected {
+        cards.exactly(2).intersect(mask).len() as usize
+    } else {
+        (cards.at_least(2).intersect(mask).len() + cards.at_least(4).intersect(mask).len()) as usize
+    }
+}
+
+/// The structure score of `cards` (s-cards only) against `lead` (module docs). `protected`
+/// applies `longer_tuples_protected` (used for the follower's whole holding).
+pub fn structure_score(tr: &TrickRules, lead: &Format, cards: &Multiset, protected: bool) -> Score {
+    let mut sc = Score::new();
+    if tr.shape_obligation == ShapeObligation::SuitOnly {
+        return sc;
+    }
+    let s = lead.suit as usize;
+    let links = tr.order.links(s);
+    let mut rem = *cards;
+    let pair_count_only = lead.is_throw() && tr.throw_follow == ThrowFollow::PairCountOnly;
+    if !pair_count_only {
+        for u in lead.units.iter() {
+            let k = u.len as usize;
+            match (u.mult, u.len) {
+                (1, _) | (2, 1) => {}
+                (2, _) => {
+                    let set = avail(tr, s, &rem, 2, protected);
+                    let mask = tr.order.index_mask(s, set);
+                    match best_fit(mask, links, k) {
+                        Some((low, len)) if len >= 2 && (len == k || tr.partial_tractor_follow) => {
+                            take_run(tr, s, &mut rem, set, low, len, 2);
+                            sc.push(len as u16);
+                        }
+                        _ => sc.push(0),
+                    }
+                }
+                (_, 1) => {
+                    let set = avail(tr, s, &rem, 3, false);
+                    sc.push(take_any(&mut rem, set, 1, 3) as u16);
+                }
+                _ => sc.push(titanic_level(tr, s, &mut rem, k, protected)),
+            }
+        }
+    }
+    sc.push(lead.pair_count().min(pairs_in(tr, s, cards, protected)) as u16);
+    sc
+}
+
+/// The S004 ladder for a Titanic lead of length k (quoted for k = 2): Titanic > k triples >
+/// a k-pair tractor > then (triples, pairs) lexicographically. Takes the matched cards.
+fn titanic_level(tr: &TrickRules, s: usize, rem: &mut Multiset, k: usize, protected: bool) -> u16 {
+    let links = tr.order.links(s);
+    let triples = avail(tr, s, rem, 3, false);
+    let mask3 = tr.order.index_mask(s, triples);
+    if let Some((low, len)) = best_fit(mask3, links, k) {
+        if len == k {
+            take_run(tr, s, rem, triples, low, k, 3);
+            return 4000;
+        }
+    }
+    if triples.len() as usize >= k {
+        take_any(rem, triples, k, 3);
+        return 3000;
+    }
+    let pairs = avail(tr, s, rem, 2, protected);
+    if let Some((low, len)) = best_fit(tr.order.index_mask(s, pairs), links, k) {
+        if len == k {
+            take_run(tr, s, rem, pairs, low, k, 2);
+            return 2000;
+        }
+    }
+    let t = take_any(rem, triples, k - 1, 3);
+    let room = (3 * k - 3 * t) / 2;
+    let pairs = avail(tr, s, rem, 2, protected);
+    let p = take_any(rem, pairs, room, 2);
+    (t * 64 + p) as u16
+}
+
+/// Check the follow `play` of `lead` from `hand` (shengji.md §5 F1–F2; hongwu.md §B.8).
+pub fn check_follow(
+    tr: &TrickRules,
+    lead: &Format,
+    hand: &Multiset,
+    play: &Multiset,
+) -> std::result::Result<(), FollowError> {
+    let n = lead.cards as usize;
+    if play.len() != n {
+        return Err(FollowError::WrongCount { need: n, got: play.len() });
+    }
+    if !hand.contains_all(play) {
+        return Err(FollowError::NotHeld(format_cards(&hand.missing_from(play))));
+    }
+    let mask = tr.order.suit_mask(lead.suit as usize);
+    let hand_s = hand.restrict(mask);
+    let play_s = play.restrict(mask);
+    let need = n.min(hand_s.len());
+    if play_s.len() != need {
+        return Err(FollowError::MustFollowSuit { need, got: play_s.len() });
+    }
+    if hand_s.len() > n {
+        let required = structure_score(tr, lead, &hand_s, tr.longer_tuples_protected);
+        if structure_score(tr, lead, &play_s, false) < required {
+            return Err(FollowError::Structure);
+        }
+    }
+    Ok(())
+}
+
+/// Distinct kinds of `m` with their counts, in kind order (stack buffer).
+#[derive(Clone, Copy)]
+struct Items {
+    len: usize,
+    card: [Card; 54],
+    count: [u8; 54],
+    /// suffix[j] = cards in items j..
+    suffix: [usize; 55],
+}
+
+impl Items {
+    fn of(m: &Multiset) -> Items {
+        let mut it =
+            Items { len: 0, card: [Card::SMALL_JOKER; 54], count: [0; 54], suffix: [0; 55] };
+        for c in m.kinds() {
+            it.card[it.len] = c;
+            it.count[it.len] = m.count(c) as u8;
+            it.len += 1;
+        }
+        for j in (0..it.len).rev() {
+            it.suffix[j] = it.suffix[j + 1] + it.count[j] as usize;
+        }
+        it
+    }
+
+    /// Call `f` on every sub-multiset of size `k` (in a fixed order) until it breaks.
+    fn for_each(
+        &self,
+        k: usize,
+        f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        let mut cur = Multiset::EMPTY;
+        self.rec(0, k, &mut cur, f)
+    }
+
+    fn rec(
+        &self,
+        j: usize,
+        k: usize,
+        cur: &mut Multiset,
+        f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if k == 0 {
+            return f(cur);
+        }
+        if j == self.len || self.suffix[j] < k {
+            return ControlFlow::Continue(());
+        }
+        let c = self.card[j];
+        let most = (self.count[j] as usize).min(k);
+        for t in (0..=most).rev() {
+            for _ in 0..t {
+                cur.add(c);
+            }
+            let r = self.rec(j + 1, k - t, cur, f);
+            for _ in 0..t {
+                cur.remove(c);
+            }
+            r?;
+        }
+        ControlFlow::Continue(())
+    }
+
+    /// Number of sub-multisets of size `k` (one rolling row of dynamic programming).
+    fn count(&self, k: usize) -> u64 {
+        if k > self.suffix[0] {
+            return 0;
+        }
+        let mut ways = [0u64; 64];
+        if k >= ways.len() {
+            return u64::MAX; // more cards than any hand holds: saturate
+        }
+        ways[0] = 1;
+        for j in 0..self.len {
+            let cnt = self.count[j] as usize;
+            for r in (1..=k).rev() {
+                let mut s = ways[r];
+                for c in 1..=cnt.min(r) {
+                    s = s.saturating_add(ways[r - c]);
+                }
+                ways[r] = s;
+            }
+        }
+        ways[k]
+    }
+
+    /// The sub-multiset of size `k` with rank `rank` (0-based) in the order of
+    /// [`Items::for_each`]; the suffix counts go in a small stack table for small `k`.
+    fn unrank(&self, k: usize, rank: u64) -> Multiset {
+        if k < 8 {
+            self.unrank_with::<8>(k, rank)
+        } else if k < 24 {
+            self.unrank_with::<24>(k, rank)
+        } else {
+            self.unrank_with::<64>(k.min(63), rank)
+        }
+    }
+
+    fn unrank_with<const K: usize>(&self, k: usize, mut rank: u64) -> Multiset {
+        // t[j][r] = sub-multisets of size r of items j.. .
+        let mut t = [[0u64; K]; 55];
+        t[self.len][0] = 1;
+        for j in (0..self.len).rev() {
+            for r in 0..=k {
+                let mut s = 0u64;
+                for c in 0..=(self.count[j] as usize).min(r) {
+                    s = s.saturating_add(t[j + 1][r - c]);
+                }
+                t[j][r] = s;
+            }
+        }
+        let mut out = Multiset::EMPTY;
+        let mut left = k;
+        for j in 0..self.len {
+            let most = (self.count[j] as usize).min(left);
+            for c in (0..=most).rev() {
+                let ways = t[j + 1][left - c];
+                if rank < ways {
+                    for _ in 0..c {
+                        out.add(self.card[j]);
+                    }
+                    left -= c;
+                    break;
+                }
+                rank -= ways;
+            }
+        }
+        out
+    }
+}
+
+/// The legal follows of one lead from one hand: check, enumerate, count and sample (all
+/// consistent: every enumerated play is legal, the count is the number enumerated, the sample is
+/// uniform over the same set of card multisets).
+pub struct FollowMoves<'a> {
+    tr: &'a TrickRules,
+    lead: &'a Format,
+    hand: Multiset,
+    hand_s: Multiset,
+    other: Multiset,
+    /// Cards of the led suit to play.
+    ks: usize,
+    required: Score,
+}
+
+impl<'a> FollowMoves<'a> {
+    /// Prepare for `hand` following `lead`. Errors with `InvalidValue` when the hand holds fewer
+    /// cards than the lead.
+    pub fn new(tr: &'a TrickRules, lead: &'a Format, hand: &Multiset) -> Result<FollowMoves<'a>> {
+        let n = lead.cards as usize;
+        if hand.len() < n {
+            return Err(ZhipaiError::invalid_value(
+                "hand",
+                hand,
+                format!("holds {} cards, fewer than the {n} led", hand.len()),
+            ));
+        }
+        let mask = tr.order.suit_mask(lead.suit as usize);
+        let hand_s = hand.restrict(mask);
+        let ks = n.min(hand_s.len());
+        let required = if hand_s.len() > n {
+            structure_score(tr, lead, &hand_s, tr.longer_tuples_protected)
+        } else {
+            Score::new()
+        };
+        Ok(FollowMoves { tr, lead, hand: *hand, hand_s, other: hand.restrict(!mask), ks, required })
+    }
+
+    /// Whether `play` is legal, with the reason when not.
+    pub fn check(&self, play: &Multiset) -> std::result::Result<(), FollowError> {
+        check_follow(self.tr, self.lead, &self.hand, play)
+    }
+
+    fn discards(&self) -> usize {
+        self.lead.cards as usize - self.ks
+    }
+
+    fn suit_forced(&self) -> bool {
+        self.ks == self.hand_s.len()
+    }
+
+    /// Call `f` on every legal s-part.
+    fn for_each_suit_part(
+        &self,
+        f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+    ) -> ControlFlow<()> {
+        if self.suit_forced() {
+            return f(&self.hand_s);
+        }
+        let trivial = self.required.is_zero();
+        Items::of(&self.hand_s).for_each(self.ks, &mut |part| {
+            if trivial || structure_score(self.tr, self.lead, part, false) >= self.required {
+                f(part)
+            } else {
+                ControlFlow::Continue(())
+            }
+        })
+    }
+
+    /// Call `f` on every legal play, in a deterministic order, until it breaks.
+    pub fn for_each(&self, f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>) {
+        let r = self.discards();
+        let other = Items::of(&self.other);
+        let _ = self.for_each_suit_part(&mut |part| {
+            if r == 0 {
+                return f(part);
+            }
+            let part = *part;
+            other.for_each(r, &mut |d| {
+                let mut play = part;
+                for c in d.iter() {
+                    play.add(c);
+                }
+                f(&play)
+            })
+        });
+    }
+
+    /// Up to `limit` legal plays, in the order of [`FollowMoves::for_each`].
+    pub fn enumerate(&self, limit: usize) -> Vec<Multiset> {
+        let mut out = Vec::new();
+        if limit == 0 {
+            return out;
+        }
+        self.for_each(&mut |p| {
+            out.push(*p);
+            if out.len() >= limit {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        out
+    }
+
+    /// Number of legal s-parts.
+    fn suit_part_count(&self) -> u64 {
+        if self.suit_forced() {
+            return 1;
+        }
+        if self.required.is_zero() {
+            return Items::of(&self.hand_s).count(self.ks);
+        }
+        let mut n = 0u64;
+        let _ = self.for_each_suit_part(&mut |_| {
+            n += 1;
+            ControlFlow::Continue(())
+        });
+        n
+    }
+
+    /// Number of legal plays (distinct card multisets), saturating at `u64::MAX`.
+    pub fn count(&self) -> u64 {
+        let d = Items::of(&self.other).count(self.discards());
+        self.suit_part_count().saturating_mul(d)
+    }
+
+    /// One legal play drawn uniformly from the legal card multisets.
+    pub fn sample<R: Rng + ?Sized>(&self, rng: &mut R) -> Multiset {
+        let part = if self.suit_forced() {
+            self.hand_s
+        } else if self.required.is_zero() {
+            let items = Items::of(&self.hand_s);
+            let n = items.count(self.ks);
+            items.unrank(self.ks, rng.random_range(0..n.max(1)))
+        } else {
+            // Never 0 (some follow is always legal: tested); `max(1)` keeps a bug from panicking.
+            let n = self.suit_part_count().max(1);
+            let mut pick = rng.random_range(0..n);
+            let mut chosen = Multiset::EMPTY;
+            let _ = self.for_each_suit_part(&mut |p| {
+                if pick == 0 {
+                    chosen = *p;
+                    return ControlFlow::Break(());
+                }
+                pick -= 1;
+                ControlFlow::Continue(())
+            });
+            chosen
+        };
+        let r = self.discards();
+        if r == 0 {
+            return part;
+        }
+        let items = Items::of(&self.other);
+        let n = items.count(r).max(1);
+        let mut play = part;
+        for c in items.unrank(r, rng.random_range(0..n)).iter() {
+            play.add(c);
+        }
+        play
+    }
+}
+
+// MAX_INDEX bounds every index mask used above.
+const _: () = assert!(MAX_INDEX <= 32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{Rank, Suit};
+    use crate::combos::decompose;
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::trick::Decomposition;
+
+    fn ms(s: &str) -> Multiset {
+        s.parse().unwrap()
+    }
+
+    fn tr(level: Rank, trump: Suit, decks: u8) -> TrickRules {
+        TrickRules::standard(
+            CardOrder::shengji(level, Some(trump), true, TrumpTierTractors::Full),
+            decks,
+        )
+    }
+
+    fn legal(t: &TrickRules, lead: &str, hand: &str, play: &str) -> bool {
+        let f = decompose(&ms(lead), &t.order, Decomposition::MultiplicityFirst).unwrap();
+        check_follow(t, &f, &ms(hand), &ms(play)).is_ok()
+    }
+
+    #[test]
+    fn digest_9_3_two_decks() {
+        let t = tr(Rank::TWO, Suit::Spades, 2);
+        assert!(!legal(&t, "10H 10H", "9H 9H 3H 4D 5S", "3H 9H"), "F1");
+        assert!(legal(&t, "10H 10H", "9H 9H 3H 4D 5S", "9H 9H"), "F1");
+        assert!(legal(&t, "10H 10H", "3H 4D 9D", "3H 4D"), "F2");
+        assert!(!legal(&t, "10H 10H", "3H 4D 9D", "4D 9D"), "F2");
+        let f3 = "5H 5H 6H 6H KH KH 3H 2D";
+        assert!(!legal(&t, "10H 10H JH JH", f3, "5H 5H KH KH"), "F3");
+        assert!(legal(&t, "10H 10H JH JH", f3, "5H 5H 6H 6H"), "F3");
+        let f4 = "3H 3H 4H 4H 6H 6H QH QH 7C 8C";
+        let lead4 = "8H 8H 9H 9H 10H 10H";
+        assert!(!legal(&t, lead4, f4, "3H 3H 6H 6H QH QH"), "F4");
+        assert!(legal(&t, lead4, f4, "3H 3H 4H 4H QH QH"), "F4");
+        let mut t2 = t.clone();
+        t2.partial_tractor_follow = false;
+        assert!(legal(&t2, lead4, f4, "3H 3H 6H 6H QH QH"), "F4 without partial follow");
+        assert!(legal(&t, "5S", "2H AH KD", "2H"), "F5");
+        assert!(!legal(&t, "5S", "2H AH KD", "AH"), "F5");
+        assert!(legal(&t, "AD", "3S 4C 7H", "3S") && legal(&t, "AD", "3S 4C 7H", "4C"), "F6");
+        let f9 = "7D 7D 6D 5D 4D 3D 9C";
+        assert!(legal(&t, "KD KD JD JD 8D", f9, "7D 7D 6D 5D 3D"), "F9");
+        assert!(!legal(&t, "KD KD JD JD 8D", f9, "7D 6D 5D 4D 3D"), "F9");
+    }
+
+    #[test]
+    fn digest_9_3_three_decks() {
+        let t = tr(Rank::TWO, Suit::Spades, 3);
+        let h7 = "9H 9H 4H KH 5C 6C";
+        assert!(!legal(&t, "7H 7H 7H", h7, "4H KH 9H"), "F7");
+        assert!(legal(&t, "7H 7H 7H", h7, "9H 9H 4H"), "F7");
+        let lead = "5H 5H 5H 6H 6H 6H";
+        let h = "8H 8H 8H QH QH QH 3H 4H 7C";
+        assert!(legal(&t, lead, h, "8H 8H 8H QH QH QH"), "F8");
+        assert!(!legal(&t, lead, h, "8H 8H 8H QH QH 3H"), "F8");
+        let h = "3H 3H 4H 4H 9H 10H JH 7C";
+        assert!(legal(&t, lead, h, "3H 3H 4H 4H 9H JH"), "F8");
+        assert!(!legal(&t, lead, h, "3H 3H 4H 9H 10H JH"), "F8");
+    }
+
+    #[test]
+    fn enumerate_count_sample_agree_on_f4() {
+        let t = tr(Rank::TWO, Suit::Spades, 2);
+        let lead =
+            decompose(&ms("8H 8H 9H 9H 10H 10H"), &t.order, Decomposition::MultiplicityFirst)
+                .unwrap();
+        let hand = ms("3H 3H 4H 4H 6H 6H QH QH 7C 8C");
+        let moves = FollowMoves::new(&t, &lead, &hand).unwrap();
+        let all = moves.enumerate(usize::MAX);
+        let mut want: Vec<String> =
+            ["3H 3H 4H 4H 6H 6H", "3H 3H 4H 4H QH QH"].iter().map(|s| ms(s).to_string()).collect();
+        want.sort();
+        let mut got: Vec<String> = all.iter().map(|m| m.to_string()).collect();
+        got.sort();
+        assert_eq!(got, want);
+        assert_eq!(moves.count(), 2);
+    }
+
+    #[test]
+    fn discard_count_is_combinatorial() {
+        // Void in hearts: any 2 of "3S 3S 4C 5D" as multisets: {3S3S, 3S4C, 3S5D, 4C5D} = 4.
+        let t = tr(Rank::TWO, Suit::Spades, 2);
+        let lead = decompose(&ms("10H 10H"), &t.order, Decomposition::MultiplicityFirst).unwrap();
+        let moves = FollowMoves::new(&t, &lead, &ms("3S 3S 4C 5D")).unwrap();
+        assert_eq!(moves.count(), 4);
+        assert_eq!(moves.enumerate(100).len(), 4);
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Rank, Suit};
+    use crate::combos::decompose;
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::trick::Decomposition;
+    use proptest::prelude::*;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+    use std::collections::HashSet;
+
+    /// A random position: trick rules, a lead of one effective suit taken from a random hand,
+    /// and a follower's hand of `size` cards from the rest of the decks.
+    fn position(seed: u64, decks: u8, size: usize) -> (TrickRules, Format, Multiset) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+        let level = Rank::from_index(rng.random_range(0..13)).unwrap();
+        let trump = if rng.random_bool(0.2) {
+            None
+        } else {
+            Some(Suit::from_index(rng.random_range(0..4)))
+        };
+        let mut tr = TrickRules::standard(
+            CardOrder::shengji(level, trump, true, TrumpTierTractors::Full),
+            decks,
+        );
+        tr.partial_tractor_follow = rng.random_bool(0.7);
+        let mut deck = Multiset::full_decks(decks as usize, true).unwrap().to_vec();
+        deck.shuffle(&mut rng);
+        let leader = Multiset::from_cards(&deck[..25]).unwrap();
+        let hand = Multiset::from_cards(&deck[25..25 + size]).unwrap();
+        // Lead: up to 5 cards of the effective suit of a random card of the leader, preferring
+        // identical cards so pairs, tractors and triples occur.
+        let first = deck[rng.random_range(0..25)];
+        let s = tr.order.suit(first);
+        let mut suit_cards = leader.restrict(tr.order.suit_mask(s)).to_vec();
+        suit_cards.shuffle(&mut rng);
+        let want = rng.random_range(1..=5usize.min(suit_cards.len()));
+        let mut lead = Multiset::EMPTY;
+        for c in suit_cards.iter().take(want) {
+            lead.add(*c);
+            if leader.count(*c) > lead.count(*c) && lead.len() < 6 && rng.random_bool(0.7) {
+                lead.add(*c);
+            }
+        }
+        let f = decompose(&lead, &tr.order, Decomposition::MultiplicityFirst).unwrap();
+        (tr, f, hand)
+    }
+
+    /// Every size-n sub-multiset of `hand` that `check_follow` accepts (brute force).
+    fn brute(tr: &TrickRules, f: &Format, hand: &Multiset) -> HashSet<Multiset> {
+        let mut out = HashSet::new();
+        let _ = Items::of(hand).for_each(f.cards as usize, &mut |p| {
+            if check_follow(tr, f, hand, p).is_ok() {
+                out.insert(*p);
+            }
+            ControlFlow::Continue(())
+        });
+        out
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+
+        #[test]
+        fn enumerate_count_sample_are_consistent(seed in any::<u64>(), decks in 2u8..=3, size in 6usize..=12) {
+            let (tr, f, hand) = position(seed, decks, size);
+            prop_assume!(hand.len() >= f.cards as usize);
+            let moves = FollowMoves::new(&tr, &f, &hand).unwrap();
+            let all = moves.enumerate(usize::MAX);
+            prop_assert!(!all.is_empty(), "some follow is always legal");
+            let set: HashSet<Multiset> = all.iter().copied().collect();
+            prop_assert_eq!(set.len(), all.len(), "no duplicates");
+            for p in &all {
+                prop_assert!(moves.check(p).is_ok(), "enumerated {} is legal", p);
+            }
+            prop_assert_eq!(moves.count(), all.len() as u64);
+            prop_assert_eq!(&set, &brute(&tr, &f, &hand), "enumerate = every legal play");
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 1);
+            for _ in 0..8 {
+                let s = moves.sample(&mut rng);
+                prop_assert!(set.contains(&s), "sample {} is enumerated", s);
+            }
+        }
+
+        #[test]
+        fn structure_score_is_monotone_in_the_hand(seed in any::<u64>(), size in 8usize..=14) {
+            // Adding cards never lowers what the hand can match (needed for `check_follow`).
+            let (tr, f, hand) = position(seed, 2, size);
+            let mask = tr.order.suit_mask(f.suit as usize);
+            let hs = hand.restrict(mask);
+            prop_assume!(!hs.is_empty());
+            let full = structure_score(&tr, &f, &hs, false);
+            let mut less = hs;
+            less.remove(hs.kinds().first().unwrap());
+            prop_assert!(structure_score(&tr, &f, &less, false) <= full);
+        }
+    }
+
+    fn chi_square(counts: &[u64], n: u64) -> f64 {
+        let e = n as f64 / counts.len() as f64;
+        counts.iter().map(|&c| (c as f64 - e).powi(2) / e).sum()
+    }
+
+    #[test]
+    fn samples_are_uniform() {
+        let tr = TrickRules::standard(
+            CardOrder::shengji(Rank::TWO, Some(Suit::Spades), true, TrumpTierTractors::Full),
+            2,
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+        // (lead, hand): discards by unranking; structured suit parts by enumeration.
+        for (lead, hand) in [
+            ("AH AH", "3S 3S 4C 5D 6D"),
+            ("10H 10H", "3H 3H 5H 5H 9H 9H 4H 2C"),
+            ("AD", "3D 3D 4D 7D 9C"),
+        ] {
+            let f = decompose(&lead.parse().unwrap(), &tr.order, Decomposition::MultiplicityFirst)
+                .unwrap();
+            let moves = FollowMoves::new(&tr, &f, &hand.parse().unwrap()).unwrap();
+            let all = moves.enumerate(usize::MAX);
+            let n = 3000 * all.len() as u64;
+            let mut counts = vec![0u64; all.len()];
+            for _ in 0..n {
+                let s = moves.sample(&mut rng);
+                counts[all.iter().position(|p| *p == s).unwrap()] += 1;
+            }
+            // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
+            let x2 = chi_square(&counts, n);
+            assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
+        }
+    }
+}
