@@ -250,15 +250,17 @@ def test_unknown_preset_and_bad_rules(toy):
         zhipai.simulate(42, 10)
 
 
-@pytest.mark.parametrize("preset", ["tractor", "gongzhu", "baohuang"])
-def test_real_games_without_simulation_say_so(preset):
-    # Until a game implements DealSimulator, the error names its preset.
-    try:
-        r = zhipai.simulate(zhipai.rules(preset), 3, progress=False)
-    except zhipai.InvalidOptionError as e:
-        assert f"simulation of {preset} is not available yet" in str(e)
-    else:
-        assert len(r) == 3
+@pytest.mark.parametrize("preset", [p["name"] for p in zhipai.presets()])
+def test_real_games_are_deterministic_for_any_threads(preset):
+    # Every game's DealSimulator through the same driver: rows independent of threads and
+    # chunking, aggregates equal to those of the rows.
+    a = zhipai.simulate(preset, 12, seed=4, threads=1, progress=False)
+    b = zhipai.simulate(preset, 12, seed=4, threads=2, chunk_size=5, progress=False)
+    assert len(a) == 12 and a.columns
+    for c in a.columns:
+        assert a[c].dtype == np.int32 and np.array_equal(a[c], b[c]), c
+    agg = zhipai.simulate(preset, 12, seed=4, threads=2, aggregate_only=True, progress=False)
+    assert all(agg.stats(c) == a.stats(c) for c in a.columns)
 
 
 # --- CLI ------------------------------------------------------------------------------------

@@ -957,15 +957,20 @@ mod tests {
     }
 
     #[test]
-    fn presets_without_a_simulator_say_so() {
+    fn every_preset_simulates_through_the_driver() {
         for preset in crate::rules::PRESETS {
             let r = crate::rules(preset, &[]).unwrap();
-            if let Err(e) = simulator(&r) {
-                assert!(
-                    e.to_string().contains(&format!("simulation of {preset} is not available yet")),
-                    "{e}"
-                );
-            }
+            let sim = simulator(&r).unwrap();
+            let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+            let opts = RunOptions {
+                threads: Some(2),
+                chunk_size: Some(2),
+                ..RunOptions::new(6, 1, Policy::Random)
+            };
+            let run = simulate_rows(sim, &opts, ctl(&stop, &progress)).unwrap();
+            assert_eq!(run.completed, 6, "{preset}");
+            assert_eq!(run.value.data.len(), sim.columns().len(), "{preset}");
+            assert!(run.value.data.iter().all(|c| c.len() == 6), "{preset}");
         }
     }
 }
