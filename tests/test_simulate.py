@@ -313,3 +313,20 @@ def test_cli_subprocess_with_toy_game(tmp_path):
     )
     assert p.returncode == 0, p.stderr
     assert "gongzhu: 100 deals, policy random, seed 3" in p.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_cli_ctrl_c_prints_the_completed_prefix_and_exits_130():
+    import signal
+    import time
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "zhipai.cli", "simulate", "gongzhu", "--deals", "1000000000", "--aggregate-only"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(1.5)  # import + some deals
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130, err
+    assert "interrupted after" in err and "of 1000000000 deals" in err
+    assert "(interrupted:" in out and "95% CI of mean" in out
