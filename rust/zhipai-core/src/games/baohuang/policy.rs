@@ -248,6 +248,7 @@ mod stats {
         for i in 0..deals {
             let mut rng = deal_rng(1, i);
             let mut s = State::new(&r, &mut rng);
+            s.set_stop_when_decided(std::env::var("BH_CUT").is_ok());
             while let Some(m) = choose(Policy::Random, &s, &mut rng) {
                 s.apply_unchecked(m);
                 dec += 1;

@@ -1062,4 +1062,61 @@ mod tests {
             }
         }
     }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Under any options: every random deal terminates, cards are conserved, the legal-move
+        /// operations agree with `check_move`, and the scores sum to zero.
+        #[test]
+        fn random_deals_under_any_options(seed in any::<u64>(), deck168 in any::<bool>(), above in any::<bool>(),
+                                          bombs in any::<bool>(), final_pass in any::<bool>(), any_jf in any::<bool>(),
+                                          moves_card in any::<bool>(), scepter_last in any::<bool>()) {
+            use super::super::options::JiefengApplicant;
+            let r = BaohuangRules {
+                deck: if deck168 { Deck::Rizhao168 } else { Deck::Full216 },
+                guard_card_rank: if above { GuardCardRank::AboveBigJoker } else { GuardCardRank::Face },
+                bombs,
+                pass_is_final_for_round: final_pass,
+                jiefeng_applicant: if any_jf { JiefengApplicant::Any } else { JiefengApplicant::NextPlayerOnly },
+                abdication_moves_card: moves_card,
+                extra_card_to: if scepter_last { ExtraCardTo::ScepterLast } else { ExtraCardTo::FirstDealtSeat },
+                ..Default::default()
+            };
+            let mut rng = deal_rng(seed, 0);
+            let mut s = State::new(&r, &mut rng);
+            let deck = full_deck(&r).len();
+            let mut steps = 0;
+            let mut played = 0usize;
+            while let Some(mv) = s.sample_move(&mut rng) {
+                if let Move::Play(sh) = mv {
+                    played += sh.total() as usize;
+                }
+                if steps % 7 == 0 {
+                    let all = s.legal_moves();
+                    prop_assert_eq!(all.len() as u32, s.count_moves());
+                    for m in &all {
+                        prop_assert!(s.check_move(m).is_ok(), "{} listed but illegal", m);
+                    }
+                }
+                prop_assert!(s.check_move(&mv).is_ok());
+                s.apply(mv).unwrap();
+                steps += 1;
+                prop_assert!(steps < 100_000);
+                let held: usize = (0..5).map(|p| s.hand(p).len()).sum();
+                prop_assert_eq!(held + played, deck, "cards are conserved");
+                let counted: usize = (0..5).map(|p| s.hand_counts(p).len()).sum();
+                prop_assert_eq!(held, counted);
+            }
+            prop_assert!(s.is_terminal());
+            prop_assert_eq!(s.returns().iter().sum::<i32>(), 0);
+            if !s.is_void() {
+                let mut p = s.places();
+                p.sort();
+                prop_assert_eq!(p, [1, 2, 3, 4, 5]);
+                prop_assert_eq!((0..5).map(|p| s.hand(p).len()).filter(|&n| n > 0).count() <= 1, true);
+            }
+        }
+    }
 }
