@@ -96,11 +96,10 @@ fn greedy_lead(counts: &moves::HandCounts) -> Shape {
 
 fn cheapest_beat(state: &State, seat: u8, prev: &Shape) -> Option<Shape> {
     let counts = state.hand_counts(seat);
-    let bombs = state.rules().bombs;
-    let n = moves::count(counts, Some(prev), bombs);
+    let plays = moves::Plays::new(counts, Some(prev), state.rules().bombs);
     let save_jokers = counts.len() > 12;
-    (0..n)
-        .filter_map(|k| moves::nth(counts, Some(prev), bombs, k))
+    (0..plays.count())
+        .filter_map(|k| plays.nth(k))
         .filter(|s| !(save_jokers && s.jokers() > 0))
         .min_by_key(|s| (s.jokers(), s.guard, s.big, s.rank, s.naturals))
 }
