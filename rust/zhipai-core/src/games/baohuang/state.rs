@@ -201,7 +201,7 @@ impl State {
     }
 
     /// Start from a given deal. Errors: `InvalidValue` if the hands are not exactly the deck of
-    /// `rules` (cards are conserved) or the scepter seat holds no BJ.
+    /// `rules` (cards are conserved), a hand is empty, or the scepter seat holds no BJ.
     pub fn from_hands(
         rules: &BaohuangRules,
         hands: [Multiset; PLAYERS],
@@ -227,6 +227,13 @@ impl State {
                 "hands",
                 format!("missing [{}], extra [{}]", format_cards(&missing), format_cards(&extra)),
                 format!("the five hands must hold exactly the {}-card deck", deck.len()),
+            ));
+        }
+        if let Some(empty) = hands.iter().position(|h| h.is_empty()) {
+            return Err(ZhipaiError::invalid_value(
+                "hands",
+                format!("seat {empty}: empty"),
+                "every player starts with cards",
             ));
         }
         if !hands[scepter as usize].contains(Card::BIG_JOKER) {
@@ -412,7 +419,8 @@ impl State {
         self.guard_revealed
     }
 
-    /// The seat physically holding the scepter BJ (before/at accession) and the mark holder.
+    /// `(mark holder, seat physically holding the scepter BJ)`; they differ only with
+    /// `abdication_moves_card = false`.
     pub fn scepter(&self) -> (u8, u8) {
         (self.scepter_holder, self.scepter_card_at)
     }
