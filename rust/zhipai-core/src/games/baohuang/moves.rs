@@ -283,7 +283,9 @@ impl<'a> Plays<'a> {
                 // whole ranks from the prefix table, then joker-only plays, then bombs.
                 let t = p.total();
                 let mut total = 0;
-                if p.guard == 0 && t > 0 && t as usize <= MAX_PLAY {
+                // Same-count beats need a guard card per BJ and a BJ or guard card per top card.
+                let tops_suffice = p.big <= hand.guard && p.small + p.big <= hand.big + hand.guard;
+                if tops_suffice && p.guard == 0 && t > 0 && t as usize <= MAX_PLAY {
                     if p.naturals > 0 {
                         plays.table = TierTable::new(hand, p);
                         for &n in &hand.nat[p.rank as usize + 1..] {
