@@ -203,8 +203,8 @@ impl HandCounts {
     }
 }
 
-/// Why a play is not well formed (§C.4), or `None` when it is. `guard_card` as in
-/// [`HandCounts::of`].
+/// The [`Shape`] of a card list, or why it is not one well-formed play (§C.4: empty, or
+/// naturals of two ranks). `guard_card` as in [`HandCounts::of`].
 pub fn shape_of(cards: &Multiset, guard_card: Option<Card>) -> Result<Shape, String> {
     if cards.is_empty() {
         return Err("a play has at least one card (§C.4)".into());
