@@ -238,6 +238,8 @@ mod tests {
 mod stats {
     use super::*;
     use crate::rollout::deal_rng;
+    /// Diagnostic (ignored by default): decisions and plays per random deal; with
+    /// `BH_DEALS=20000` and `--release` it doubles as a CPU-time speed check.
     #[test]
     #[ignore]
     fn decision_stats() {
@@ -256,5 +258,7 @@ mod stats {
             n += 1;
         }
         println!("decisions/deal {} plays/deal {}", dec / n, plays / n);
+        // Every deal has at least one play per player and at least as many decisions as plays.
+        assert!(plays >= 4 * n && dec >= plays);
     }
 }
