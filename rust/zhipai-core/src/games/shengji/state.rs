@@ -440,19 +440,21 @@ impl Deal {
 
     fn lead(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        let tr = self.tr();
-        let format = check_lead(tr, &cards, Some(&self.hands[p]))
-            .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?;
+        let tr = self.tr.as_deref().expect("trick rules exist after dealing");
+        // The format is 1.5 KB: write it in place rather than moving it around.
+        self.lead_format = Some(
+            check_lead(tr, &cards, Some(&self.hands[p]))
+                .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?,
+        );
+        let format = self.lead_format.as_ref().expect("just set");
         let mut played = cards;
-        let mut format = format;
         if format.is_throw() {
             let others: [Multiset; 3] =
                 std::array::from_fn(|i| self.hands[(p + 1 + i) % NUM_PLAYERS]);
-            let r = check_throw(tr, &format, &others);
+            let r = check_throw(tr, format, &others);
             if !r.valid {
                 played = r.played;
-                format = decompose(&played, &tr.order, tr.decomposition)
-                    .expect("a forced component is one suit");
+                self.lead_format = decompose(&played, &tr.order, tr.decomposition);
                 self.failed_throws += 1;
                 let fine = match self.rules.play.throw_fail_penalty {
                     ThrowPenalty::TenPerAttempt => 10,
@@ -464,7 +466,6 @@ impl Deal {
         }
         self.hands[p].remove_all(&played)?;
         self.plays[0] = played;
-        self.lead_format = Some(format);
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
         Ok(())
@@ -649,8 +650,8 @@ impl Deal {
 
     fn follow_mask(&self) -> u64 {
         let p = self.to_move as usize;
-        let format = self.lead_format.expect("a trick has a lead");
-        let Ok(moves) = FollowMoves::new(self.tr(), &format, &self.hands[p]) else { return 0 };
+        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let Ok(moves) = FollowMoves::new(self.tr(), format, &self.hands[p]) else { return 0 };
         let mut mask = 0u64;
         let b = self.building;
         moves.for_each(&mut |play| {
@@ -684,7 +685,7 @@ impl Deal {
             Phase::Dealing => action == STOP,
             Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
             Phase::Playing if self.played == 0 => action == STOP,
-            Phase::Playing => b.len() == self.lead_format.expect("lead").cards as usize,
+            Phase::Playing => b.len() == self.lead_format.as_ref().expect("lead").cards as usize,
             Phase::Done => false,
         };
         if !done {
@@ -734,10 +735,21 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = self.lead_format.expect("a trick has a lead");
+                let format = self.lead_format.as_ref().expect("a trick has a lead");
                 let tr = self.tr.as_deref().expect("after dealing");
-                let moves = FollowMoves::new(tr, &format, &self.hands[p])?;
-                Move::Play(moves.sample(&mut self.rng))
+                let hand = &self.hands[p];
+                if format.cards == 1 {
+                    // Same distribution as `FollowMoves::sample` for a single lead (uniform over
+                    // the legal one-card plays: a held kind of the led suit, else any held kind),
+                    // without its tables; `follow` still checks the play.
+                    let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
+                    let pool = if suited.is_empty() { hand.kinds() } else { suited };
+                    let k = self.rng.random_range(0..pool.len() as usize);
+                    let card = pool.iter().nth(k).expect("k < pool size");
+                    Move::Play(Multiset::from_set(CardSet::single(card)))
+                } else {
+                    Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
+                }
             }
         })
     }
@@ -828,6 +840,45 @@ fn for_each_unit_lead(
     ControlFlow::Continue(())
 }
 
+/// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
+fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
+    let mut bits = 0u8;
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        let part = hand.restrict(tr.order.suit_mask(s));
+        if part.len() < 2 || (s == TRUMP && !tr.trump_throw_allowed) {
+            continue;
+        }
+        if !is_single_unit(tr, s, &part) {
+            bits |= 1 << s;
+        }
+    }
+    bits
+}
+
+/// Whether `part` (cards of effective suit `suit`) is one unit: one kind, or every kind held the
+/// same number m ≥ 2 of times at distinct, consecutive, linked strength indices (a tractor or
+/// Titanic, §4.1–§4.2). Anything else decomposes into several units, i.e. is a throw.
+fn is_single_unit(tr: &TrickRules, suit: usize, part: &Multiset) -> bool {
+    let kinds = part.kinds();
+    let n = kinds.len() as usize;
+    let Some(first) = kinds.first() else { return false };
+    if n == 1 {
+        return true;
+    }
+    let m = part.count(first);
+    if m < 2 || part.exactly(m) != kinds {
+        return false;
+    }
+    let idx = tr.order.index_mask(suit, kinds);
+    if idx.count_ones() as usize != n {
+        return false; // two kinds share an index (equal off-suit level cards)
+    }
+    let low = idx.trailing_zeros();
+    let run = idx >> low;
+    let need = ((1u32 << (n - 1)) - 1) << low;
+    run & (run + 1) == 0 && tr.order.links(suit) & need == need
+}
+
 /// Call `f` on every lead candidate of the random policy: the single-unit leads of
 /// [`for_each_unit_lead`], plus, per effective suit, the whole holding of that suit when it is a
 /// throw (several units) and such a throw may be led.
@@ -836,17 +887,20 @@ pub fn for_each_lead_candidate(
     hand: &Multiset,
     f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
 ) {
+    lead_candidates(tr, hand, throw_suits(tr, hand), f)
+}
+
+fn lead_candidates(
+    tr: &TrickRules,
+    hand: &Multiset,
+    throws: u8,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) {
     if for_each_unit_lead(tr, hand, f).is_break() {
         return;
     }
     for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
-        let part = hand.restrict(tr.order.suit_mask(s));
-        if part.len() < 2 || (s == TRUMP && !tr.trump_throw_allowed) {
-            continue;
-        }
-        if decompose(&part, &tr.order, tr.decomposition).is_some_and(|fm| fm.is_throw())
-            && f(&part).is_break()
-        {
+        if throws & (1 << s) != 0 && f(&hand.restrict(tr.order.suit_mask(s))).is_break() {
             return;
         }
     }
@@ -854,14 +908,15 @@ pub fn for_each_lead_candidate(
 
 /// A lead drawn uniformly from [`for_each_lead_candidate`] (two passes, no allocation).
 pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
+    let throws = throw_suits(tr, hand);
     let mut n = 0u32;
-    for_each_lead_candidate(tr, hand, &mut |_| {
+    lead_candidates(tr, hand, throws, &mut |_| {
         n += 1;
         ControlFlow::Continue(())
     });
     let mut pick = rng.random_range(0..n.max(1));
     let mut out = Multiset::EMPTY;
-    for_each_lead_candidate(tr, hand, &mut |c| {
+    lead_candidates(tr, hand, throws, &mut |c| {
         if pick == 0 {
             out = *c;
             return ControlFlow::Break(());
@@ -995,6 +1050,7 @@ mod tests {
     use crate::options::OptionValue;
     use crate::rollout::deal_rng;
     use proptest::prelude::*;
+    use rand::Rng;
 
     fn rules(preset: &str, opts: &[(&str, OptionValue)]) -> ShengjiRules {
         let o: Vec<(String, OptionValue)> =
@@ -1146,6 +1202,61 @@ mod tests {
             union |= p.kinds().0;
         }
         assert_eq!(d.legal_action_mask(), union);
+    }
+
+    #[test]
+    fn single_unit_check_agrees_with_decompose() {
+        let r = rules("tractor", &[("decks", OptionValue::Int(3))]);
+        let mut rng = deal_rng(8, 0);
+        for level in [Rank::TWO, Rank::FIVE, Rank::ACE] {
+            for trump in [None, Some(Suit::Hearts)] {
+                let tr = r.play.trick_rules(3, level, trump);
+                for _ in 0..300 {
+                    // Random small holdings of one effective suit.
+                    let s = rng.random_range(0..5usize);
+                    let kinds: Vec<Card> = tr.order.suit_mask(s).iter().collect();
+                    if kinds.is_empty() {
+                        continue; // the trump suit's own side suit
+                    }
+                    let mut part = Multiset::EMPTY;
+                    let n = rng.random_range(1..7).min(kinds.len());
+                    let start = rng.random_range(0..kinds.len());
+                    let m = rng.random_range(1..=3);
+                    for c in kinds.iter().cycle().skip(start).take(n) {
+                        for _ in 0..rng.random_range(m..=3).min(3) {
+                            part.add(*c);
+                        }
+                    }
+                    let want = !decompose(&part, &tr.order, tr.decomposition).unwrap().is_throw();
+                    assert_eq!(is_single_unit(&tr, s, &part), want, "{part} level {level}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn single_lead_fast_follow_covers_the_legal_follows() {
+        let r = rules("tractor", &[]);
+        for seed in 0..40 {
+            let mut d = Deal::new(&r, Rank::TWO, Some(0), &mut deal_rng(6, seed)).unwrap();
+            while d.phase() != Phase::Playing {
+                let mv = d.random_move().unwrap();
+                d.apply(mv).unwrap();
+            }
+            let lead = d.hand(0).kinds().first().unwrap();
+            d.apply(Move::Play(Multiset::from_set(CardSet::single(lead)))).unwrap();
+            let format = *d.lead_format.as_ref().unwrap();
+            let hand = d.hand(1);
+            let legal: Vec<Multiset> =
+                FollowMoves::new(d.tr(), &format, &hand).unwrap().enumerate(usize::MAX);
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..400 {
+                let Move::Play(p) = d.random_move().unwrap() else { panic!() };
+                assert!(legal.contains(&p), "{p} not legal");
+                seen.insert(p);
+            }
+            assert_eq!(seen.len(), legal.len(), "every legal single follow is drawn");
+        }
     }
 
     #[test]
