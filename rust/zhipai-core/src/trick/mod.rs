@@ -41,7 +41,7 @@ use crate::rules::Rules;
 
 pub use follow::{check_follow, structure_score, FollowError, FollowMoves};
 pub use lead::{check_lead, check_throw, for_each_unit_lead, LeadError, ThrowResult};
-pub use winner::trick_winner;
+pub use winner::{trick_winner, trick_winner_of};
 
 /// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -32,6 +32,14 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
     let format = decompose(lead, &tr.order, tr.decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value("lead", lead, "expected cards of one effective suit")
     })?;
+    trick_winner_of(tr, &format, plays)
+}
+
+/// [`trick_winner`] with the lead's format already known (`format` must be the format of
+/// `plays[0]`, e.g. from [`super::check_lead`]), saving its decomposition.
+pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> Result<usize> {
+    let lead =
+        plays.first().ok_or_else(|| ZhipaiError::invalid_value("plays", "[]", "no plays"))?;
     for p in plays {
         tr.check_copies("play", p)?;
         if p.len() != lead.len() {
@@ -49,14 +57,14 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
         if s != format.suit as usize && s != TRUMP {
             continue;
         }
-        if !eligible(tr, &format, p, s) {
+        if !eligible(tr, format, p, s) {
             continue;
         }
         let trump = s == TRUMP;
         if trump && !best_trump {
             best = i;
             best_trump = true;
-        } else if trump == best_trump && beats(tr, &format, p, &plays[best], s) {
+        } else if trump == best_trump && beats(tr, format, p, &plays[best], s) {
             best = i;
         }
     }
