@@ -32,6 +32,14 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
     let format = decompose(lead, &tr.order, tr.decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value("lead", lead, "expected cards of one effective suit")
     })?;
+    trick_winner_of(tr, &format, plays)
+}
+
+/// [`trick_winner`] with the lead's format already known (`format` must be the format of
+/// `plays[0]`, e.g. from [`super::check_lead`]), saving its decomposition.
+pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> Result<usize> {
+    let lead =
+        plays.first().ok_or_else(|| ZhipaiError::invalid_value("plays", "[]", "no plays"))?;
     for p in plays {
         tr.check_copies("play", p)?;
         if p.len() != lead.len() {
@@ -49,14 +57,14 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
         if s != format.suit as usize && s != TRUMP {
             continue;
         }
-        if !eligible(tr, &format, p, s) {
+        if !eligible(tr, format, p, s) {
             continue;
         }
         let trump = s == TRUMP;
         if trump && !best_trump {
             best = i;
             best_trump = true;
-        } else if trump == best_trump && beats(tr, &format, p, &plays[best], s) {
+        } else if trump == best_trump && beats(tr, format, p, &plays[best], s) {
             best = i;
         }
     }
@@ -301,5 +309,79 @@ mod tests {
         let mut all = t.clone();
         all.throw_compare = ThrowCompare::AllComponents;
         assert_eq!(win(&all, w10), 1);
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Card, Rank, Suit};
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use proptest::prelude::*;
+
+    fn rules(level: u8, trump: u8) -> TrickRules {
+        let trump = (trump < 4).then(|| Suit::from_index(trump as usize));
+        TrickRules::standard(
+            CardOrder::shengji(
+                Rank::from_index(level).unwrap(),
+                trump,
+                true,
+                TrumpTierTractors::Full,
+            ),
+            2,
+        )
+    }
+
+    /// Naive oracle for tricks of equal-size "units of one kind" (singles or identical pairs):
+    /// a play is eligible if it is one kind held `m` times in the led suit or in trump; trump
+    /// beats the led suit; otherwise a strictly higher index is needed.
+    fn oracle(tr: &TrickRules, plays: &[(Card, usize)]) -> usize {
+        let led = tr.order.suit(plays[0].0);
+        let key = |c: Card| (tr.order.suit(c) == crate::order::TRUMP, tr.order.index(c));
+        let mut best = 0;
+        for (i, &(c, m)) in plays.iter().enumerate().skip(1) {
+            let s = tr.order.suit(c);
+            if m != plays[0].1 || (s != led && s != crate::order::TRUMP) {
+                continue;
+            }
+            if key(c) > key(plays[best].0) {
+                best = i;
+            }
+        }
+        best
+    }
+
+    proptest! {
+        #[test]
+        fn singles_and_pairs_match_the_oracle(
+            level in 0u8..13,
+            trump in 0u8..5,
+            kinds in proptest::collection::vec(0usize..54, 4),
+            pair_lead in any::<bool>(),
+            split in proptest::collection::vec(any::<bool>(), 4),
+        ) {
+            let tr = rules(level, trump);
+            let m = if pair_lead { 2 } else { 1 };
+            let cards: Vec<Card> = kinds.iter().map(|&i| Card::from_index(i).unwrap()).collect();
+            let mut plays = Vec::new();
+            let mut shape = Vec::new();
+            for (k, &c) in cards.iter().enumerate() {
+                let mut p = Multiset::EMPTY;
+                p.add(c);
+                if m == 2 {
+                    // A split play (two different kinds) is never a pair.
+                    if split[k] && k > 0 {
+                        p.add(cards[(k + 1) % 4]);
+                    } else {
+                        p.add(c);
+                    }
+                }
+                let is_unit = p.count(c) == m;
+                shape.push((c, if is_unit { m } else { 0 }));
+                plays.push(p);
+            }
+            prop_assume!(plays.iter().all(|p| p.at_least(3).is_empty()));
+            prop_assert_eq!(trick_winner(&tr, &plays).unwrap(), oracle(&tr, &shape));
+        }
     }
 }
