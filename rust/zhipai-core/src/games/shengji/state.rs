@@ -39,7 +39,8 @@ use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator};
-use crate::trick::{check_lead, check_throw, trick_winner, FollowMoves, TrickRules};
+use crate::trick::winner::trick_winner_of;
+use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -473,11 +474,17 @@ impl Deal {
 
     fn follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        let format = self.lead_format.expect("a trick has a lead");
-        let moves = FollowMoves::new(self.tr(), &format, &self.hands[p])?;
+        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let moves = FollowMoves::new(self.tr(), format, &self.hands[p])?;
         moves
             .check(&cards)
             .map_err(|e| ZhipaiError::illegal_play(format!("follow {cards}"), e.to_string()))?;
+        self.record_follow(cards)
+    }
+
+    /// Record a follow known to be legal (checked, or drawn from the legal follows).
+    fn record_follow(&mut self, cards: Multiset) -> Result<()> {
+        let p = self.to_move as usize;
         self.hands[p].remove_all(&cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
@@ -489,7 +496,8 @@ impl Deal {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
-        let w = trick_winner(self.tr(), &self.plays)?;
+        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let w = trick_winner_of(self.tr(), format, &self.plays)?;
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
         if self.is_attacker(winner) {
@@ -780,7 +788,13 @@ impl Deal {
         }
         while self.phase != Phase::Done {
             let mv = self.random_move()?;
-            self.apply_move(mv)?;
+            match mv {
+                // The random follow is drawn from the legal follows: no second check.
+                Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
+                    self.record_follow(cards)?
+                }
+                _ => self.apply_move(mv)?,
+            }
         }
         Ok(self.result.as_ref().expect("done"))
     }
