@@ -124,6 +124,9 @@ pub struct Deal {
     hands: [Multiset; NUM_PLAYERS],
     declaring: Declaring,
     declarations: u16,
+    /// Per player: (`declarations` when last checked, whether a legal bid existed). The legal
+    /// bids change only when the player receives a level card or joker, or a bid is accepted.
+    bid_cache: [Option<(u16, bool)>; NUM_PLAYERS],
     /// Remaining seats of the final declaration round (counted down).
     final_round: u8,
     phase: Phase,
@@ -189,6 +192,7 @@ impl Deal {
             hands: [Multiset::EMPTY; NUM_PLAYERS],
             declaring: Declaring::new(rules.declare, level),
             declarations: 0,
+            bid_cache: [None; NUM_PLAYERS],
             final_round: NUM_PLAYERS as u8,
             phase: Phase::Dealing,
             to_move: first_drawer,
@@ -284,8 +288,12 @@ impl Deal {
         let total = self.hand_size * NUM_PLAYERS;
         while self.dealt < total {
             let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
-            self.hands[p as usize].add(self.stock[self.dealt]);
+            let card = self.stock[self.dealt];
+            self.hands[p as usize].add(card);
             self.dealt += 1;
+            if card.is_joker() || card.rank() == Some(self.level) {
+                self.bid_cache[p as usize] = None;
+            }
             if self.can_declare(p) {
                 self.to_move = p;
                 return;
@@ -303,9 +311,15 @@ impl Deal {
         self.finish_declaring();
     }
 
-    fn can_declare(&self, p: u8) -> bool {
+    fn can_declare(&mut self, p: u8) -> bool {
+        if let Some((at, any)) = self.bid_cache[p as usize] {
+            if at == self.declarations {
+                return any;
+            }
+        }
         let mut any = false;
         self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
+        self.bid_cache[p as usize] = Some((self.declarations, any));
         any
     }
 
@@ -809,26 +823,33 @@ fn points_of(m: &Multiset) -> i32 {
 }
 
 /// Call `f` on every single-unit lead of `cards` (all of one effective suit or several): each
-/// held kind as a single, each pair, each triple, and every tractor/Titanic run (any length ≥ 2,
-/// any start) of pairs and triples.
+/// held kind as a single, each pair, each triple, then the runs of [`for_each_run`].
 fn for_each_unit_lead(
     tr: &TrickRules,
     cards: &Multiset,
     f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     for mult in 1..=(tr.decks as usize).min(3) {
-        let held = cards.at_least(mult);
-        for c in held {
+        for c in cards.at_least(mult) {
             let mut u = Multiset::EMPTY;
             for _ in 0..mult {
                 u.add(c);
             }
             f(&u)?;
         }
-        if mult < 2 {
-            continue;
-        }
-        // Runs: start at every kind, extend along adjacent indices of its effective suit.
+    }
+    for_each_run(tr, cards, f)
+}
+
+/// Call `f` on every tractor / Titanic run of `cards`: for multiplicity 2 and 3, from every held
+/// kind, each extension along linked strength indices (one kind per index; §4.1–§4.2).
+fn for_each_run(
+    tr: &TrickRules,
+    cards: &Multiset,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for mult in 2..=(tr.decks as usize).min(3) {
+        let held = cards.at_least(mult);
         for start in held {
             let s = tr.order.suit(start);
             let mut run = Multiset::EMPTY;
@@ -836,10 +857,7 @@ fn for_each_unit_lead(
                 run.add(start);
             }
             let mut idx = tr.order.index(start);
-            loop {
-                if !tr.order.linked(s, idx) {
-                    break;
-                }
+            while tr.order.linked(s, idx) {
                 let Some(next) = tr.order.kinds_at(s, idx + 1).intersect(held).first() else {
                     break;
                 };
@@ -920,24 +938,57 @@ fn lead_candidates(
     }
 }
 
-/// A lead drawn uniformly from [`for_each_lead_candidate`] (two passes, no allocation).
+/// A lead drawn uniformly from [`for_each_lead_candidate`]: singles, pairs and triples are
+/// counted by popcount, only tractor runs are enumerated (no allocation).
 pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
     let throws = throw_suits(tr, hand);
-    let mut n = 0u32;
-    lead_candidates(tr, hand, throws, &mut |_| {
-        n += 1;
-        ControlFlow::Continue(())
-    });
-    let mut pick = rng.random_range(0..n.max(1));
-    let mut out = Multiset::EMPTY;
-    lead_candidates(tr, hand, throws, &mut |c| {
-        if pick == 0 {
-            out = *c;
-            return ControlFlow::Break(());
+    let tuples: [CardSet; 3] = std::array::from_fn(|m| {
+        if m < tr.decks as usize {
+            hand.at_least(m + 1)
+        } else {
+            CardSet::EMPTY
         }
-        pick -= 1;
+    });
+    let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
+    let mut runs = 0u32;
+    let _ = for_each_run(tr, hand, &mut |_| {
+        runs += 1;
         ControlFlow::Continue(())
     });
+    let total = fixed + runs + throws.count_ones();
+    let mut pick = rng.random_range(0..total.max(1));
+    for (m, t) in tuples.iter().enumerate() {
+        if pick < t.len() {
+            let card = t.iter().nth(pick as usize).expect("pick < len");
+            let mut u = Multiset::EMPTY;
+            for _ in 0..=m {
+                u.add(card);
+            }
+            return u;
+        }
+        pick -= t.len();
+    }
+    let mut out = Multiset::EMPTY;
+    if pick < runs {
+        let _ = for_each_run(tr, hand, &mut |r| {
+            if pick == 0 {
+                out = *r;
+                return ControlFlow::Break(());
+            }
+            pick -= 1;
+            ControlFlow::Continue(())
+        });
+        return out;
+    }
+    pick -= runs;
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        if throws & (1 << s) != 0 {
+            if pick == 0 {
+                return hand.restrict(tr.order.suit_mask(s));
+            }
+            pick -= 1;
+        }
+    }
     out
 }
 
@@ -1271,6 +1322,31 @@ mod tests {
             }
             assert_eq!(seen.len(), legal.len(), "every legal single follow is drawn");
         }
+    }
+
+    #[test]
+    fn sample_lead_draws_every_candidate() {
+        let r = rules("tractor", &[]);
+        let tr = r.play.trick_rules(2, Rank::TWO, Some(Suit::Spades));
+        let hand: Multiset = "3H 3H 4H 4H 5H 9H 2S 2S AS AS SJ BJ BJ 7C".parse().unwrap();
+        let mut cands = Vec::new();
+        for_each_lead_candidate(&tr, &hand, &mut |c| {
+            cands.push(*c);
+            ControlFlow::Continue(())
+        });
+        // The tractor 3H3H4H4H and the whole heart holding (a throw) are candidates; AS AS and
+        // 2S 2S do not chain (trump A → off-suit level → trump level, §4.2).
+        assert!(cands.contains(&"3H 3H 4H 4H".parse().unwrap()));
+        assert!(cands.contains(&"3H 3H 4H 4H 5H 9H".parse().unwrap()));
+        assert!(!cands.contains(&"AS AS 2S 2S".parse().unwrap()));
+        let mut rng = deal_rng(3, 3);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..3000 {
+            let l = sample_lead(&tr, &hand, &mut rng);
+            assert!(cands.contains(&l), "{l} is not a candidate");
+            seen.insert(l);
+        }
+        assert_eq!(seen.len(), cands.len());
     }
 
     #[test]
