@@ -115,7 +115,8 @@ pub struct DealResult {
 pub struct Deal {
     rules: ShengjiRules,
     level: Rank,
-    stock: Vec<Card>,
+    /// The shuffled pack (the first `54 × decks` entries); the last kitty-size cards are the kitty.
+    stock: [Card; 3 * NUM_KINDS],
     dealt: usize,
     hand_size: usize,
     first_drawer: u8,
@@ -174,11 +175,12 @@ impl Deal {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         let decks = rules.decks;
-        let mut stock: Vec<Card> = Vec::with_capacity(54 * decks as usize);
-        for _ in 0..decks {
-            stock.extend(Card::all());
+        let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        let size = NUM_KINDS * decks as usize;
+        for (i, slot) in stock[..size].iter_mut().enumerate() {
+            *slot = Card::from_index(i % NUM_KINDS).expect("i % 54 is a kind");
         }
-        stock.shuffle(&mut rng);
+        stock[..size].shuffle(&mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
         let (hand_size, _) = hand_and_kitty(decks);
         let mut deal = Deal {
@@ -818,8 +820,14 @@ fn point_kinds() -> CardSet {
     CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
 }
 
+/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), by popcount over the count planes.
 fn points_of(m: &Multiset) -> i32 {
-    m.iter().map(|c| c.points() as i32).sum()
+    const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
+    const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
+    m.planes()
+        .iter()
+        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
+        .sum::<u32>() as i32
 }
 
 /// Call `f` on every single-unit lead of `cards` (all of one effective suit or several): each
@@ -1347,6 +1355,15 @@ mod tests {
             seen.insert(l);
         }
         assert_eq!(seen.len(), cands.len());
+    }
+
+    #[test]
+    fn points_by_planes_match_card_points() {
+        for text in ["", "5H", "5H 5H 10S KD KD KD 3C BJ", "AS 2S 4D"] {
+            let m: Multiset = text.parse().unwrap();
+            assert_eq!(points_of(&m), m.iter().map(|c| c.points() as i32).sum::<i32>(), "{text}");
+        }
+        assert_eq!(points_of(&Multiset::full_decks(3, true).unwrap()), 300);
     }
 
     #[test]
