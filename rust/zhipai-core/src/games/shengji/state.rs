@@ -1085,15 +1085,30 @@ const COLUMNS: [Column; 13] = [
     Column { name: "failed_throws", doc: "throws reduced to their forced component" },
 ];
 
+/// The JJ column, present when `jj_scoring` is on.
+const JJ_COLUMN: Column =
+    Column { name: "jj_score", doc: "JJ 防方计分 in units of 基数 (S001, shengji.md §8.4)" };
+
 impl DealSimulator for ShengjiRules {
+    /// The 13 columns of [`COLUMNS`], plus `jj_score` when `jj_scoring` is on.
     fn columns(&self) -> Vec<Column> {
-        COLUMNS.to_vec()
+        let mut cols = COLUMNS.to_vec();
+        if self.scoring.jj_scoring {
+            cols.push(JJ_COLUMN);
+        }
+        cols
     }
 
-    /// Play hand 1 (level 2, random first drawer) with `policy` for every seat.
+    /// Play hand 1 (level 2, random first drawer) with `policy` for every seat. Errors:
+    /// `InvalidValue` for a row of the wrong length or a policy other than random.
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
-        if row.len() != COLUMNS.len() {
-            return Err(ZhipaiError::invalid_value("row length", row.len(), "expected 13 columns"));
+        let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
+        if row.len() != n {
+            return Err(ZhipaiError::invalid_value(
+                "row length",
+                row.len(),
+                format!("expected {n}"),
+            ));
         }
         let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
         let r = *deal.play_out(policy)?;
@@ -1112,7 +1127,10 @@ impl DealSimulator for ShengjiRules {
             r.tricks as i32,
             r.failed_throws as i32,
         ];
-        row.copy_from_slice(&values);
+        row[..COLUMNS.len()].copy_from_slice(&values);
+        if let Some(jj) = self.scoring.jj_score(r.attacker_points) {
+            row[COLUMNS.len()] = jj;
+        }
         Ok(())
     }
 }
@@ -1364,6 +1382,59 @@ mod tests {
             assert_eq!(points_of(&m), m.iter().map(|c| c.points() as i32).sum::<i32>(), "{text}");
         }
         assert_eq!(points_of(&Multiset::full_decks(3, true).unwrap()), 300);
+    }
+
+    #[test]
+    fn no_declaration_and_dealer_options() {
+        // Everybody passes: random_suit gives a suit, flip_kitty the kitty's first level card.
+        let pass_all = |r: &ShengjiRules, seed: u64| {
+            let mut d = Deal::new(r, Rank::TWO, None, &mut deal_rng(21, seed)).unwrap();
+            while d.phase() == Phase::Dealing {
+                d.apply(Move::Pass).unwrap();
+            }
+            d
+        };
+        let r = rules("tractor", &[("no_declaration", OptionValue::Str("random_suit".into()))]);
+        let suits: std::collections::HashSet<_> =
+            (0..40).map(|i| pass_all(&r, i).trump().unwrap()).collect();
+        assert!(!suits.contains(&None) && suits.len() == 4, "{suits:?}");
+        let r = rules("tractor", &[("no_declaration", OptionValue::Str("flip_kitty".into()))]);
+        for i in 0..20 {
+            let d = pass_all(&r, i);
+            let kitty = &d.stock[100..108];
+            assert_eq!(d.trump().unwrap(), flip_kitty_trump(kitty, Rank::TWO));
+        }
+        // first_hand_dealer=first_declarer: the first bidder deals even when overcalled.
+        let r =
+            rules("tractor", &[("first_hand_dealer", OptionValue::Str("first_declarer".into()))]);
+        for seed in 0..20 {
+            let mut d = Deal::new(&r, Rank::TWO, None, &mut deal_rng(22, seed)).unwrap();
+            let mut first = None;
+            while d.phase() == Phase::Dealing {
+                let bid = *d.legal_bids().last().unwrap();
+                first.get_or_insert(d.current_player().unwrap());
+                d.apply(Move::Declare(bid)).unwrap();
+            }
+            assert_eq!(d.dealer(), first);
+        }
+        // no_declaration_dealer=first_drawer: the first drawer deals hand 1.
+        let r =
+            rules("tractor", &[("no_declaration_dealer", OptionValue::Str("first_drawer".into()))]);
+        for seed in 0..10 {
+            let d = pass_all(&r, seed);
+            assert_eq!(d.dealer(), Some(d.first_drawer));
+        }
+    }
+
+    #[test]
+    fn jj_column() {
+        let r = rules("tractor_jj", &[]);
+        let cols = r.columns();
+        assert_eq!(cols.last().unwrap().name, "jj_score");
+        let mut row = vec![0; cols.len()];
+        r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row).unwrap();
+        assert_eq!(row[13], super::super::scoring::jj_score(row[4], r.scoring.jj_small_score));
+        assert!(r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row[..13]).is_err());
     }
 
     #[test]
