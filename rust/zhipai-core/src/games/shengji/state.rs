@@ -218,6 +218,11 @@ impl Deal {
         Ok(deal)
     }
 
+    /// The rule set of this deal.
+    pub fn rules(&self) -> &ShengjiRules {
+        &self.rules
+    }
+
     pub fn phase(&self) -> Phase {
         self.phase
     }
