@@ -50,6 +50,9 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
             ));
         }
     }
+    if format.cards == 1 {
+        return Ok(single_card_winner(tr, format.suit as usize, plays));
+    }
     let mut best = 0usize;
     let mut best_trump = format.suit as usize == TRUMP;
     for (i, p) in plays.iter().enumerate().skip(1) {
@@ -69,6 +72,26 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
         }
     }
     Ok(best)
+}
+
+/// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
+/// higher index beats an equal one, everything else is a discard.
+fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
+    let key = |p: &Multiset| {
+        let c = p.kinds().first().expect("one card");
+        let s = tr.order.suit(c);
+        (s == led || s == TRUMP).then_some((s == TRUMP, tr.order.index(c)))
+    };
+    let mut best = 0;
+    let mut best_key = key(&plays[0]);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        let k = key(p);
+        if k.is_some() && k > best_key {
+            best = i;
+            best_key = k;
+        }
+    }
+    best
 }
 
 /// Whether `play` (all in effective suit `s`) may win against `format` (module docs).
