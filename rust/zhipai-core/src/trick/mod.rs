@@ -148,8 +148,6 @@ pub struct TrickRules {
     /// Triples need not be broken to follow pairs or tractors (RB option, shengji.md §5 F2).
     pub longer_tuples_protected: bool,
     pub throw_follow: ThrowFollow,
-    /// The seed's 3-deck ladders for triple and Titanic leads (S004; shengji.md §5 F2).
-    pub triple_ladders: bool,
     pub throw_compare: ThrowCompare,
     pub shape_match: ShapeMatch,
 }
@@ -169,7 +167,6 @@ impl TrickRules {
             partial_tractor_follow: true,
             longer_tuples_protected: false,
             throw_follow: ThrowFollow::ComponentGreedy,
-            triple_ladders: decks >= 3,
             throw_compare: ThrowCompare::LargestComponent,
             shape_match: ShapeMatch::Cover,
         }
