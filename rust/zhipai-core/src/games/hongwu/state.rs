@@ -244,11 +244,12 @@ impl HongWuState {
 
     /// Whether `action` is legal for the seat to act; the error (`IllegalPlay`) gives the rule.
     pub fn check(&self, action: &Action) -> Result<()> {
-        self.resolve(action).map(|_| ())
+        self.resolve(action, false).map(|_| ())
     }
 
-    /// Check `action` and return what it does (for plays: the cards actually played).
-    fn resolve(&self, action: &Action) -> Result<Option<Played>> {
+    /// Check `action` (follows only when not `trusted`) and return what it does: for plays the
+    /// cards actually played and, for a lead, their format.
+    fn resolve(&self, action: &Action, trusted: bool) -> Result<Option<(Played, Option<Format>)>> {
         match (self.phase, action) {
             (Phase::Auction, Action::Bid(b)) => self.auction.check(self.to_act, *b).map(|_| None),
             (Phase::Trump, Action::Trump(_)) => Ok(None),
@@ -261,13 +262,20 @@ impl HongWuState {
                 }
                 Ok(None)
             }
-            (Phase::Play, Action::Play(cards)) => self.resolve_play(action, cards).map(Some),
+            (Phase::Play, Action::Play(cards)) => {
+                self.resolve_play(action, cards, trusted).map(Some)
+            }
             (Phase::Over, _) => self.illegal(action, "the deal is over"),
             (phase, _) => self.illegal(action, format!("not an action of the {phase:?} phase")),
         }
     }
 
-    fn resolve_play(&self, action: &Action, cards: &Multiset) -> Result<Played> {
+    fn resolve_play(
+        &self,
+        action: &Action,
+        cards: &Multiset,
+        trusted: bool,
+    ) -> Result<(Played, Option<Format>)> {
         let tr = self.tr.as_deref().expect("trick rules set in the play phase");
         let seat = self.to_act;
         let hand = &self.hands[seat];
@@ -277,7 +285,7 @@ impl HongWuState {
                 Err(e) => return self.illegal(action, e),
             };
             if !format.is_throw() {
-                return Ok(Played { seat, cards: *cards, failed_throw: None });
+                return Ok((Played { seat, cards: *cards, failed_throw: None }, Some(format)));
             }
             // A throw is checked against the other three hands in playing order (§B.7).
             let mut others = [Multiset::EMPTY; PLAYERS - 1];
@@ -287,20 +295,40 @@ impl HongWuState {
                 *o = self.hands[s];
             }
             let r = check_throw(tr, &format, &others);
-            let failed = (!r.valid).then_some(*cards);
-            return Ok(Played { seat, cards: r.played, failed_throw: failed });
+            if r.valid {
+                return Ok((Played { seat, cards: *cards, failed_throw: None }, Some(format)));
+            }
+            let forced = check_lead(tr, &r.played, None)
+                .map_err(|e| ZhipaiError::illegal_play(r.played, e))?;
+            return Ok((
+                Played { seat, cards: r.played, failed_throw: Some(*cards) },
+                Some(forced),
+            ));
         };
-        let moves = FollowMoves::new(tr, lead, hand)?;
-        match moves.check(cards) {
-            Ok(()) => Ok(Played { seat, cards: *cards, failed_throw: None }),
-            Err(e) => self.illegal(action, e),
+        if !trusted {
+            let moves = FollowMoves::new(tr, lead, hand)?;
+            if let Err(e) = moves.check(cards) {
+                return self.illegal(action, e);
+            }
         }
+        Ok((Played { seat, cards: *cards, failed_throw: None }, None))
     }
 
     /// Apply `action` for the seat to act. Errors with `IllegalPlay` (and the reason) when it is
     /// not legal; the state is then unchanged. Returns what was played for a play action.
     pub fn apply(&mut self, action: &Action) -> Result<Option<Played>> {
-        let played = self.resolve(action)?;
+        self.apply_inner(action, false)
+    }
+
+    /// [`HongWuState::apply`] without the follow-legality check, for follows drawn from this
+    /// state's own [`HongWuState::follow_moves`] (the simulator's hot path). Everything else is
+    /// still checked; a follow that breaks the follow rules is *not* detected here.
+    pub fn apply_trusted(&mut self, action: &Action) -> Result<Option<Played>> {
+        self.apply_inner(action, true)
+    }
+
+    fn apply_inner(&mut self, action: &Action, trusted: bool) -> Result<Option<Played>> {
+        let resolved = self.resolve(action, trusted)?;
         match *action {
             Action::Bid(b) => {
                 self.auction.act(self.to_act, b)?;
@@ -328,20 +356,17 @@ impl HongWuState {
                 self.leader = self.to_act; // the dealer leads the first trick (§B.7)
             }
             Action::Play(_) => {
-                let p = played.expect("a play resolves to cards");
-                self.play_cards(&p)?;
+                let (p, format) = resolved.expect("a play resolves to cards");
+                self.play_cards(&p, format)?;
+                return Ok(Some(p));
             }
         }
-        Ok(played)
+        Ok(None)
     }
 
-    fn play_cards(&mut self, p: &Played) -> Result<()> {
-        let tr = self.tr.as_deref().expect("trick rules in play");
+    fn play_cards(&mut self, p: &Played, lead_format: Option<Format>) -> Result<()> {
         if self.n_plays == 0 {
-            self.lead = Some(
-                check_lead(tr, &p.cards, None)
-                    .map_err(|e| ZhipaiError::illegal_play(p.cards, e))?,
-            );
+            self.lead = lead_format;
         }
         self.hands[p.seat].remove_all(&p.cards)?;
         self.played.add_all(&p.cards)?;
@@ -630,6 +655,28 @@ mod tests {
         assert_eq!(s.current_trick(), &[ms("8C")]);
         assert_eq!(s.hand(0).len(), before.len() - 1, "only the forced card leaves the hand");
         assert_eq!(s.to_act(), Some(1));
+    }
+
+    #[test]
+    fn trusted_and_checked_apply_agree() {
+        let r = HongWuRules::default();
+        for i in 0..6 {
+            let mut out = Vec::new();
+            for trusted in [false, true] {
+                let mut rng = deal_rng(31, i);
+                let mut s = HongWuState::deal(&r, &mut rng);
+                while !s.is_over() {
+                    let a = crate::games::hongwu::policy::choose(&s, Policy::Greedy, &mut rng);
+                    if trusted {
+                        s.apply_trusted(&a).unwrap();
+                    } else {
+                        s.apply(&a).unwrap();
+                    }
+                }
+                out.push((s.settlement(), s.points_won(), s.tricks()));
+            }
+            assert_eq!(out[0], out[1], "deal {i}");
+        }
     }
 
     #[test]
