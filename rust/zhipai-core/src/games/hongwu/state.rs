@@ -679,6 +679,79 @@ mod tests {
         }
     }
 
+    /// Play deal `i` to the end with `rules` (random policy; the policies ignore the kitty and
+    /// red-5 options, so the same deal is played under every value of them).
+    fn finished(rules: &HongWuRules, i: u64) -> HongWuState {
+        let mut rng = deal_rng(55, i);
+        let mut s = HongWuState::deal(rules, &mut rng);
+        crate::games::hongwu::policy::play_out(&mut s, Policy::Random, &mut rng).unwrap();
+        s
+    }
+
+    #[test]
+    fn red5_penalty_scopes() {
+        use crate::games::hongwu::options::Red5PenaltyScope;
+        let mut own = HongWuRules::default();
+        own.options.red5_penalty_per_card = 20;
+        let mut any = own.clone();
+        any.options.red5_penalty_scope = Red5PenaltyScope::AnyRed5WonByXianjia;
+        let mut seen_any = 0;
+        for i in 0..40 {
+            let (a, b) = (finished(&own, i), finished(&any, i));
+            assert_eq!(a.points_won(), b.points_won(), "same play");
+            let (pa, pb) =
+                (a.settlement().unwrap().red5_penalty, b.settlement().unwrap().red5_penalty);
+            assert!(pa <= pb && pa % 20 == 0 && pb % 20 == 0 && pb <= 40, "deal {i}: {pa} {pb}");
+            seen_any += (pb > 0) as i32;
+            let plain = finished(&HongWuRules::default(), i).settlement().unwrap();
+            assert_eq!(plain.score - pa, a.settlement().unwrap().score, "S drops by R5");
+        }
+        assert!(seen_any > 0, "some ♥5 is captured in 40 random deals");
+    }
+
+    #[test]
+    fn kitty_options_in_play() {
+        use crate::games::hongwu::options::KittyRule;
+        let mut ignored = HongWuRules::default();
+        ignored.options.kitty = KittyRule::Ignored;
+        let mut xianjia_last = 0;
+        for i in 0..30 {
+            let (d, g) = (finished(&HongWuRules::default(), i), finished(&ignored, i));
+            let (xd, xg) =
+                (d.settlement().unwrap().attacker_points, g.settlement().unwrap().attacker_points);
+            if d.last_winner_is_xianjia() {
+                xianjia_last += 1;
+                assert!([2, 4, 8].contains(&d.last_multiplier()));
+                assert_eq!(xd - xg, d.kitty_points() * d.last_multiplier(), "deal {i}");
+            } else {
+                assert_eq!(xd, xg, "deal {i}: the dealer won the last trick");
+            }
+        }
+        assert!(xianjia_last > 0);
+    }
+
+    #[test]
+    fn clockwise_turns_in_play() {
+        let mut r = HongWuRules::default();
+        r.options.direction = crate::games::hongwu::options::Direction::Clockwise;
+        let mut rng = deal_rng(8, 0);
+        let mut s = HongWuState::deal(&r, &mut rng);
+        let first = s.to_act().unwrap();
+        s.apply(&Action::Bid(Bid::Points(60))).unwrap();
+        assert_eq!(s.to_act(), Some((first + 3) % 4));
+        for _ in 0..3 {
+            s.apply(&Action::Bid(Bid::Pass)).unwrap();
+        }
+        s.apply(&Action::Trump(Suit::Clubs)).unwrap();
+        let bury = Multiset::from_cards(&s.hand(first).iter().take(8).collect::<Vec<_>>()).unwrap();
+        s.apply(&Action::Bury(bury)).unwrap();
+        let lead = s.lead_candidates()[0];
+        s.apply(&Action::Play(lead)).unwrap();
+        assert_eq!(s.to_act(), Some((first + 3) % 4), "the next player is to the right");
+        crate::games::hongwu::policy::play_out(&mut s, Policy::Random, &mut rng).unwrap();
+        assert!(s.is_over());
+    }
+
     #[test]
     fn random_and_greedy_deals_conserve_points() {
         let r = HongWuRules::default();
