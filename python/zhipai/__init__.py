@@ -22,26 +22,38 @@ from zhipai._core import (
     cards_from_array,
     cards_to_array,
 )
+from zhipai.deal import Deal, deal, deal_batch
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
+from zhipai import baohuang as baohuang  # noqa: E402  (Qingdao Baohuang mechanics and State)
+from zhipai.evaluate import Evaluation, evaluate
+from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
 __all__ = [
     "Card",
+    "Evaluation",
     "IllegalPlayError",
     "ImpossibleDealError",
     "InvalidCardError",
     "InvalidOptionError",
     "InvalidValueError",
     "Rules",
+    "SimResult",
+    "SimulationInterrupted",
     "ZhipaiError",
     "__version__",
+    "baohuang",
     "cards",
     "cards_from_array",
     "cards_to_array",
     "hongwu",
+    "evaluate",
     "presets",
     "rules",
+    "simulate",
 ]
+__all__ += ["Deal", "deal", "deal_batch"]
 
 
 def rules(preset: str, **options: Any) -> Rules:

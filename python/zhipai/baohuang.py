@@ -1,3 +1,166 @@
-"""baohuang (stub until its issue lands)."""
+"""Qingdao Baohuang 青岛保皇: mechanics and the deal state (shared/rules/baohuang.md, seed 003).
 
-__all__: list[str] = []
+Five players, four decks with jokers (216 cards, 43 or 44 each). Seats are 0..4 in playing
+(anticlockwise) order; accession runs clockwise. Card lists are strings in the notation of
+shared/cases/FORMAT.md (``"SJ 9S 9H 9D"``); order never matters.
+
+Mechanics (every function takes an optional ``rules=zhipai.rules("baohuang", ...)``):
+
+* :func:`is_play` / :func:`play_error` — is a card list one well-formed play (§C.4);
+* :func:`beats` — does play A beat play B (§C.5: same count, every card higher position by position);
+* :func:`ascension_options` — the cards a scepter holder may ascend with (§C.3);
+* :func:`next_leader` — who opens the next round after a sequence of actions (§C.6, §C.7);
+* :func:`score` — the amounts of a deal for a mode and places (§C.9, §C.10);
+* :func:`legal_plays`, :func:`count_plays`, :func:`sample_play`, :func:`play_reason` — move
+  generation for a hand and a previous play (plays are the same up to suits; each is returned with
+  suits taken from the hand in S, H, D, C order).
+
+:class:`Game` / :class:`State` play whole deals with OpenSpiel-style verbs.
+
+Errors: ``InvalidCardError`` for bad card text, ``IllegalPlayError`` for a malformed play or an
+action not allowed, ``InvalidValueError`` for bad places, seats or hands, ``InvalidOptionError``
+for rules of another game.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from zhipai import _core
+from zhipai._core import BaohuangState as State
+from zhipai._core import Rules
+
+__all__ = [
+    "Game",
+    "MODES",
+    "State",
+    "ascension_options",
+    "beats",
+    "count_plays",
+    "is_play",
+    "legal_plays",
+    "next_leader",
+    "play_error",
+    "play_reason",
+    "sample_play",
+    "score",
+]
+
+MODES = ("normal", "open_guard", "grab", "open_solo", "secret_solo")
+"""Deal modes: 暗保, 明保 (doubled), 抢独, 明独, 暗独."""
+
+
+def play_error(cards: str) -> str | None:
+    """Why ``cards`` is not one well-formed play (§C.4: n naturals of one rank + x SJ + y BJ,
+    n + x + y >= 1), or ``None``. Raises ``InvalidCardError`` for bad card text."""
+    return _core.baohuang_play_error(cards)
+
+
+def is_play(cards: str) -> bool:
+    """Whether ``cards`` is one well-formed play (§C.4)."""
+    return play_error(cards) is None
+
+
+def beats(play: str, previous: str, rules: Rules | None = None) -> bool:
+    """Whether ``play`` beats ``previous`` (§C.5; with ``bombs=on`` a bomb also beats fewer cards).
+
+    Raises:
+        IllegalPlayError: either card list is not a well-formed play.
+    """
+    return _core.baohuang_beats(play, previous, rules)
+
+
+def ascension_options(
+    hand: str, rules: Rules | None = None, scepter_in_hand: bool = True
+) -> dict[str, str]:
+    """``{card: "guard" | "solo"}``: every card the scepter holder may ascend with (§C.3.1).
+
+    3 counted copies → ``"guard"`` (the 4th copy's holder guards); all 4 → ``"solo"`` (独保).
+    ``hand`` is the scepter holder's whole hand; one BJ in it is the scepter (it counts unless
+    ``scepter_counts_for_dengji=false``).
+
+    Raises:
+        InvalidValueError: ``scepter_in_hand`` and the hand holds no BJ.
+    """
+    return dict(_core.baohuang_ascension_options(hand, rules, scepter_in_hand))
+
+
+def next_leader(
+    actions: Iterable[tuple[int, str]], out: Iterable[int] = (), rules: Rules | None = None
+) -> int:
+    """The seat that opens the next round after ``actions`` (§C.6, §C.7).
+
+    ``actions``: ``(seat, CARDS | "pass" | "yield" | "jiefeng")`` in time order, seats 0..4 in
+    playing order, the first being the lead; ``out``: seats whose play was their last cards.
+
+    Raises:
+        IllegalPlayError: an action out of turn or not allowed (yield in the second circle, 接风
+            when not entitled, a play that does not beat).
+        InvalidValueError: the round is not over after the last action.
+    """
+    return _core.baohuang_next_leader([(int(s), str(a)) for s, a in actions], list(out), rules)
+
+
+def score(
+    mode: str, emperor_place: int, guard_place: int | None = None, rules: Rules | None = None
+) -> dict[str, int]:
+    """Amounts of one deal: ``{"emperor", "guard", "rebel"}`` (no ``guard`` in solo modes).
+
+    ``mode`` is one of :data:`MODES`; places are 1 (大客) … 5 (大拉). §C.9: group score
+    G = points(emperor) + points(guard) with 6/3/0/−3/−6; emperor 2G/3, guard G/3, each rebel
+    −G/3; 明保 doubles. §C.10 solo tables 40/32/24.
+
+    Raises:
+        InvalidValueError: unknown mode, place outside 1..5, guard place missing or given in a
+            solo mode, equal places.
+    """
+    e, g, r = _core.baohuang_score(mode, emperor_place, guard_place, rules)
+    out = {"emperor": e, "rebel": r}
+    if g is not None:
+        out["guard"] = g
+    return out
+
+
+def legal_plays(
+    hand: str, previous: str | None = None, rules: Rules | None = None, limit: int | None = None
+) -> list[str]:
+    """Every legal play of ``hand`` after ``previous`` (``None`` = a lead), in a fixed order."""
+    return _core.baohuang_legal_plays(hand, previous, rules, limit)
+
+
+def count_plays(hand: str, previous: str | None = None, rules: Rules | None = None) -> int:
+    """Number of legal plays of ``hand`` after ``previous`` (same set as :func:`legal_plays`)."""
+    return _core.baohuang_count_plays(hand, previous, rules)
+
+
+def sample_play(
+    hand: str, previous: str | None = None, seed: int = 0, rules: Rules | None = None
+) -> str | None:
+    """One legal play drawn uniformly (reproducible from ``seed``), ``None`` if there is none."""
+    return _core.baohuang_sample_play(hand, previous, seed, rules)
+
+
+def play_reason(
+    hand: str, play: str, previous: str | None = None, rules: Rules | None = None
+) -> str | None:
+    """Why ``play`` may not be played from ``hand`` after ``previous``, or ``None`` if legal."""
+    return _core.baohuang_play_reason(hand, play, previous, rules)
+
+
+class Game:
+    """A Baohuang rule set that makes deals: ``Game(zhipai.rules("baohuang")).new_deal(seed=7)``."""
+
+    def __init__(self, rules: Rules | None = None) -> None:
+        self.rules = rules
+
+    def new_deal(self, seed: int = 0, index: int = 0) -> State:
+        """Deal ``index`` of a run seeded with ``seed`` (reproducible), in the accession phase."""
+        return State.new_deal(self.rules, seed, index)
+
+    def from_hands(self, hands: Sequence[str], scepter: int, first_dealt: int = 0) -> State:
+        """A deal from five hands holding exactly the deck; ``scepter`` holds the scepter BJ.
+
+        Raises:
+            InvalidValueError: the hands are not exactly the deck, or the scepter seat has no BJ.
+        """
+        return State.from_hands(list(hands), scepter, self.rules, first_dealt)

@@ -7,6 +7,7 @@ import sys
 from typing import Sequence
 
 import zhipai
+from zhipai.deal import register_cli as _register_deal_cli
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
@@ -33,6 +34,147 @@ def _cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
+def _option_value(text: str) -> bool | int | str:
+    low = text.lower()
+    if low in ("true", "on", "yes"):
+        return True
+    if low in ("false", "off", "no"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _rules_from_args(args: argparse.Namespace) -> zhipai.Rules:
+    """The rule set of ``PRESET --decks N --option K=V ...``."""
+    options: dict[str, bool | int | str] = {}
+    for item in args.option or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise ValueError(f"invalid --option {item!r}: expected NAME=VALUE")
+        options[name.strip()] = _option_value(value.strip())
+    if args.decks is not None:
+        options["decks"] = args.decks
+    return zhipai.rules(args.preset, **options)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    status = 0
+    try:
+        result = zhipai.simulate(
+            rules,
+            args.deals,
+            policy=args.policy,
+            seed=args.seed,
+            threads=args.threads,
+            progress=False if args.quiet else None,
+            chunk_size=args.chunk_size,
+            aggregate_only=args.aggregate_only,
+        )
+    except zhipai.SimulationInterrupted as e:
+        result, status = e.result, 130
+        print(f"zhipai: interrupted after {result.completed} of {result.requested} deals", file=sys.stderr)
+    print(result.summary())
+    if args.out and not args.aggregate_only:
+        print(f"rows written to {result.save(args.out)}")
+    if args.plot:
+        result.plot(args.plot)
+        print(f"histograms written to {args.plot}")
+    return status
+
+
+def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "simulate",
+        help="play many deals with a built-in policy and summarise the results",
+        description="Play DEALS complete deals of PRESET (deal i seeded by (SEED, i): the result "
+        "does not depend on --threads) and print per-column mean, std, 95%% CI and distributions.",
+    )
+    p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
+    p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
+    p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
+    p.add_argument("--deals", "-n", type=int, default=10_000, help="number of deals (default 10000)")
+    p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
+    p.add_argument("--threads", "-t", type=int, help="worker threads (default: every core)")
+    p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file")
+    p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")
+    p.add_argument("--aggregate-only", action="store_true", help="keep aggregates only (bounded memory)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_simulate)
+
+
+def _seat_cards(items: list[str] | None, flag: str) -> dict[int, str]:
+    """``["2:H", "3:AS KS"]`` → ``{2: "H", 3: "AS KS"}``."""
+    out: dict[int, str] = {}
+    for item in items or []:
+        seat, sep, cards = item.partition(":")
+        if not sep or not seat.strip().isdigit():
+            raise ValueError(f"invalid {flag} {item!r}: expected SEAT:CARDS, e.g. 2:H or 3:'AS KS'")
+        out[int(seat)] = cards.strip()
+    return out
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    known = {
+        "hands": _seat_cards(args.known, "--known"),
+        "voids": _seat_cards(args.void, "--void"),
+        "kitty": args.kitty or "",
+    }
+    candidates = [None if c == "policy" else c for c in args.candidate] if args.candidate else None
+    status = 0
+    try:
+        result = zhipai.evaluate(
+            rules,
+            args.seat,
+            args.hand,
+            known=known,
+            candidates=candidates,
+            samples=args.samples,
+            policy=args.policy,
+            seed=args.seed,
+            threads=args.threads,
+            progress=False if args.quiet else None,
+            dealer=args.dealer,
+        )
+    except zhipai.SimulationInterrupted as e:
+        result, status = e.result, 130
+        print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
+    print(result)
+    return status
+
+
+def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "evaluate",
+        help="Monte Carlo evaluation of one seat's hand (and of candidate first actions)",
+        description="Sample the unknown cards uniformly among the deals consistent with what SEAT "
+        "knows, play each sample out once per candidate (same deals and randomness for every "
+        "candidate) and print each outcome column's mean with 95%% CIs.",
+    )
+    p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
+    p.add_argument("--hand", required=True, help="the seat's whole hand, e.g. 'BJ SJ 2S 2S ...'")
+    p.add_argument("--seat", type=int, default=0, help="the evaluated seat (default 0)")
+    p.add_argument("--samples", "-n", type=int, default=10_000, help="sampled deals (default 10000)")
+    p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
+                   help="a first action to compare (cards; 'policy' = let the policy choose), repeatable")
+    p.add_argument("--known", action="append", metavar="SEAT:CARDS", help="cards known in another hand")
+    p.add_argument("--void", action="append", metavar="SEAT:CARDS", help="a seat holds none of these (suit letters allowed)")
+    p.add_argument("--kitty", metavar="CARDS", help="cards known to be in the kitty")
+    p.add_argument("--dealer", type=int, help="the dealer seat, when known")
+    p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
+    p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
+    p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--threads", "-t", type=int, help="worker threads (default: every core)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_evaluate)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="zhipai",
@@ -50,6 +192,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("presets", help="list presets and their options")
     p.add_argument("-v", "--verbose", action="store_true", help="also print each option's doc")
     p.set_defaults(func=_cmd_presets)
+
+    _register_deal_cli(sub)
+    _add_simulate_parser(sub)
+    _add_evaluate_parser(sub)
 
     return parser
 

@@ -1,3 +1,458 @@
-"""simulate (stub until its issue lands)."""
+"""Batch simulation: play many complete deals in Rust and analyse the result columns.
 
-__all__: list[str] = []
+``zhipai.simulate(rules, deals, ...)`` plays ``deals`` deals on a Rust thread pool (the GIL is
+released) and returns a :class:`SimResult`: one ``int32`` numpy array per result column (the
+columns are the game's: scores, attacker points, level change, …), or, with
+``aggregate_only=True``, exact per-column aggregates whose memory does not grow with ``deals``.
+
+Reproducibility: deal ``i`` draws all its randomness from a generator seeded by ``(seed, i)``
+(ChaCha8, stream ``i``), so the result is identical for any ``threads`` and ``chunk_size``.
+
+Interruption: Ctrl-C stops the workers and raises :class:`SimulationInterrupted` (a
+``KeyboardInterrupt``) whose ``result`` holds the completed prefix of deals ``0..n``; a progress
+callable returning ``False`` stops the run the same way but returns the prefix (with
+``result.interrupted`` true) instead of raising.
+
+Python callables as policies (slow path, not available yet): a built-in policy decides inside
+Rust's ``play_deal``, which offers no decision points to call out from. A callable policy needs
+each game to expose a step-wise state, as sketched in DESIGN.md (OpenSpiel verbs): ``Game(rules)
+.new_deal(seed=...)`` returning a state with ``current_player()``, ``legal_moves()`` (card
+multisets in a deterministic order), ``observation(seat)`` (own hand, trump/level, cards played
+so far, current trick, scores), ``play(move)``, ``is_terminal()`` and ``result_row()`` (the same
+columns as ``simulate``). The slow path is then a Python loop calling ``policy(observation,
+legal_moves) -> move`` at each decision; until the games provide that state, a callable raises
+``InvalidValueError``.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Union
+
+import numpy as np
+
+from zhipai import _core
+from zhipai._core import InvalidValueError, Rules
+
+__all__ = ["ColumnSummary", "SimResult", "SimulationInterrupted", "Summary", "simulate"]
+
+POLICIES = ("random", "greedy")
+
+#: A column whose values all lie in -256..255 and that takes at most this many distinct values
+#: gets its distribution in the summary (level changes, seats, counts of tricks, …).
+MAX_DISTRIBUTION_VALUES = 25
+
+_Z95 = statistics.NormalDist().inv_cdf(0.975)
+
+ProgressArg = Union[bool, None, Callable[[int, int], Any]]
+
+
+class SimulationInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped a simulation; ``result`` holds the completed prefix of deals."""
+
+    def __init__(self, result: SimResult) -> None:
+        super().__init__(
+            f"simulation interrupted after {result.completed} of {result.requested} deals"
+        )
+        self.result = result
+
+
+@dataclass(frozen=True)
+class ColumnSummary:
+    """Statistics of one result column over ``count`` deals.
+
+    ``mean`` with its 95% confidence interval ``ci95`` (normal approximation, ``mean ± 1.96·std/√n``;
+    NaN below two deals), sample standard deviation ``std`` (divisor ``n - 1``), ``min``/``max``,
+    and ``distribution`` (value → number of deals) for small-integer columns, else ``None``.
+    Mean and variance come from exact integer sums, so they do not depend on summation order.
+    """
+
+    name: str
+    doc: str
+    count: int
+    mean: float
+    std: float
+    ci95: tuple[float, float]
+    min: int
+    max: int
+    distribution: dict[int, int] | None = field(default=None)
+
+    @classmethod
+    def from_stats(cls, name: str, doc: str, s: Mapping[str, Any]) -> ColumnSummary:
+        """From the exact aggregates ``count, sum, sum_sq, min, max, histogram`` of the engine."""
+        n, total, total_sq = int(s["count"]), int(s["sum"]), int(s["sum_sq"])
+        mean = total / n if n else math.nan
+        if n >= 2:
+            var = (n * total_sq - total * total) / (n * (n - 1))  # exact ints, one rounding
+            std = math.sqrt(max(var, 0.0))
+            half = _Z95 * std / math.sqrt(n)
+            ci = (mean - half, mean + half)
+        else:
+            std, ci = math.nan, (math.nan, math.nan)
+        hist = s.get("histogram")
+        dist = None
+        if hist is not None and 0 < len(hist) <= MAX_DISTRIBUTION_VALUES:
+            dist = {int(v): int(c) for v, c in hist}
+        return cls(name, doc, n, mean, std, ci, int(s["min"]), int(s["max"]), dist)
+
+    def fraction(self, value: int) -> float:
+        """Share of deals where the column equals ``value`` (needs a distribution)."""
+        if self.distribution is None:
+            raise ValueError(f"column {self.name!r} has no distribution (too many values)")
+        return self.distribution.get(value, 0) / self.count
+
+
+def _exact_stats(col: np.ndarray) -> dict[str, Any]:
+    """The engine's aggregates of an int32 column, computed exactly with numpy + Python ints."""
+    n = len(col)
+    if n == 0:
+        return {"count": 0, "sum": 0, "sum_sq": 0, "min": 2**31 - 1, "max": -(2**31), "histogram": []}
+    c = col.astype(np.int64)
+    lo, hi = int(c.min()), int(c.max())
+    biggest_sq = max(lo * lo, hi * hi, 1)
+    block = max(1, (2**62) // biggest_sq)  # rows per block whose int64 sum of squares cannot overflow
+    sum_sq = sum(int(np.dot(c[i : i + block], c[i : i + block])) for i in range(0, n, block))
+    hist = None
+    if lo >= -256 and hi < 256:
+        counts = np.bincount(c + 256, minlength=512)
+        hist = [(int(v) - 256, int(k)) for v, k in zip(np.flatnonzero(counts), counts[counts > 0])]
+    return {"count": n, "sum": int(c.sum()), "sum_sq": sum_sq, "min": lo, "max": hi, "histogram": hist}
+
+
+class Summary(Mapping[str, ColumnSummary]):
+    """Per-column statistics of a :class:`SimResult`; ``str(summary)`` is a readable table."""
+
+    def __init__(self, title: str, columns: list[ColumnSummary]) -> None:
+        self.title = title
+        self._columns = {c.name: c for c in columns}
+
+    def __getitem__(self, name: str) -> ColumnSummary:
+        try:
+            return self._columns[name]
+        except KeyError:
+            raise KeyError(f"no column {name!r}; columns: {', '.join(self._columns)}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._columns)
+
+    def __len__(self) -> int:
+        return len(self._columns)
+
+    def to_dict(self) -> dict[str, dict[str, Any]]:
+        """``{column: {count, mean, std, ci95, min, max, distribution}}`` (JSON-friendly)."""
+        return {
+            name: {k: getattr(c, k) for k in ("count", "mean", "std", "ci95", "min", "max", "distribution")}
+            for name, c in self._columns.items()
+        }
+
+    def __str__(self) -> str:
+        width = max([len("column")] + [len(n) for n in self._columns])
+        lines = [self.title, ""]
+        lines.append(
+            f"{'column':<{width}}  {'mean':>11}  {'std':>10}  {'95% CI of mean':>25}  {'min':>8}  {'max':>8}"
+        )
+        for c in self._columns.values():
+            ci = f"[{c.ci95[0]:.4f}, {c.ci95[1]:.4f}]"
+            lines.append(
+                f"{c.name:<{width}}  {c.mean:>11.4f}  {c.std:>10.4f}  {ci:>25}  {c.min:>8}  {c.max:>8}"
+            )
+        for c in self._columns.values():
+            if c.distribution is None or len(c.distribution) < 2:
+                continue
+            lines.append("")
+            lines.append(f"{c.name} distribution (value: share of deals):")
+            parts = [f"{v:>4}: {100 * k / c.count:6.2f}%" for v, k in sorted(c.distribution.items())]
+            for i in range(0, len(parts), 6):
+                lines.append("  " + "   ".join(parts[i : i + 6]))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"<Summary of {len(self)} columns: {self.title}>"
+
+
+class SimResult(Mapping[str, np.ndarray]):
+    """The result of :func:`simulate`.
+
+    Rows mode: ``result["heads"]`` or ``result.heads`` is an ``int32`` array of shape
+    ``(completed,)``, row ``i`` = deal ``i``. ``len(result)`` = deals completed. With
+    ``aggregate_only=True`` no rows are kept: column access raises, ``summary()`` works.
+
+    Attributes: ``preset``, ``policy``, ``seed``, ``requested`` (deals asked for),
+    ``completed`` (deals in the result, the prefix ``0..completed``), ``interrupted``,
+    ``aggregate_only``, ``columns`` (names), ``docs`` (column name → meaning).
+    """
+
+    def __init__(self, raw: Mapping[str, Any], *, preset: str, policy: str, seed: int) -> None:
+        self.preset = preset
+        self.policy = policy
+        self.seed = seed
+        self.requested: int = int(raw["requested"])
+        self.completed: int = int(raw["completed"])
+        self.interrupted: bool = bool(raw["interrupted"])
+        self.columns: list[str] = list(raw["columns"])
+        self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
+        self.aggregate_only = "stats" in raw
+        self._data: dict[str, np.ndarray] = dict(zip(self.columns, raw.get("data") or []))
+        self._stats: dict[str, Any] | None = (
+            dict(zip(self.columns, raw["stats"])) if self.aggregate_only else None
+        )
+
+    # --- mapping / attribute access -------------------------------------------------------
+    def __getitem__(self, name: str) -> np.ndarray:
+        if name not in self.docs:
+            raise KeyError(f"no column {name!r}; columns: {', '.join(self.columns)}")
+        if self.aggregate_only:
+            raise KeyError(f"column {name!r}: an aggregate_only result keeps no rows; use summary()")
+        return self._data[name]
+
+    def __getattr__(self, name: str) -> np.ndarray:
+        if name.startswith("_") or name not in self.__dict__.get("docs", {}):
+            raise AttributeError(name)
+        try:
+            return self[name]
+        except KeyError as e:
+            raise AttributeError(e.args[0]) from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([] if self.aggregate_only else self.columns)
+
+    def __len__(self) -> int:
+        return self.completed
+
+    def __repr__(self) -> str:
+        mode = "aggregate_only" if self.aggregate_only else "rows"
+        stop = f" of {self.requested} (interrupted)" if self.interrupted else ""
+        return (
+            f"<SimResult {self.preset}: {self.completed} deals{stop}, policy={self.policy!r}, "
+            f"seed={self.seed}, {mode}, columns={self.columns}>"
+        )
+
+    # --- analysis -------------------------------------------------------------------------
+    def stats(self, name: str) -> dict[str, Any]:
+        """Exact aggregates of one column: ``count, sum, sum_sq, min, max, histogram``."""
+        if name not in self.docs:
+            raise KeyError(f"no column {name!r}; columns: {', '.join(self.columns)}")
+        if self._stats is not None:
+            return dict(self._stats[name])
+        return _exact_stats(self._data[name])
+
+    def summary(self) -> Summary:
+        """Per column: mean, std, 95% CI of the mean, min, max, distribution of small ints."""
+        stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
+        title = (
+            f"{self.preset}: {self.completed} deals{stop}, policy {self.policy}, seed {self.seed}"
+        )
+        return Summary(
+            title,
+            [ColumnSummary.from_stats(n, self.docs[n], self.stats(n)) for n in self.columns],
+        )
+
+    def _rows(self, what: str) -> dict[str, np.ndarray]:
+        if self.aggregate_only:
+            raise ValueError(f"{what}: an aggregate_only result keeps no rows; use summary()")
+        return dict(self._data)
+
+    def to_pandas(self) -> Any:
+        """A ``pandas.DataFrame``, one int32 column per result column (needs ``zhipai[pandas]``)."""
+        rows = self._rows("to_pandas")
+        pd = _optional("pandas", "to_pandas", "pandas")
+        return pd.DataFrame(rows, copy=False)
+
+    def to_arrow(self) -> Any:
+        """A ``pyarrow.Table``, one int32 column per result column (needs ``zhipai[arrow]``)."""
+        rows = self._rows("to_arrow")
+        pa = _optional("pyarrow", "to_arrow", "arrow")
+        return pa.table(rows)
+
+    def save(self, path: str | Path) -> Path:
+        """Write the rows to ``path``: ``.csv`` (header + one line per deal), ``.parquet``
+        (needs ``zhipai[arrow]``) or ``.npz``. Raises ``ValueError`` naming another suffix."""
+        path = Path(path)
+        rows = self._rows("save")
+        suffix = path.suffix.lower()
+        if suffix == ".csv":
+            matrix = np.column_stack([rows[c] for c in self.columns]) if rows else np.empty((0, 0))
+            np.savetxt(path, matrix, fmt="%d", delimiter=",", header=",".join(self.columns), comments="")
+        elif suffix == ".parquet":
+            pq = _optional("pyarrow.parquet", "save to .parquet", "arrow")
+            pq.write_table(self.to_arrow(), path)
+        elif suffix == ".npz":
+            np.savez(path, **rows)
+        else:
+            raise ValueError(f"cannot save to {str(path)!r}: expected a .csv, .parquet or .npz file")
+        return path
+
+    def plot(self, path: str | Path | None = None, columns: list[str] | None = None) -> Any:
+        """Histograms of ``columns`` (default: all) as a ``matplotlib.figure.Figure``; saved to
+        ``path`` when given. Works for aggregate_only results on small-integer columns.
+        Needs ``zhipai[plot]``."""
+        _optional("matplotlib", "plot", "plot")
+        from matplotlib.figure import Figure
+
+        names = list(columns) if columns is not None else list(self.columns)
+        for n in names:
+            if n not in self.docs:
+                raise KeyError(f"no column {n!r}; columns: {', '.join(self.columns)}")
+        fig = Figure(figsize=(4.5 * min(len(names), 3), 3.2 * math.ceil(len(names) / 3)), layout="constrained")
+        for i, n in enumerate(names):
+            ax = fig.add_subplot(math.ceil(len(names) / 3), min(len(names), 3), i + 1)
+            s = self.stats(n)
+            if s["histogram"] is not None and len(s["histogram"]) <= 64:
+                values, counts = zip(*s["histogram"]) if s["histogram"] else ((), ())
+                ax.bar(values, counts, width=0.8)
+            elif not self.aggregate_only:
+                ax.hist(self._data[n], bins=50)
+            else:
+                ax.text(0.5, 0.5, "no histogram kept\n(values outside -256..255)", ha="center", va="center")
+            ax.set_title(n)
+            ax.set_ylabel("deals")
+        fig.suptitle(f"{self.preset}: {self.completed} deals, policy {self.policy}")
+        if path is not None:
+            fig.savefig(path)
+        return fig
+
+
+def _optional(module: str, what: str, extra: str) -> Any:
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        raise ImportError(
+            f"{what} needs the optional package {module.split('.')[0]!r}: "
+            f"pip install 'zhipai[{extra}]'"
+        ) from None
+
+
+def _engine(rules: Rules) -> Callable[..., dict[str, Any]]:
+    """The native runner of ``rules`` (tests replace this with the internal toy game)."""
+
+    def run(**kwargs: Any) -> dict[str, Any]:
+        return _core._simulate(rules, **kwargs)
+
+    return run
+
+
+def _check_count(name: str, value: Any, *, allow_none: bool = False) -> None:
+    if value is None and allow_none:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise InvalidValueError(f"invalid {name} {value!r}: expected an int")
+    if value < 1:
+        raise InvalidValueError(f"invalid {name} {value}: expected at least 1")
+
+
+def _resolve_rules(rules: Rules | str) -> Rules:
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return _core.rules(rules, None)
+    raise InvalidValueError(f"invalid rules {rules!r}: expected zhipai.Rules or a preset name")
+
+
+class _Bar:
+    """A tqdm bar opened on the first progress report (so a run that fails at once shows none)."""
+
+    def __init__(self, deals: int, desc: str, disable: bool | None) -> None:
+        self.deals, self.desc, self.disable = deals, desc, disable
+        self.bar: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=self.deals, unit="deal", unit_scale=True, desc=self.desc, disable=self.disable)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _progress_callback(progress: ProgressArg, deals: int, desc: str) -> tuple[Any, _Bar | None]:
+    """(callback for the engine, bar to close) for the ``progress`` argument."""
+    if callable(progress):
+        return progress, None
+    if progress is False:
+        return None, None
+    if progress not in (True, None):
+        raise InvalidValueError(f"invalid progress {progress!r}: expected True, False, None or a callable")
+    bar = _Bar(deals, desc, None if progress is None else False)
+    return bar, bar
+
+
+def simulate(
+    rules: Rules | str,
+    deals: int,
+    policy: str | Callable[..., Any] = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    progress: ProgressArg = None,
+    chunk_size: int | None = None,
+    aggregate_only: bool = False,
+) -> SimResult:
+    """Play ``deals`` complete deals of ``rules`` and return their result columns.
+
+    Args:
+        rules: a ``zhipai.Rules`` (``zhipai.rules(preset, **options)``) or a preset name.
+        deals: number of deals, an int ≥ 1.
+        policy: ``"random"`` (uniform over legal choices) or ``"greedy"`` (the game's documented
+            rule-based player), used for every seat and decision. Python callables are not
+            available yet (see the module docs for what the games must expose).
+        seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``.
+        threads: worker threads ≥ 1, default every core. Results do not depend on it.
+        progress: ``None`` (default) = tqdm bar when stderr is a terminal; ``True``/``False`` =
+            always/never; or a callable ``f(done, total)`` called about every 100 ms from the
+            calling thread — returning ``False`` stops the run (the prefix is returned).
+        chunk_size: deals per work unit ≥ 1 (scheduling only; results do not depend on it).
+        aggregate_only: keep exact per-column aggregates instead of rows (bounded memory, for
+            10**8 deals and more); then ``summary()`` works and column access raises.
+
+    Returns:
+        :class:`SimResult`.
+
+    Raises:
+        InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed`` or ``policy`` invalid
+            (the message names the value); a failing deal's error names its index and seed.
+        InvalidOptionError: unknown preset, or a game whose simulation is not available yet.
+        SimulationInterrupted: Ctrl-C; ``.result`` holds the completed prefix.
+    """
+    _check_count("deals", deals)
+    _check_count("threads", threads, allow_none=True)
+    _check_count("chunk_size", chunk_size, allow_none=True)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise InvalidValueError(f"invalid seed {seed!r}: expected an int in 0..2**64")
+    if callable(policy):
+        raise InvalidValueError(
+            f"invalid policy {policy!r}: Python callables need the game's step-by-step state "
+            "(observation + legal moves), which no game exposes yet; use 'random' or 'greedy'"
+        )
+    if policy not in POLICIES:
+        raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    rules = _resolve_rules(rules)
+    engine = _engine(rules)
+    callback, bar = _progress_callback(progress, int(deals), rules.preset)
+    try:
+        raw = engine(
+            deals=int(deals),
+            policy=policy,
+            seed=int(seed),
+            threads=None if threads is None else int(threads),
+            chunk_size=None if chunk_size is None else int(chunk_size),
+            aggregate_only=bool(aggregate_only),
+            progress=callback,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    result = SimResult(raw, preset=rules.preset, policy=policy, seed=int(seed))
+    exc = raw.get("exception")
+    if isinstance(exc, KeyboardInterrupt):
+        raise SimulationInterrupted(result) from exc
+    if exc is not None:
+        raise exc
+    return result

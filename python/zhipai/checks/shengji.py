@@ -42,7 +42,11 @@ def check_format(case: dict[str, Any]) -> Any:
     """``{"kind": K, "units": [...]}``; ``units`` match as any valid decomposition in any order:
     the same multiset of unit shapes, and each unit a legal unit of the listed cards."""
     m = _mechanics(case)
-    f = m.classify(case["cards"])
+    try:
+        f = m.classify(case["cards"])
+    except zhipai.InvalidValueError:
+        # More copies of a card than there are decks: no such combination exists.
+        return Verdict(case.get("expect", {}).get("kind") == "invalid", {"kind": "invalid"})
     got = {"kind": f.kind, "units": f.units}
     expect = case.get("expect", {})
     ok = expect.get("kind") == f.kind
@@ -72,7 +76,10 @@ def _key(cards: str) -> tuple[tuple[str, int], ...]:
 def check_lead(case: dict[str, Any]) -> str:
     """``"legal"`` or ``"illegal"`` (structure only; the hand when given)."""
     m = _mechanics(case)
-    return "legal" if m.is_legal_lead(case["cards"], case.get("hand")) else "illegal"
+    try:
+        return "legal" if m.is_legal_lead(case["cards"], case.get("hand")) else "illegal"
+    except zhipai.InvalidValueError:
+        return "illegal"  # more copies of a card than there are decks cannot be held
 
 
 def check_throw(case: dict[str, Any]) -> Any:
@@ -92,7 +99,11 @@ def check_throw(case: dict[str, Any]) -> Any:
 def check_follow(case: dict[str, Any]) -> str:
     """``"legal"`` or ``"illegal"``."""
     m = _mechanics(case)
-    return "legal" if m.is_legal_follow(case["lead"], case["hand"], case["play"]) else "illegal"
+    try:
+        ok = m.is_legal_follow(case["lead"], case["hand"], case["play"])
+    except zhipai.InvalidValueError:
+        return "illegal"  # cards that cannot be held, or a hand shorter than the lead
+    return "legal" if ok else "illegal"
 
 
 def check_winner(case: dict[str, Any]) -> int:

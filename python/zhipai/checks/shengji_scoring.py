@@ -1,7 +1,46 @@
-"""Rule-case handlers for Shengji declaring and scoring (shared/cases/FORMAT.md). Empty until it lands."""
+"""Rule-case handlers for Shengji declaring and scoring (shared/cases/FORMAT.md):
+``declare``, ``level_change``, ``level_advance``."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
-CHECKS: dict[str, Callable[[dict[str, Any]], Any]] = {}
+import zhipai
+from zhipai.shengji import scoring
+
+
+def _rules(case: dict[str, Any]) -> zhipai.Rules:
+    """The case's preset with its ``options`` (lists such as ``mandatory_levels`` as text)."""
+    options = {
+        k: ",".join(map(str, v)) if isinstance(v, list) else v
+        for k, v in (case.get("options") or {}).items()
+    }
+    return zhipai.rules(case["game"], **options)
+
+
+def _declare(case: dict[str, Any]) -> dict[str, Any]:
+    out = scoring.declare(_rules(case), str(case.get("level", "2")), case["bids"])
+    if out["illegal_at"] is not None:
+        return {"illegal_at": out["illegal_at"], "reason": out["reason"]}
+    return {"final": out["final"], "trump": out["trump"]}
+
+
+def _level_change(case: dict[str, Any]) -> dict[str, Any]:
+    return scoring.level_change(_rules(case), case["attacker_points"])
+
+
+def _level_advance(case: dict[str, Any]) -> dict[str, Any]:
+    return scoring.level_advance(
+        _rules(case),
+        str(case["level"]),
+        str(case["attacker_level"]),
+        case["attacker_points"],
+        last_trick_single_jack=bool(case.get("last_trick_single_jack", False)),
+    )
+
+
+CHECKS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "declare": _declare,
+    "level_change": _level_change,
+    "level_advance": _level_advance,
+}

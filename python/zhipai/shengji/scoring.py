@@ -1,3 +1,138 @@
-"""Shengji scoring (stub until the Shengji rules issue lands)."""
+"""Shengji declaring, level changes and the match (rules: shared/rules/shengji.md §2.2-2.3, §8).
 
-__all__: list[str] = []
+Players are seats ``0..3`` in counter-clockwise playing order; the partner of seat ``p`` is
+``(p + 2) % 4``. Levels are rank symbols ``"2"`` ... ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``
+(and ``"NT"``, the joker-only level after A under ``after_A="no_trump_level"``). Attacker points
+``P`` are the attackers' final total (tricks + kitty bonus +/- penalties); a negative ``P`` counts
+as 0.
+
+Every function takes a Shengji rule set from ``zhipai.rules("tractor" | "tractor_jj" |
+"eighty_points", **options)`` and raises:
+
+* ``InvalidValueError``: rules of another game, a seat outside 0..3, a bad level, ``|P| > 10**6``;
+* ``InvalidCardError``: a card that cannot be parsed.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable, Sequence
+
+from zhipai import _core
+from zhipai._core import Rules
+
+__all__ = ["declare", "jj_score", "level_advance", "level_change"]
+
+
+def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str, Any]:
+    """Check a declaration sequence (亮主 / 反主, shengji.md §2.2) and name the final declaration.
+
+    Args:
+        rules: a Shengji rule set (its ``decks`` choose the ladder: 1 deck single only and the
+            first declaration final; 2 decks single L < pair L < pair SJ < pair BJ; 3 decks
+            ... < triple L < triple SJ < triple BJ). Options used: ``partner_may_overcall``,
+            ``self_reinforce_same_suit``, ``self_overcall_other_suit``, ``suit_ranked_bids``,
+            ``no_declaration``.
+        level: the hand's level rank, e.g. ``"2"``.
+        bids: ``(seat, cards)`` pairs in time order, cards in notation (``"2S 2S"``).
+
+    Returns:
+        ``{"final": [seat, cards] | None, "trump": "S"|"H"|"D"|"C"|"NT"|None,
+        "first": seat | None, "illegal_at": int | None, "reason": str | None}``. ``final`` and
+        ``trump`` describe the accepted bids (before any illegal one). ``trump`` is ``"NT"`` for a
+        joker declaration and, when nobody declared, under ``no_declaration="NT"``; it is ``None``
+        when nobody declared and the trump is decided at deal time (``random_suit``,
+        ``flip_kitty``). ``illegal_at`` is the index of the first bid the rules refuse and
+        ``reason`` the rule it breaks; later bids are not checked.
+
+    Raises:
+        InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules.
+        InvalidCardError: unparsable cards.
+    """
+    pairs = [(int(p), str(c)) for p, c in bids]
+    final, trump, first, illegal_at, reason = _core.shengji_declare(rules, level, pairs)
+    return {
+        "final": None if final is None else [final[0], final[1]],
+        "trump": trump,
+        "first": first,
+        "illegal_at": illegal_at,
+        "reason": reason,
+    }
+
+
+def level_change(rules: Rules, attacker_points: int) -> dict[str, Any]:
+    """The level change for the attackers' final total (shengji.md §8.1-8.3, §9.7).
+
+    The table follows ``decks`` and ``two_deck_table`` / ``one_deck_table`` /
+    ``three_deck_table``; ``level_cap`` applies.
+
+    Returns:
+        ``{"side": "dealer"|"attackers", "levels": int, "take_over": bool}`` plus, when
+        ``jj_scoring`` is on, ``"jj_score"`` (JJ 防方计分 in units of 基数, §8.4).
+
+    Raises:
+        InvalidValueError: non-Shengji rules or ``|attacker_points| > 10**6``.
+    """
+    side, levels, take_over, jj = _core.shengji_level_change(rules, int(attacker_points))
+    out: dict[str, Any] = {"side": side, "levels": levels, "take_over": take_over}
+    if jj is not None:
+        out["jj_score"] = jj
+    return out
+
+
+def jj_score(rules: Rules, attacker_points: int) -> dict[str, int]:
+    """JJ 拖拉机 match score (积分, seed 001, shengji.md §8.4) for the attackers' total.
+
+    Uses the rules' ``jj_small_score`` (``monotone`` default / ``literal``) and ``base`` (基数),
+    whether or not ``jj_scoring`` is on. Examples (seed): P=120 -> 40, P=115 -> 27.
+
+    Returns:
+        ``{"score": 防方计分 in units of 基数, "points": score * base}``.
+
+    Raises:
+        InvalidValueError: non-Shengji rules or ``|attacker_points| > 10**6``.
+    """
+    score, points = _core.shengji_jj_score(rules, int(attacker_points))
+    return {"score": score, "points": points}
+
+
+def level_advance(
+    rules: Rules,
+    level: str,
+    attacker_level: str,
+    attacker_points: int,
+    *,
+    last_trick_single_jack: bool = False,
+) -> dict[str, Any]:
+    """Both teams' levels after a hand, with must-play levels and the match end (shengji.md §8.5).
+
+    A rise that would pass a level of ``mandatory_levels`` stops on it (A always); a team leaves
+    a mandatory level only by holding as dealer there; attackers standing on one who take over
+    stay on it. Holding as dealer at A ends the match under ``after_A="match_ends"``.
+
+    Args:
+        level: the hand's level (the dealer team's level).
+        attacker_level: the attackers' own level.
+        attacker_points: the attackers' final total.
+        last_trick_single_jack: the attackers won the last trick with a single J (read only
+            under ``jack_back_to_two="single_J"`` at level J).
+
+    Returns:
+        ``{"side", "levels", "take_over", "new_level" (of the side that gained),
+        "dealer_level", "attacker_level" (both teams after the hand), "match_won"}``.
+
+    Raises:
+        InvalidValueError: a bad level (``"NT"`` only with ``after_A="no_trump_level"``),
+            non-Shengji rules or ``|attacker_points| > 10**6``.
+    """
+    side, levels, take_over, new, dealer, attackers, won = _core.shengji_level_advance(
+        rules, str(level), str(attacker_level), int(attacker_points), bool(last_trick_single_jack)
+    )
+    return {
+        "side": side,
+        "levels": levels,
+        "take_over": take_over,
+        "new_level": new,
+        "dealer_level": dealer,
+        "attacker_level": attackers,
+        "match_won": won,
+    }

@@ -447,6 +447,41 @@ mod tests {
     }
 
     #[test]
+    fn digest_4_6_tractor_lists() {
+        let mf = Decomposition::MultiplicityFirst;
+        let kind = |level: Rank, trump: Option<Suit>, cards: &str| {
+            decompose(&ms(cards), &order(level, trump), mf).map(|f| f.kind())
+        };
+        let h = Some(Suit::Hearts);
+        for (level, trump, cards) in [
+            (Rank::FIVE, h, "4S 4S 6S 6S"),
+            (Rank::FIVE, h, "5S 5S 5H 5H"),
+            (Rank::FIVE, h, "AH AH 5C 5C"),
+            (Rank::FIVE, h, "5H 5H SJ SJ"),
+            (Rank::FIVE, h, "SJ SJ BJ BJ"),
+            (Rank::from_index(5).unwrap(), Some(Suit::Clubs), "8H 8H 6H 6H"),
+            (Rank::TWO, None, "2H 2H SJ SJ"),
+            (Rank::FIVE, None, "5S 5S SJ SJ"),
+        ] {
+            assert_eq!(kind(level, trump, cards), Some(LeadKind::Tractor), "{cards}");
+        }
+        for (level, trump, cards) in [
+            (Rank::FIVE, h, "5H 5H 6H 6H"),
+            (Rank::FIVE, h, "5S 5S 5D 5D"),
+            (Rank::FIVE, h, "AH AH 5H 5H"),
+            (Rank::FIVE, None, "5S 5S 5D 5D"),
+            (Rank::TWO, Some(Suit::Spades), "6H 6H 8H 8H"),
+            (Rank::from_index(5).unwrap(), Some(Suit::Clubs), "7C 7C 6C 6C"),
+        ] {
+            assert_eq!(kind(level, trump, cards), Some(LeadKind::Throw), "{cards}");
+        }
+        // C9: two side suits; 5H 5D are two suits at level 2; SJ BJ is two trump singles.
+        assert_eq!(kind(Rank::TWO, Some(Suit::Clubs), "9S 9S 8H 8H"), None);
+        assert_eq!(kind(Rank::TWO, Some(Suit::Clubs), "5H 5D"), None);
+        assert_eq!(kind(Rank::TWO, Some(Suit::Clubs), "SJ BJ"), Some(LeadKind::Throw));
+    }
+
+    #[test]
     fn mixed_suits_have_no_format() {
         let o = order(Rank::TWO, Some(Suit::Clubs));
         assert!(decompose(&ms("9S 9S 8H 8H"), &o, Decomposition::MultiplicityFirst).is_none());

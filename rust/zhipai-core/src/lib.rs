@@ -7,6 +7,7 @@ pub mod cards;
 pub mod combos;
 pub mod deal;
 pub mod error;
+pub mod eval;
 pub mod games;
 pub mod multiset;
 pub mod options;

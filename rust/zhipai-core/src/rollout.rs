@@ -1,12 +1,29 @@
-//! Batch simulation of complete deals: the contract every game implements, and (from the
-//! simulation issue) the rayon driver with per-deal seeds.
+//! Batch simulation of complete deals: the contract every game implements ([`DealSimulator`]),
+//! and the driver that plays millions of deals on an owned rayon pool.
 //!
-//! Deal `i` of a run with seed `s` uses [`deal_rng`]`(s, i)`, so results do not depend on the
-//! thread count or on how deals are chunked.
+//! Reproducibility: deal `i` of a run with seed `s` uses [`deal_rng`]`(s, i)` and nothing else,
+//! so the rows (and the aggregates, which are exact integer sums) are identical for any thread
+//! count and any chunk size.
+//!
+//! Two modes:
+//! * [`simulate_rows`]: one row per deal, written straight into preallocated column buffers
+//!   (struct of arrays, `deals × 4` bytes per column).
+//! * [`simulate_aggregates`]: per-column streaming aggregates ([`ColumnStats`]: count, exact sums,
+//!   min/max, histogram of small values); memory is bounded whatever the number of deals.
+//!
+//! Cancellation: the driver polls a caller-owned stop flag before every deal and bumps a
+//! progress counter as it goes ([`Control`]). On stop it returns the completed *prefix* of deals
+//! `0..completed` with `interrupted = true`; deals past the prefix that happened to finish are
+//! dropped (they were never reported), so the prefix equals a fresh run of `completed` deals.
 
-use crate::error::Result;
+use crate::deal::{Deal, DealShape};
+use crate::error::{Result, ZhipaiError};
 use crate::policy::Policy;
+use crate::rules::Rules;
 use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 /// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
 /// `index` (independent streams, reproducible from `(seed, index)` alone).
@@ -33,4 +50,886 @@ pub trait DealSimulator: Sync {
     /// `policy` for every seat, drawing all randomness from `rng`, and write one value per
     /// column into `row` (`row.len() == self.columns().len()`).
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()>;
+
+    /// The shape of one deal before play (decks, hand sizes in seat order, kitty size), for Monte
+    /// Carlo hand evaluation (`eval.rs`), which samples deals of this shape and passes them to
+    /// [`DealSimulator::play_from_deal`]. `None` (the default) = evaluation not available.
+    fn deal_shape(&self) -> Option<DealShape> {
+        None
+    }
+
+    /// Hook of Monte Carlo hand evaluation: play one deal to the end from the *given* cards, as
+    /// [`DealSimulator::play_deal`] does after its dealing step, and write one row.
+    ///
+    /// Contract (what a game implementing it must do):
+    /// * `start.deal.hands[s]` is seat `s`'s hand and `start.deal.kitty` the kitty, exactly as
+    ///   shaped by [`DealSimulator::deal_shape`]; the game must not reshuffle or redeal them.
+    /// * `start.dealer`: `Some(seat)` fixes the dealer (庄家) / first player of the deal;
+    ///   `None` = choose as `play_deal` does (drawing from `rng`).
+    /// * `start.first_action`: `Some(cards)` forces the *first decision of `start.seat`* (its
+    ///   declaration, bury, exposure or first play, whichever comes first in the game) to the
+    ///   given cards; an empty multiset means "pass / declare nothing". If that action is
+    ///   illegal at that point, return [`ZhipaiError::IllegalPlay`] naming it. `None` = `policy`
+    ///   decides, as for every other decision.
+    /// * All other randomness comes from `rng` (evaluation passes the same generator state to
+    ///   every candidate action: common random numbers).
+    ///
+    /// The default returns [`ZhipaiError::InvalidOption`] "hand evaluation … not available".
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        let _ = (policy, start, rng, row);
+        Err(ZhipaiError::invalid_option(
+            "evaluate",
+            "play_from_deal",
+            "hand evaluation is not available for this game yet",
+        ))
+    }
+}
+
+/// A deal fixed card by card plus the decision forced on one seat: the input of
+/// [`DealSimulator::play_from_deal`]. Built by `eval.rs`; fields may be added later
+/// (hence `non_exhaustive`: games read it, never build it).
+#[derive(Clone, Copy, Debug)]
+#[non_exhaustive]
+pub struct StartingDeal<'a> {
+    /// Every seat's hand (seat order) and the kitty.
+    pub deal: &'a Deal,
+    /// The seat whose hand is being evaluated.
+    pub seat: usize,
+    /// The dealer, when fixed by the caller.
+    pub dealer: Option<usize>,
+    /// The candidate action forced on `seat`'s first decision (see the trait method).
+    pub first_action: Option<&'a crate::multiset::Multiset>,
+}
+
+impl<'a> StartingDeal<'a> {
+    /// A starting deal with no dealer fixed and no forced action.
+    pub fn new(deal: &'a Deal, seat: usize) -> Self {
+        StartingDeal { deal, seat, dealer: None, first_action: None }
+    }
+
+    /// The same deal with `dealer` fixed (or not).
+    pub fn with_dealer(mut self, dealer: Option<usize>) -> Self {
+        self.dealer = dealer;
+        self
+    }
+
+    /// The same deal with `seat`'s first decision forced to `action` (or left to the policy).
+    pub fn with_first_action(mut self, action: Option<&'a crate::multiset::Multiset>) -> Self {
+        self.first_action = action;
+        self
+    }
+}
+
+/// The simulator of a rule set: every game's rules type implements [`DealSimulator`].
+pub fn simulator(rules: &Rules) -> Result<&dyn DealSimulator> {
+    Ok(match rules {
+        Rules::Shengji(r) => r,
+        Rules::HongWu(r) => r,
+        Rules::Gongzhu(r) => r,
+        Rules::Baohuang(r) => r,
+    })
+}
+
+/// What to run: how many deals, from which seed, with which policy, on how many threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunOptions {
+    /// Number of deals, ≥ 1.
+    pub deals: u64,
+    /// Seed of the run; deal `i` uses `deal_rng(seed, i)`.
+    pub seed: u64,
+    /// Policy of every seat.
+    pub policy: Policy,
+    /// Worker threads, ≥ 1; `None` = every core.
+    pub threads: Option<usize>,
+    /// Deals per work unit, ≥ 1; `None` = a size that keeps every thread busy. Has no effect
+    /// on the results, only on scheduling granularity (and how promptly a stop is seen).
+    pub chunk_size: Option<usize>,
+}
+
+impl RunOptions {
+    /// `deals` deals from `seed` with `policy`, every core, default chunking.
+    pub fn new(deals: u64, seed: u64, policy: Policy) -> Self {
+        RunOptions { deals, seed, policy, threads: None, chunk_size: None }
+    }
+
+    fn validate(&self) -> Result<()> {
+        if self.deals == 0 {
+            return Err(ZhipaiError::invalid_value("deals", 0, "expected at least 1 deal"));
+        }
+        if self.threads == Some(0) {
+            return Err(ZhipaiError::invalid_value("threads", 0, "expected at least 1 thread"));
+        }
+        if self.chunk_size == Some(0) {
+            return Err(ZhipaiError::invalid_value("chunk_size", 0, "expected at least 1 deal"));
+        }
+        Ok(())
+    }
+
+    fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+    }
+
+    fn chunk_len(&self, threads: usize) -> u64 {
+        match self.chunk_size {
+            Some(c) => c as u64,
+            // Small enough that every thread gets several chunks (load balance, prompt stop),
+            // large enough that the per-chunk bookkeeping is noise.
+            None => (self.deals / (threads as u64 * 8)).clamp(1, 1024),
+        }
+    }
+}
+
+/// Caller-owned controls of a run: set `stop` to end it early; `progress` counts finished
+/// deals (it is incremented, never reset, so one counter can span several runs).
+#[derive(Clone, Copy, Debug)]
+pub struct Control<'a> {
+    pub stop: &'a AtomicBool,
+    pub progress: &'a AtomicU64,
+}
+
+/// The result of a run: `value` covers deals `0..completed`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Run<T> {
+    pub value: T,
+    /// Deals asked for.
+    pub requested: u64,
+    /// Deals in `value`: the completed prefix `0..completed`.
+    pub completed: u64,
+    /// The stop flag ended the run before every deal was played.
+    pub interrupted: bool,
+}
+
+/// Rows mode result: `data[c][i]` = column `c` of deal `i` (struct of arrays).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rows {
+    pub columns: Vec<Column>,
+    pub data: Vec<Vec<i32>>,
+}
+
+/// Aggregate mode result: one [`ColumnStats`] per column.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Aggregates {
+    pub columns: Vec<Column>,
+    pub stats: Vec<ColumnStats>,
+}
+
+/// Play `opts.deals` deals of `sim` and keep every row. Memory: `deals × columns × 4` bytes,
+/// reserved up front (an [`ZhipaiError::InvalidValue`] naming `deals` if it cannot be).
+///
+/// Errors: invalid options (naming the value); the first failing deal *in deal order*, its
+/// message prefixed with the deal index and seed (same error type as the game returned).
+pub fn simulate_rows(
+    sim: &dyn DealSimulator,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+) -> Result<Run<Rows>> {
+    let columns = sim.columns();
+    let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| sim.play_deal(opts.policy, rng, row);
+    let run = run_rows(columns.len(), opts, ctl, &play)?;
+    Ok(Run {
+        value: Rows { columns, data: run.value },
+        requested: run.requested,
+        completed: run.completed,
+        interrupted: run.interrupted,
+    })
+}
+
+/// Play `opts.deals` deals of `sim`, folding each row into per-column [`ColumnStats`]; memory
+/// does not grow with the number of deals. Same errors as [`simulate_rows`]. The aggregates
+/// equal [`ColumnStats::from_values`] of the rows of [`simulate_rows`] exactly.
+pub fn simulate_aggregates(
+    sim: &dyn DealSimulator,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+) -> Result<Run<Aggregates>> {
+    let columns = sim.columns();
+    let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| sim.play_deal(opts.policy, rng, row);
+    let run = run_aggregates(columns.len(), opts, ctl, &play)?;
+    Ok(Run {
+        value: Aggregates { columns, stats: run.value },
+        requested: run.requested,
+        completed: run.completed,
+        interrupted: run.interrupted,
+    })
+}
+
+/// A function playing one deal from its generator into a row of fixed width.
+pub type PlayFn<'a> = dyn Fn(&mut ChaCha8Rng, &mut [i32]) -> Result<()> + Sync + 'a;
+
+/// Rows mode on any per-deal function of `width` columns (used by [`simulate_rows`] and by
+/// hand evaluation). Returns `width` column buffers truncated to the completed prefix.
+pub fn run_rows(
+    width: usize,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+    play: &PlayFn<'_>,
+) -> Result<Run<Vec<Vec<i32>>>> {
+    opts.validate()?;
+    let threads = opts.thread_count();
+    let chunk = opts.chunk_len(threads);
+    let n = usize::try_from(opts.deals).map_err(|_| {
+        ZhipaiError::invalid_value(
+            "deals",
+            opts.deals,
+            "too many deals to keep as rows; use aggregate mode",
+        )
+    })?;
+    let mut data: Vec<Vec<i32>> = Vec::with_capacity(width);
+    for _ in 0..width {
+        let mut col = Vec::new();
+        col.try_reserve_exact(n).map_err(|_| {
+            ZhipaiError::invalid_value(
+                "deals",
+                opts.deals,
+                format!("cannot allocate {width} columns of {n} rows; use aggregate mode"),
+            )
+        })?;
+        col.resize(n, 0);
+        data.push(col);
+    }
+    // Each chunk owns one disjoint slice of every column; a worker takes it once.
+    let n_chunks = n.div_ceil(chunk as usize);
+    let mut per_chunk: Vec<Vec<&mut [i32]>> =
+        (0..n_chunks).map(|_| Vec::with_capacity(width)).collect();
+    for col in data.iter_mut() {
+        for (c, slice) in col.chunks_mut(chunk as usize).enumerate() {
+            per_chunk[c].push(slice);
+        }
+    }
+    let slots: Vec<Mutex<Option<Vec<&mut [i32]>>>> =
+        per_chunk.into_iter().map(|s| Mutex::new(Some(s))).collect();
+    let take = |c: usize| RowSink(lock(&slots[c]).take().expect("each chunk is taken once"));
+    let (_, completed, interrupted) =
+        drive(width, opts, threads, chunk, ctl, play, &take, (), |_, _| {})?;
+    drop(slots);
+    for col in data.iter_mut() {
+        col.truncate(completed as usize);
+    }
+    Ok(Run { value: data, requested: opts.deals, completed, interrupted })
+}
+
+/// Aggregate mode on any per-deal function of `width` columns (see [`run_rows`]).
+pub fn run_aggregates(
+    width: usize,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+    play: &PlayFn<'_>,
+) -> Result<Run<Vec<ColumnStats>>> {
+    opts.validate()?;
+    let threads = opts.thread_count();
+    let chunk = opts.chunk_len(threads);
+    let fresh = |_c: usize| StatsSink((0..width).map(|_| ColumnStats::new()).collect());
+    let acc: Vec<ColumnStats> = (0..width).map(|_| ColumnStats::new()).collect();
+    let absorb = |acc: &mut Vec<ColumnStats>, sink: StatsSink| {
+        for (a, s) in acc.iter_mut().zip(&sink.0) {
+            a.merge(s);
+        }
+    };
+    let (stats, completed, interrupted) =
+        drive(width, opts, threads, chunk, ctl, play, &fresh, acc, absorb)?;
+    Ok(Run { value: stats, requested: opts.deals, completed, interrupted })
+}
+
+/// Where a chunk's rows go.
+trait Sink: Send {
+    /// Store `row`, the `offset`-th deal of the chunk.
+    fn put(&mut self, offset: usize, row: &[i32]);
+}
+
+struct RowSink<'a>(Vec<&'a mut [i32]>);
+
+impl Sink for RowSink<'_> {
+    #[inline]
+    fn put(&mut self, offset: usize, row: &[i32]) {
+        for (col, &v) in self.0.iter_mut().zip(row) {
+            col[offset] = v;
+        }
+    }
+}
+
+struct StatsSink(Vec<ColumnStats>);
+
+impl Sink for StatsSink {
+    #[inline]
+    fn put(&mut self, _offset: usize, row: &[i32]) {
+        for (s, &v) in self.0.iter_mut().zip(row) {
+            s.push(v);
+        }
+    }
+}
+
+/// Finished chunks are absorbed into the accumulator in chunk order, up to the first chunk
+/// that stopped early: what is absorbed is always a prefix `0..completed` of the deals.
+struct Frontier<S, A> {
+    next: usize,
+    closed: bool,
+    completed: u64,
+    pending: BTreeMap<usize, (S, u64, bool)>,
+    acc: A,
+}
+
+/// How many deals pass between two updates of the shared progress counter (a power of two).
+const PROGRESS_STEP: u64 = 64;
+
+#[allow(clippy::too_many_arguments)]
+fn drive<S: Sink, A: Send>(
+    width: usize,
+    opts: &RunOptions,
+    threads: usize,
+    chunk: u64,
+    ctl: Control<'_>,
+    play: &PlayFn<'_>,
+    make_sink: &(dyn Fn(usize) -> S + Sync),
+    acc: A,
+    absorb: impl Fn(&mut A, S) + Sync,
+) -> Result<(A, u64, bool)> {
+    let n_chunks = opts.deals.div_ceil(chunk) as usize;
+    let next_chunk = AtomicUsize::new(0);
+    // Lowest deal index that failed so far: chunks starting past it are not started, chunks
+    // before it still run, so the error reported is the first failing deal in deal order.
+    let first_error = AtomicU64::new(u64::MAX);
+    let errors: Mutex<Vec<(u64, ZhipaiError)>> = Mutex::new(Vec::new());
+    let frontier = Mutex::new(Frontier {
+        next: 0,
+        closed: false,
+        completed: 0,
+        pending: BTreeMap::new(),
+        acc,
+    });
+
+    let worker = || {
+        let mut row = vec![0i32; width];
+        loop {
+            let c = next_chunk.fetch_add(1, Ordering::Relaxed);
+            if c >= n_chunks || ctl.stop.load(Ordering::Relaxed) {
+                return;
+            }
+            let start = c as u64 * chunk;
+            if start > first_error.load(Ordering::Relaxed) {
+                return;
+            }
+            let end = (start + chunk).min(opts.deals);
+            let mut sink = make_sink(c);
+            let mut done = 0u64;
+            for i in start..end {
+                if ctl.stop.load(Ordering::Relaxed) {
+                    break;
+                }
+                let mut rng = deal_rng(opts.seed, i);
+                if let Err(e) = play(&mut rng, &mut row) {
+                    first_error.fetch_min(i, Ordering::Relaxed);
+                    lock(&errors).push((i, e));
+                    break;
+                }
+                sink.put((i - start) as usize, &row);
+                done += 1;
+                if done & (PROGRESS_STEP - 1) == 0 {
+                    ctl.progress.fetch_add(PROGRESS_STEP, Ordering::Relaxed);
+                }
+            }
+            ctl.progress.fetch_add(done % PROGRESS_STEP, Ordering::Relaxed);
+            let full = done == end - start;
+            let mut f = lock(&frontier);
+            if f.closed || c < f.next {
+                continue;
+            }
+            f.pending.insert(c, (sink, done, full));
+            while let Some((s, d, full)) = {
+                let next = f.next;
+                f.pending.remove(&next)
+            } {
+                absorb(&mut f.acc, s);
+                f.completed += d;
+                f.next += 1;
+                if !full {
+                    f.closed = true;
+                    f.pending.clear();
+                    break;
+                }
+            }
+        }
+    };
+
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .thread_name(|i| format!("zhipai-sim-{i}"))
+        .build()
+        .map_err(|e| {
+            ZhipaiError::invalid_value(
+                "threads",
+                threads,
+                format!("cannot start the thread pool: {e}"),
+            )
+        })?;
+    pool.scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|_| worker());
+        }
+    });
+
+    let mut errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
+    if let Some((i, e)) = errors.iter().min_by_key(|(i, _)| *i).cloned() {
+        errors.clear();
+        return Err(in_deal(e, i, opts.seed));
+    }
+    let f = frontier.into_inner().unwrap_or_else(|p| p.into_inner());
+    let interrupted = f.completed < opts.deals;
+    Ok((f.acc, f.completed, interrupted))
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A panic in a game is caught at the binding; the data behind the lock stays consistent
+    // (every critical section here is a few plain stores), so poisoning is not an error.
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// `err` with "deal I (seed S)" prepended to its reason, keeping its variant.
+fn in_deal(err: ZhipaiError, index: u64, seed: u64) -> ZhipaiError {
+    let at = format!("in deal {index} (seed {seed})");
+    match err {
+        ZhipaiError::InvalidCard { text } => {
+            ZhipaiError::invalid_value("card", format!("{text:?}"), format!("{at}: not a card"))
+        }
+        ZhipaiError::InvalidValue { what, value, reason } => {
+            ZhipaiError::InvalidValue { what, value, reason: format!("{at}: {reason}") }
+        }
+        ZhipaiError::InvalidOption { name, value, reason } => {
+            ZhipaiError::InvalidOption { name, value, reason: format!("{at}: {reason}") }
+        }
+        ZhipaiError::IllegalPlay { play, reason } => {
+            ZhipaiError::IllegalPlay { play, reason: format!("{at}: {reason}") }
+        }
+        ZhipaiError::ImpossibleDeal { reason } => {
+            ZhipaiError::ImpossibleDeal { reason: format!("{at}: {reason}") }
+        }
+        e @ ZhipaiError::Interrupted { .. } => e,
+    }
+}
+
+/// Smallest value with its own histogram bin.
+pub const HIST_MIN: i32 = -256;
+/// Number of histogram bins: values `HIST_MIN .. HIST_MIN + HIST_BINS` are counted one by one.
+pub const HIST_BINS: usize = 512;
+
+/// Streaming aggregate of one `i32` column: count, exact sum and sum of squares (so mean and
+/// variance are exact and independent of the order deals are folded in), min, max, and a
+/// histogram of values in `HIST_MIN..HIST_MIN + HIST_BINS` (`outside` counts the others).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ColumnStats {
+    pub count: u64,
+    pub sum: i128,
+    pub sum_sq: i128,
+    /// `i32::MAX` while empty.
+    pub min: i32,
+    /// `i32::MIN` while empty.
+    pub max: i32,
+    hist: Box<[u64; HIST_BINS]>,
+    /// Values outside the histogram range.
+    pub outside: u64,
+}
+
+impl Default for ColumnStats {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ColumnStats {
+    /// The aggregate of no values.
+    pub fn new() -> Self {
+        ColumnStats {
+            count: 0,
+            sum: 0,
+            sum_sq: 0,
+            min: i32::MAX,
+            max: i32::MIN,
+            hist: Box::new([0; HIST_BINS]),
+            outside: 0,
+        }
+    }
+
+    /// The aggregate of `values`.
+    pub fn from_values(values: &[i32]) -> Self {
+        let mut s = Self::new();
+        for &v in values {
+            s.push(v);
+        }
+        s
+    }
+
+    /// Fold in one value.
+    #[inline]
+    pub fn push(&mut self, v: i32) {
+        self.count += 1;
+        self.sum += v as i128;
+        self.sum_sq += (v as i64 * v as i64) as i128;
+        self.min = self.min.min(v);
+        self.max = self.max.max(v);
+        let bin = v as i64 - HIST_MIN as i64;
+        if (0..HIST_BINS as i64).contains(&bin) {
+            self.hist[bin as usize] += 1;
+        } else {
+            self.outside += 1;
+        }
+    }
+
+    /// Fold in another aggregate (commutative and associative: the result is exact).
+    pub fn merge(&mut self, other: &ColumnStats) {
+        self.count += other.count;
+        self.sum += other.sum;
+        self.sum_sq += other.sum_sq;
+        self.min = self.min.min(other.min);
+        self.max = self.max.max(other.max);
+        for (a, b) in self.hist.iter_mut().zip(other.hist.iter()) {
+            *a += b;
+        }
+        self.outside += other.outside;
+    }
+
+    /// Mean, `NaN` when empty.
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.count as f64
+    }
+
+    /// Sample variance (divisor `count - 1`), `NaN` below two values. Computed from the exact
+    /// integer sums: `(n·Σx² − (Σx)²) / (n(n−1))`.
+    pub fn variance(&self) -> f64 {
+        if self.count < 2 {
+            return f64::NAN;
+        }
+        let n = self.count as i128;
+        let num =
+            n.checked_mul(self.sum_sq).and_then(|a| self.sum.checked_mul(self.sum).map(|b| a - b));
+        match num {
+            Some(num) => num as f64 / (n * (n - 1)) as f64,
+            None => {
+                let mean = self.mean();
+                (self.sum_sq as f64 - mean * self.sum as f64) / (self.count - 1) as f64
+            }
+        }
+    }
+
+    /// `(value, count)` for every value seen, ascending, when every value fell in the
+    /// histogram range; `None` otherwise.
+    pub fn histogram(&self) -> Option<Vec<(i32, u64)>> {
+        if self.outside > 0 {
+            return None;
+        }
+        Some(
+            self.hist
+                .iter()
+                .enumerate()
+                .filter(|(_, &c)| c > 0)
+                .map(|(b, &c)| (b as i32 + HIST_MIN, c))
+                .collect(),
+        )
+    }
+}
+
+/// A toy game for tests and benches of the simulation layer. **Not part of the API**: it plays
+/// no real game. Each deal flips `flips` coins and draws a few numbers so every column path
+/// (small values, large values, negative values, policy-dependent values, errors) is exercised.
+#[doc(hidden)]
+pub mod toy {
+    use super::*;
+    use crate::cards::{Card, Rank};
+    use crate::multiset::Multiset;
+    use rand::Rng;
+
+    /// The toy "coin" game: see the module docs.
+    #[derive(Clone, Debug)]
+    pub struct CoinGame {
+        /// Coins flipped per deal (the `heads` column is 0..=flips).
+        pub flips: u32,
+        /// A deal fails (InvalidValue) when its first draw in 0..1_000_000 is below this.
+        pub fail_per_million: u32,
+        /// Extra random draws per deal, to make deals slower (interruption tests, benches).
+        pub work: u32,
+    }
+
+    impl Default for CoinGame {
+        fn default() -> Self {
+            CoinGame { flips: 10, fail_per_million: 0, work: 0 }
+        }
+    }
+
+    pub const COLUMNS: [Column; 4] = [
+        Column { name: "heads", doc: "coins that came up heads (0..=flips)" },
+        Column { name: "score", doc: "a wide-range value, -100000..100000" },
+        Column { name: "delta", doc: "heads minus tails" },
+        Column { name: "greedy", doc: "1 when the policy is greedy" },
+    ];
+
+    impl CoinGame {
+        fn play(
+            &self,
+            policy: Policy,
+            rng: &mut ChaCha8Rng,
+            row: &mut [i32],
+            bias: u32,
+        ) -> Result<()> {
+            let gate: u32 = rng.random_range(0..1_000_000);
+            if gate < self.fail_per_million {
+                return Err(ZhipaiError::invalid_value(
+                    "coin",
+                    gate,
+                    "the toy game failed on purpose",
+                ));
+            }
+            let mut heads = 0i32;
+            for _ in 0..self.flips {
+                heads += (rng.random_range(0..100u32) < 50 + bias) as i32;
+            }
+            let mut score: i32 = rng.random_range(-100_000..100_000);
+            for _ in 0..self.work {
+                score ^= rng.random_range(0..2);
+            }
+            row[0] = heads;
+            row[1] = score;
+            row[2] = 2 * heads - self.flips as i32;
+            row[3] = (policy == Policy::Greedy) as i32;
+            Ok(())
+        }
+    }
+
+    impl DealSimulator for CoinGame {
+        fn columns(&self) -> Vec<Column> {
+            COLUMNS.to_vec()
+        }
+
+        fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
+            self.play(policy, rng, row, 0)
+        }
+
+        /// One deck without jokers: four seats of 12 cards, a kitty of 4.
+        fn deal_shape(&self) -> Option<DealShape> {
+            Some(DealShape::equal(1, false, 4, 12, 4).expect("a valid shape"))
+        }
+
+        /// Toy evaluation: each ace left in the evaluated seat's hand (after the forced first
+        /// action discards its cards) biases the coins by 10 points per ace; `score` becomes the
+        /// number of aces in the kitty and `greedy` the dealer (-1 when not fixed), so tests can
+        /// see the sampled deal and the fixings.
+        fn play_from_deal(
+            &self,
+            policy: Policy,
+            start: &StartingDeal<'_>,
+            rng: &mut ChaCha8Rng,
+            row: &mut [i32],
+        ) -> Result<()> {
+            let mut hand = start.deal.hands[start.seat];
+            if let Some(action) = start.first_action {
+                if !hand.contains_all(action) {
+                    return Err(ZhipaiError::illegal_play(
+                        action,
+                        "the toy seat does not hold these cards",
+                    ));
+                }
+                hand.remove_all(action)?;
+            }
+            let aces =
+                |m: &Multiset| m.iter().filter(|c: &Card| c.rank() == Some(Rank::ACE)).count();
+            self.play(policy, rng, row, 10 * aces(&hand) as u32)?;
+            row[1] = aces(&start.deal.kitty) as i32;
+            row[3] = start.dealer.map_or(-1, |d| d as i32);
+            Ok(())
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::toy::CoinGame;
+    use super::*;
+
+    fn ctl<'a>(stop: &'a AtomicBool, progress: &'a AtomicU64) -> Control<'a> {
+        Control { stop, progress }
+    }
+
+    fn rows(
+        game: &CoinGame,
+        deals: u64,
+        seed: u64,
+        threads: usize,
+        chunk: Option<usize>,
+    ) -> Run<Rows> {
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let opts = RunOptions {
+            threads: Some(threads),
+            chunk_size: chunk,
+            ..RunOptions::new(deals, seed, Policy::Random)
+        };
+        simulate_rows(game, &opts, ctl(&stop, &progress)).unwrap()
+    }
+
+    #[test]
+    fn rows_are_independent_of_threads_and_chunks() {
+        let g = CoinGame::default();
+        let base = rows(&g, 1000, 7, 1, Some(1000));
+        assert_eq!(base.completed, 1000);
+        assert!(!base.interrupted);
+        for (threads, chunk) in [(1, Some(1)), (2, Some(7)), (2, None), (3, Some(64))] {
+            assert_eq!(
+                rows(&g, 1000, 7, threads, chunk),
+                base,
+                "threads {threads} chunk {chunk:?}"
+            );
+        }
+        assert_ne!(rows(&g, 1000, 8, 1, None).value, base.value, "another seed gives other deals");
+    }
+
+    #[test]
+    fn deal_i_is_played_from_deal_rng_seed_i() {
+        let g = CoinGame::default();
+        let run = rows(&g, 50, 3, 2, Some(4));
+        let mut row = [0i32; 4];
+        for i in [0u64, 17, 49] {
+            g.play_deal(Policy::Random, &mut deal_rng(3, i), &mut row).unwrap();
+            let got: Vec<i32> = run.value.data.iter().map(|c| c[i as usize]).collect();
+            assert_eq!(got, row.to_vec());
+        }
+        assert!(run.value.data[0].iter().all(|&h| (0..=10).contains(&h)));
+        assert!(run.value.data[2].iter().zip(&run.value.data[0]).all(|(&d, &h)| d == 2 * h - 10));
+    }
+
+    #[test]
+    fn aggregates_equal_aggregates_of_rows() {
+        let g = CoinGame::default();
+        let r = rows(&g, 3000, 11, 2, Some(100));
+        for (threads, chunk) in [(1, None), (2, Some(33))] {
+            let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+            let opts = RunOptions {
+                threads: Some(threads),
+                chunk_size: chunk,
+                ..RunOptions::new(3000, 11, Policy::Random)
+            };
+            let a = simulate_aggregates(&g, &opts, ctl(&stop, &progress)).unwrap();
+            assert_eq!(a.completed, 3000);
+            assert_eq!(progress.load(Ordering::Relaxed), 3000);
+            for (s, col) in a.value.stats.iter().zip(&r.value.data) {
+                assert_eq!(*s, ColumnStats::from_values(col));
+            }
+        }
+    }
+
+    #[test]
+    fn column_stats_are_exact() {
+        let s = ColumnStats::from_values(&[1, 2, 3, 4, -300]);
+        assert_eq!((s.count, s.sum, s.sum_sq, s.min, s.max), (5, -290, 90030, -300, 4));
+        assert_eq!(s.mean(), -58.0);
+        // Σ(x-mean)² = 90030 - 5·58² = 73210; /4
+        assert!((s.variance() - 18302.5).abs() < 1e-9);
+        assert_eq!(s.histogram(), None, "-300 is outside the histogram");
+        let h = ColumnStats::from_values(&[2, -1, 2, 255]).histogram().unwrap();
+        assert_eq!(h, vec![(-1, 1), (2, 2), (255, 1)]);
+        assert!(ColumnStats::new().mean().is_nan());
+        assert!(ColumnStats::from_values(&[5]).variance().is_nan());
+        let mut a = ColumnStats::from_values(&[1, 2]);
+        a.merge(&ColumnStats::from_values(&[3, 4, -300]));
+        assert_eq!(a, s);
+    }
+
+    #[test]
+    fn stop_before_start_returns_nothing_interrupted() {
+        let (stop, progress) = (AtomicBool::new(true), AtomicU64::new(0));
+        let run = simulate_rows(
+            &CoinGame::default(),
+            &RunOptions::new(100, 1, Policy::Random),
+            ctl(&stop, &progress),
+        )
+        .unwrap();
+        assert_eq!((run.completed, run.interrupted), (0, true));
+        assert!(run.value.data.iter().all(|c| c.is_empty()));
+    }
+
+    #[test]
+    fn interruption_keeps_the_completed_prefix() {
+        let g = CoinGame { work: 50, ..CoinGame::default() };
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let deals = 2_000_000;
+        let opts = RunOptions {
+            threads: Some(2),
+            chunk_size: Some(100),
+            ..RunOptions::new(deals, 5, Policy::Random)
+        };
+        let run = std::thread::scope(|s| {
+            s.spawn(|| {
+                while progress.load(Ordering::Relaxed) < 2000 {
+                    std::thread::yield_now();
+                }
+                stop.store(true, Ordering::Relaxed);
+            });
+            simulate_rows(&g, &opts, ctl(&stop, &progress)).unwrap()
+        });
+        assert!(run.interrupted);
+        assert!(run.completed >= 1000 && run.completed < deals, "completed {}", run.completed);
+        assert!(run.value.data.iter().all(|c| c.len() as u64 == run.completed));
+        let fresh = rows(&g, run.completed, 5, 1, None);
+        assert_eq!(run.value, fresh.value);
+    }
+
+    #[test]
+    fn first_failing_deal_is_reported_with_its_index() {
+        let g = CoinGame { fail_per_million: 2000, ..CoinGame::default() };
+        // The first failing deal in index order, found one deal at a time.
+        let first = (0u64..)
+            .find(|&i| g.play_deal(Policy::Random, &mut deal_rng(9, i), &mut [0; 4]).is_err())
+            .unwrap();
+        for threads in [1, 2] {
+            let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+            let opts = RunOptions {
+                threads: Some(threads),
+                chunk_size: Some(16),
+                ..RunOptions::new(first + 5000, 9, Policy::Random)
+            };
+            let err = simulate_aggregates(&g, &opts, ctl(&stop, &progress)).unwrap_err();
+            assert!(matches!(err, ZhipaiError::InvalidValue { .. }));
+            assert!(err.to_string().contains(&format!("in deal {first} (seed 9)")), "{err}");
+        }
+    }
+
+    #[test]
+    fn bad_options_name_the_value() {
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let g = CoinGame::default();
+        for (opts, needle) in [
+            (RunOptions::new(0, 1, Policy::Random), "deals 0"),
+            (RunOptions { threads: Some(0), ..RunOptions::new(5, 1, Policy::Random) }, "threads 0"),
+            (
+                RunOptions { chunk_size: Some(0), ..RunOptions::new(5, 1, Policy::Random) },
+                "chunk_size 0",
+            ),
+        ] {
+            let err = simulate_rows(&g, &opts, ctl(&stop, &progress)).unwrap_err();
+            assert!(err.to_string().contains(needle), "{err}");
+        }
+    }
+
+    #[test]
+    fn policy_reaches_the_game() {
+        let g = CoinGame::default();
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let opts = RunOptions::new(10, 1, Policy::Greedy);
+        let run = simulate_rows(&g, &opts, ctl(&stop, &progress)).unwrap();
+        assert!(run.value.data[3].iter().all(|&v| v == 1));
+    }
+
+    #[test]
+    fn presets_without_a_simulator_say_so() {
+        for preset in crate::rules::PRESETS {
+            let r = crate::rules(preset, &[]).unwrap();
+            if let Err(e) = simulator(&r) {
+                assert!(
+                    e.to_string().contains(&format!("simulation of {preset} is not available yet")),
+                    "{e}"
+                );
+            }
+        }
+    }
 }

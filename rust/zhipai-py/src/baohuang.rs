@@ -1,7 +1,442 @@
-//! Python binding: baohuang (stub until its issue lands).
+//! Python binding: Qingdao Baohuang mechanics and the deal state (`zhipai.baohuang` wraps these).
+//!
+//! Card lists are strings in the notation of shared/cases/FORMAT.md; every rule lives in
+//! `zhipai_core::games::baohuang`.
 
+use crate::errors::guard;
+use crate::rules::PyRules;
 use pyo3::prelude::*;
+use zhipai_core::games::baohuang::{
+    self as bh, moves, BaohuangRules, Mode, Move, Phase, RoundAction, State,
+};
+use zhipai_core::rollout::deal_rng;
+use zhipai_core::{Card, Multiset, Result, Rules, ZhipaiError};
 
-pub fn register(_m: &Bound<'_, PyModule>) -> PyResult<()> {
+fn bh_rules(rules: Option<&PyRules>) -> Result<BaohuangRules> {
+    match rules.map(|r| &r.0) {
+        None => Ok(BaohuangRules::default()),
+        Some(Rules::Baohuang(b)) => Ok(b.clone()),
+        Some(other) => Err(ZhipaiError::invalid_option(
+            "rules",
+            other.preset(),
+            "these functions need the rules of preset baohuang",
+        )),
+    }
+}
+
+fn ms(text: &str) -> Result<Multiset> {
+    text.parse()
+}
+
+fn prev_shape(previous: Option<&str>) -> Result<Option<moves::Shape>> {
+    previous.filter(|p| !p.trim().is_empty()).map(|p| bh::parse_play(&ms(p)?)).transpose()
+}
+
+/// `(ok, reason)`: whether `cards` form one well-formed play (§C.4).
+#[pyfunction]
+fn baohuang_play_error(cards: &str) -> PyResult<Option<String>> {
+    guard(|| Ok(moves::shape_of(&ms(cards)?, None).err()))
+}
+
+/// Whether `play` beats `previous` (§C.5). Raises IllegalPlayError for a malformed play.
+#[pyfunction]
+#[pyo3(signature = (play, previous, rules=None))]
+fn baohuang_beats(play: &str, previous: &str, rules: Option<PyRules>) -> PyResult<bool> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let a = bh::parse_play(&ms(play)?)?;
+        let b = bh::parse_play(&ms(previous)?)?;
+        Ok(bh::beats(&a, &b, r.bombs))
+    })
+}
+
+/// `[(card, "guard" | "solo")]`: the cards the scepter holder may ascend with (§C.3.1).
+#[pyfunction]
+#[pyo3(signature = (hand, rules=None, scepter_in_hand=true))]
+fn baohuang_ascension_options(
+    hand: &str,
+    rules: Option<PyRules>,
+    scepter_in_hand: bool,
+) -> PyResult<Vec<(String, String)>> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let h = ms(hand)?;
+        if scepter_in_hand && !h.contains(Card::BIG_JOKER) {
+            return Err(ZhipaiError::invalid_value(
+                "hand",
+                hand,
+                "the scepter holder's hand must contain a BJ (the scepter)",
+            ));
+        }
+        Ok(bh::ascension_options(&h, scepter_in_hand, &r)
+            .into_iter()
+            .map(|(c, a)| (c.to_string(), a.name().to_string()))
+            .collect())
+    })
+}
+
+/// Who opens the next round after `actions` (§C.6, §C.7).
+#[pyfunction]
+#[pyo3(signature = (actions, out=Vec::new(), rules=None))]
+fn baohuang_next_leader(
+    actions: Vec<(u8, String)>,
+    out: Vec<u8>,
+    rules: Option<PyRules>,
+) -> PyResult<u8> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let acts = actions
+            .iter()
+            .map(|(seat, a)| {
+                let action = match a.trim() {
+                    "pass" => RoundAction::Pass,
+                    "yield" => RoundAction::Yield,
+                    "jiefeng" => RoundAction::Jiefeng,
+                    cards => RoundAction::Play(ms(cards)?),
+                };
+                Ok((*seat, action))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        bh::round_next_leader(&r, &acts, &out)
+    })
+}
+
+/// `(emperor, guard or None, each rebel)` for a mode and finishing places (§C.9, §C.10).
+#[pyfunction]
+#[pyo3(signature = (mode, emperor_place, guard_place=None, rules=None))]
+fn baohuang_score(
+    mode: &str,
+    emperor_place: i64,
+    guard_place: Option<i64>,
+    rules: Option<PyRules>,
+) -> PyResult<(i32, Option<i32>, i32)> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let place = |what: &str, p: i64| {
+            u8::try_from(p).map_err(|_| ZhipaiError::invalid_value(what, p, "expected 1..=5"))
+        };
+        let e = place("emperor_place", emperor_place)?;
+        let g = guard_place.map(|g| place("guard_place", g)).transpose()?;
+        let s = bh::score(&r, Mode::parse(mode)?, e, g)?;
+        Ok((s.emperor, s.guard, s.rebel))
+    })
+}
+
+fn shape_cards(hand: &Multiset, shape: &moves::Shape) -> String {
+    moves::cards_for(hand, shape, None, None).map(|m| m.to_string()).unwrap_or_default()
+}
+
+/// Every legal play of `hand` after `previous` (None = a lead), at most `limit`, as card lists
+/// with suits taken from the hand in S, H, D, C order.
+#[pyfunction]
+#[pyo3(signature = (hand, previous=None, rules=None, limit=None))]
+fn baohuang_legal_plays(
+    hand: &str,
+    previous: Option<&str>,
+    rules: Option<PyRules>,
+    limit: Option<usize>,
+) -> PyResult<Vec<String>> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let h = ms(hand)?;
+        let p = prev_shape(previous)?;
+        let counts = moves::HandCounts::of(&h, None);
+        Ok(moves::enumerate(&counts, p.as_ref(), r.bombs, limit.unwrap_or(usize::MAX))
+            .iter()
+            .map(|s| shape_cards(&h, s))
+            .collect())
+    })
+}
+
+/// Number of legal plays of `hand` after `previous`.
+#[pyfunction]
+#[pyo3(signature = (hand, previous=None, rules=None))]
+fn baohuang_count_plays(
+    hand: &str,
+    previous: Option<&str>,
+    rules: Option<PyRules>,
+) -> PyResult<u32> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let p = prev_shape(previous)?;
+        Ok(moves::count(&moves::HandCounts::of(&ms(hand)?, None), p.as_ref(), r.bombs))
+    })
+}
+
+/// One legal play drawn uniformly with a generator seeded by `seed`; None if there is none.
+#[pyfunction]
+#[pyo3(signature = (hand, previous=None, seed=0, rules=None))]
+fn baohuang_sample_play(
+    hand: &str,
+    previous: Option<&str>,
+    seed: u64,
+    rules: Option<PyRules>,
+) -> PyResult<Option<String>> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let h = ms(hand)?;
+        let p = prev_shape(previous)?;
+        let counts = moves::HandCounts::of(&h, None);
+        let mut rng = deal_rng(seed, 0);
+        Ok(moves::sample(&counts, p.as_ref(), r.bombs, &mut rng).map(|s| shape_cards(&h, &s)))
+    })
+}
+
+/// Why `play` may not be played from `hand` after `previous`, or None when it is legal.
+#[pyfunction]
+#[pyo3(signature = (hand, play, previous=None, rules=None))]
+fn baohuang_play_reason(
+    hand: &str,
+    play: &str,
+    previous: Option<&str>,
+    rules: Option<PyRules>,
+) -> PyResult<Option<String>> {
+    guard(|| {
+        let r = bh_rules(rules.as_ref())?;
+        let h = ms(hand)?;
+        let cards = ms(play)?;
+        if !h.contains_all(&cards) {
+            return Ok(Some(format!(
+                "not held: {}",
+                zhipai_core::format_cards(&h.missing_from(&cards))
+            )));
+        }
+        let shape = match moves::shape_of(&cards, None) {
+            Ok(s) => s,
+            Err(why) => return Ok(Some(why)),
+        };
+        let p = prev_shape(previous)?;
+        Ok(moves::check(&moves::HandCounts::of(&h, None), &shape, p.as_ref(), r.bombs).err())
+    })
+}
+
+/// A Baohuang deal in progress (OpenSpiel-style verbs). Build with `new_deal` or `from_hands`.
+#[pyclass(name = "BaohuangState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyState(State);
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Accession => "accession",
+        Phase::GrabWindow => "grab_window",
+        Phase::Forced => "forced",
+        Phase::GuardChoice => "guard_choice",
+        Phase::SoloChoice => "solo_choice",
+        Phase::Play => "play",
+        Phase::Over => "over",
+        Phase::Void => "void",
+    }
+}
+
+impl PyState {
+    fn action_text(&self, m: &Move) -> String {
+        match m {
+            Move::Play(s) => self.0.cards_of(s).map(|c| c.to_string()).unwrap_or_default(),
+            other => other.to_string(),
+        }
+    }
+
+    fn parse_decision(&self, text: &str) -> Result<Option<Move>> {
+        let t = text.trim();
+        Ok(Some(match t {
+            "abdicate" => Move::Abdicate,
+            "grab" => Move::Grab,
+            "decline" => Move::Decline,
+            "open_guard" => Move::OpenGuard,
+            "secret_guard" => Move::SecretGuard,
+            "open_solo" => Move::OpenSolo,
+            "secret_solo" => Move::SecretSolo,
+            "pass" => Move::Pass,
+            "yield" => Move::Yield,
+            "jiefeng" => Move::Jiefeng,
+            _ => match t.strip_prefix("ascend ") {
+                Some(card) => Move::Ascend(card.parse()?),
+                None => return Ok(None),
+            },
+        }))
+    }
+}
+
+#[pymethods]
+impl PyState {
+    /// Deal `index` of a run seeded with `seed` (reproducible) and start the accession.
+    #[staticmethod]
+    #[pyo3(signature = (rules=None, seed=0, index=0))]
+    fn new_deal(rules: Option<PyRules>, seed: u64, index: u64) -> PyResult<PyState> {
+        guard(|| {
+            let r = bh_rules(rules.as_ref())?;
+            Ok(PyState(State::new(&r, &mut deal_rng(seed, index))))
+        })
+    }
+
+    /// Start from five hands (card lists, seats in playing order) that hold exactly the deck;
+    /// `scepter` = seat holding the scepter BJ. Raises InvalidValueError otherwise.
+    #[staticmethod]
+    #[pyo3(signature = (hands, scepter, rules=None, first_dealt=0))]
+    fn from_hands(
+        hands: Vec<String>,
+        scepter: u8,
+        rules: Option<PyRules>,
+        first_dealt: u8,
+    ) -> PyResult<PyState> {
+        guard(|| {
+            let r = bh_rules(rules.as_ref())?;
+            if hands.len() != 5 {
+                return Err(ZhipaiError::invalid_value("hands", hands.len(), "expected 5 hands"));
+            }
+            let mut hs = [Multiset::EMPTY; 5];
+            for (i, h) in hands.iter().enumerate() {
+                hs[i] = ms(h)?;
+            }
+            Ok(PyState(State::from_hands(&r, hs, scepter, first_dealt)?))
+        })
+    }
+
+    /// The seat to act (0..5), None when the deal is over.
+    fn current_player(&self) -> Option<u8> {
+        self.0.current_player()
+    }
+
+    /// accession, grab_window, forced, guard_choice, solo_choice, play, over or void (黄局).
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.0.phase())
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.0.is_terminal()
+    }
+
+    /// Scores per seat (list of 5 ints; zeros until the end and for a void deal).
+    fn returns(&self) -> Vec<i32> {
+        self.0.returns().to_vec()
+    }
+
+    /// Legal actions as text: plays as card lists, else `ascend 9C`, `abdicate`, `grab`,
+    /// `decline`, `open_guard`, `secret_guard`, `open_solo`, `secret_solo`, `pass`, `yield`,
+    /// `jiefeng`.
+    fn legal_actions(&self) -> Vec<String> {
+        self.0.legal_moves().iter().map(|m| self.action_text(m)).collect()
+    }
+
+    fn count_actions(&self) -> u32 {
+        self.0.count_moves()
+    }
+
+    /// A legal action drawn uniformly with a generator seeded by `seed`.
+    fn sample_action(&self, seed: u64) -> Option<String> {
+        let mut rng = deal_rng(seed, 0);
+        self.0.sample_move(&mut rng).map(|m| self.action_text(&m))
+    }
+
+    /// Apply an action given as text (see `legal_actions`); a card list plays exactly those
+    /// cards. Raises IllegalPlayError naming the action and the rule it breaks.
+    fn apply_action(&mut self, action: &str) -> PyResult<()> {
+        guard(|| match self.parse_decision(action)? {
+            Some(m) => self.0.apply(m),
+            None => self.0.apply_cards(&ms(action)?),
+        })
+    }
+
+    /// Why `action` is illegal now, or None.
+    fn action_error(&self, action: &str) -> PyResult<Option<String>> {
+        guard(|| {
+            let mut copy = self.0.clone();
+            Ok(match self.parse_decision(action)? {
+                Some(m) => self.0.check_move(&m).err(),
+                None => copy.apply_cards(&ms(action)?).err().map(|e| e.to_string()),
+            })
+        })
+    }
+
+    /// 进贡 from the previous deal's places (tribute_between_deals=on; [OPEN] rule).
+    fn apply_tribute(&mut self, previous_places: [u8; 5]) -> PyResult<()> {
+        guard(|| self.0.apply_tribute(previous_places))
+    }
+
+    /// End the deal once every score is known (§C.8 engine note).
+    fn set_stop_when_decided(&mut self, on: bool) {
+        self.0.set_stop_when_decided(on);
+    }
+
+    fn clone(&self) -> PyState {
+        PyState(self.0.clone())
+    }
+
+    /// The hand of `seat` as a card list.
+    fn hand(&self, seat: u8) -> PyResult<String> {
+        guard(|| {
+            if seat >= 5 {
+                return Err(ZhipaiError::invalid_value("seat", seat, "expected 0..5"));
+            }
+            Ok(self.0.hand(seat).to_string())
+        })
+    }
+
+    #[getter]
+    fn emperor(&self) -> Option<u8> {
+        self.0.emperor()
+    }
+
+    #[getter]
+    fn guard(&self) -> Option<u8> {
+        self.0.guard()
+    }
+
+    /// normal, open_guard, grab, open_solo or secret_solo (meaningful once play starts).
+    #[getter]
+    fn mode(&self) -> &'static str {
+        self.0.mode().name()
+    }
+
+    #[getter]
+    fn dengji_card(&self) -> Option<String> {
+        self.0.dengji_card().map(|c| c.to_string())
+    }
+
+    #[getter]
+    fn guard_revealed(&self) -> bool {
+        self.0.guard_revealed()
+    }
+
+    /// Seats in finishing order so far (大客 first).
+    #[getter]
+    fn finishing_order(&self) -> Vec<u8> {
+        self.0.finishing_order().to_vec()
+    }
+
+    /// Place of each seat 1..5 (0 while unknown).
+    #[getter]
+    fn places(&self) -> Vec<u8> {
+        self.0.places().to_vec()
+    }
+
+    /// The play to beat (suitless, high→low, e.g. `BJ 9 9`), None when the player to act leads.
+    #[getter]
+    fn play_to_beat(&self) -> Option<String> {
+        self.0.play_to_beat().map(|s| s.to_string())
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "BaohuangState(phase={}, current_player={:?}, hand_sizes={:?})",
+            phase_name(self.0.phase()),
+            self.0.current_player(),
+            (0..5).map(|s| self.0.hand(s).len()).collect::<Vec<_>>()
+        )
+    }
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyState>()?;
+    m.add_function(wrap_pyfunction!(baohuang_play_error, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_beats, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_ascension_options, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_next_leader, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_score, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_legal_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_count_plays, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_sample_play, m)?)?;
+    m.add_function(wrap_pyfunction!(baohuang_play_reason, m)?)?;
     Ok(())
 }

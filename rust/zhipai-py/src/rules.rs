@@ -36,9 +36,13 @@ pub fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValu
         Ok(OptionValue::Int(value.extract()?))
     } else if let Ok(s) = value.extract::<String>() {
         Ok(OptionValue::Str(s))
+    } else if let Ok(items) = value.extract::<Vec<Bound<'_, PyAny>>>() {
+        // A list of ranks etc. (e.g. `mandatory_levels=["5", "10", "K", "A"]`) → "5,10,K,A".
+        let texts: PyResult<Vec<String>> = items.iter().map(|i| Ok(i.str()?.to_string())).collect();
+        Ok(OptionValue::Str(texts?.join(",")))
     } else {
         Err(crate::errors::InvalidOptionError::new_err(format!(
-            "invalid option {name}={}: expected a bool, an int or a str",
+            "invalid option {name}={}: expected a bool, an int, a str or a list",
             value.repr()?
         )))
     }

@@ -101,10 +101,10 @@ fn best_fit(mask: u32, links: u32, k: usize) -> Option<(usize, usize)> {
     let mut fit: Option<(usize, usize)> = None;
     let mut longest: Option<(usize, usize)> = None;
     for_each_run(mask, links, |low, len| {
-        if len >= k && fit.is_none_or(|(_, l)| len < l) {
+        if len >= k && !matches!(fit, Some((_, l)) if l <= len) {
             fit = Some((low, len));
         }
-        if longest.is_none_or(|(_, l)| len > l) {
+        if !matches!(longest, Some((_, l)) if l >= len) {
             longest = Some((low, len));
         }
     });
@@ -317,12 +317,47 @@ impl Items {
         ControlFlow::Continue(())
     }
 
-    /// Number of sub-multisets of size `k` of items `j..` (dynamic programming, no allocation).
-    fn count_table(&self, k: usize) -> [[u64; 64]; 55] {
-        let mut t = [[0u64; 64]; 55];
+    /// Number of sub-multisets of size `k` (one rolling row of dynamic programming).
+    fn count(&self, k: usize) -> u64 {
+        if k > self.suffix[0] {
+            return 0;
+        }
+        let mut ways = [0u64; 64];
+        if k >= ways.len() {
+            return u64::MAX; // more cards than any hand holds: saturate
+        }
+        ways[0] = 1;
+        for j in 0..self.len {
+            let cnt = self.count[j] as usize;
+            for r in (1..=k).rev() {
+                let mut s = ways[r];
+                for c in 1..=cnt.min(r) {
+                    s = s.saturating_add(ways[r - c]);
+                }
+                ways[r] = s;
+            }
+        }
+        ways[k]
+    }
+
+    /// The sub-multiset of size `k` with rank `rank` (0-based) in the order of
+    /// [`Items::for_each`]; the suffix counts go in a small stack table for small `k`.
+    fn unrank(&self, k: usize, rank: u64) -> Multiset {
+        if k < 8 {
+            self.unrank_with::<8>(k, rank)
+        } else if k < 24 {
+            self.unrank_with::<24>(k, rank)
+        } else {
+            self.unrank_with::<64>(k.min(63), rank)
+        }
+    }
+
+    fn unrank_with<const K: usize>(&self, k: usize, mut rank: u64) -> Multiset {
+        // t[j][r] = sub-multisets of size r of items j.. .
+        let mut t = [[0u64; K]; 55];
         t[self.len][0] = 1;
         for j in (0..self.len).rev() {
-            for r in 0..=k.min(63) {
+            for r in 0..=k {
                 let mut s = 0u64;
                 for c in 0..=(self.count[j] as usize).min(r) {
                     s = s.saturating_add(t[j + 1][r - c]);
@@ -330,19 +365,6 @@ impl Items {
                 t[j][r] = s;
             }
         }
-        t
-    }
-
-    fn count(&self, k: usize) -> u64 {
-        if k > 63 {
-            return 0;
-        }
-        self.count_table(k)[0][k]
-    }
-
-    /// The sub-multiset of size `k` with rank `rank` in the order of [`Items::for_each`].
-    fn unrank(&self, k: usize, mut rank: u64) -> Multiset {
-        let t = self.count_table(k);
         let mut out = Multiset::EMPTY;
         let mut left = k;
         for j in 0..self.len {
@@ -496,9 +518,10 @@ impl<'a> FollowMoves<'a> {
         } else if self.required.is_zero() {
             let items = Items::of(&self.hand_s);
             let n = items.count(self.ks);
-            items.unrank(self.ks, rng.random_range(0..n))
+            items.unrank(self.ks, rng.random_range(0..n.max(1)))
         } else {
-            let n = self.suit_part_count();
+            // Never 0 (some follow is always legal: tested); `max(1)` keeps a bug from panicking.
+            let n = self.suit_part_count().max(1);
             let mut pick = rng.random_range(0..n);
             let mut chosen = Multiset::EMPTY;
             let _ = self.for_each_suit_part(&mut |p| {
@@ -516,7 +539,7 @@ impl<'a> FollowMoves<'a> {
             return part;
         }
         let items = Items::of(&self.other);
-        let n = items.count(r);
+        let n = items.count(r).max(1);
         let mut play = part;
         for c in items.unrank(r, rng.random_range(0..n)).iter() {
             play.add(c);

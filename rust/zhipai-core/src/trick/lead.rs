@@ -124,6 +124,66 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
     ThrowResult { valid: false, played, beaten_cards }
 }
 
+/// Call `f` on every lead of exactly one unit from `hand` (every distinct single, pair, triple,
+/// tractor and Titanic, each tie choice of equal-strength kinds separately), grouped by effective
+/// suit, until it breaks. Throws are not listed: any set of one effective suit is a lead.
+pub fn for_each_unit_lead(
+    tr: &TrickRules,
+    hand: &Multiset,
+    f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
+) -> std::ops::ControlFlow<()> {
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        let links = tr.order.links(s);
+        for m in 1..=tr.decks.min(crate::multiset::MAX_COPIES as u8) {
+            let avail = hand.at_least(m as usize).intersect(tr.order.suit_mask(s));
+            if avail.is_empty() {
+                break;
+            }
+            let mask = tr.order.index_mask(s, avail);
+            let max_len = if m == 1 { 1 } else { mask.count_ones() as usize };
+            for k in 1..=max_len {
+                let mut starts = run_starts(mask, links, k);
+                if starts == 0 {
+                    break;
+                }
+                while starts != 0 {
+                    let low = starts.trailing_zeros() as usize;
+                    starts &= starts - 1;
+                    let mut u = Unit {
+                        suit: s as u8,
+                        mult: m,
+                        len: k as u8,
+                        top: (low + k - 1) as u8,
+                        kinds: CardSet::EMPTY,
+                    };
+                    choose_kinds(tr, avail, low, 0, &mut u, f)?;
+                }
+            }
+        }
+    }
+    std::ops::ControlFlow::Continue(())
+}
+
+fn choose_kinds(
+    tr: &TrickRules,
+    avail: CardSet,
+    low: usize,
+    i: usize,
+    u: &mut Unit,
+    f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
+) -> std::ops::ControlFlow<()> {
+    if i == u.len as usize {
+        return f(u);
+    }
+    for c in avail.intersect(tr.order.kinds_at(u.suit as usize, low + i)) {
+        u.kinds.insert(c);
+        let r = choose_kinds(tr, avail, low, i + 1, u, f);
+        u.kinds.remove(c);
+        r?;
+    }
+    std::ops::ControlFlow::Continue(())
+}
+
 /// One copy of the lowest card of `u`.
 fn lowest_card(tr: &TrickRules, u: &Unit) -> Multiset {
     let low = u.low() as usize;
@@ -231,6 +291,38 @@ mod tests {
     }
 
     #[test]
+    fn unit_leads_of_a_hand() {
+        let t = tr(Rank::TWO, Some(Suit::Spades), 2);
+        let mut seen = Vec::new();
+        let _ = for_each_unit_lead(&t, &ms("3H 3H 4H 4H 5H 2D 2D 2C 2C 2S 2S"), &mut |u| {
+            seen.push(u.to_string());
+            std::ops::ControlFlow::Continue(())
+        });
+        seen.sort();
+        let mut want: Vec<String> = [
+            "3H",
+            "4H",
+            "5H",
+            "2D",
+            "2C",
+            "2S",
+            "3H 3H",
+            "4H 4H",
+            "3H 3H 4H 4H",
+            "2D 2D",
+            "2C 2C",
+            "2S 2S",
+            "2D 2D 2S 2S",
+            "2C 2C 2S 2S",
+        ]
+        .iter()
+        .map(|s| ms(s).to_string())
+        .collect();
+        want.sort();
+        assert_eq!(seen, want);
+    }
+
+    #[test]
     fn lead_errors() {
         let t = tr(Rank::TWO, Some(Suit::Clubs), 2);
         assert_eq!(check_lead(&t, &ms("9S 9S 8H 8H"), None), Err(LeadError::MixedSuits));
@@ -239,5 +331,53 @@ mod tests {
             Err(LeadError::NotHeld(_))
         ));
         assert_eq!(check_lead(&t, &Multiset::EMPTY, None), Err(LeadError::Empty));
+    }
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Card, Rank, Suit};
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use proptest::prelude::*;
+    use rand::seq::SliceRandom;
+    use rand::SeedableRng;
+
+    proptest! {
+        /// A throw of distinct singles fails iff another hand holds a higher card of the suit
+        /// than the lowest thrown card; the forced card (smallest_beaten) is then the lowest
+        /// beaten single, i.e. the lowest card of the throw that some hand tops.
+        #[test]
+        fn single_card_throws_match_a_naive_check(seed in any::<u64>(), level in 0u8..13, suit in 0usize..4) {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let tr = TrickRules::standard(
+                CardOrder::shengji(Rank::from_index(level).unwrap(), Some(Suit::from_index(suit)), true, TrumpTierTractors::Full),
+                2,
+            );
+            let mut deck = Multiset::full_decks(2, true).unwrap().to_vec();
+            deck.shuffle(&mut rng);
+            let hands: Vec<Multiset> =
+                (0..4).map(|p| Multiset::from_cards(&deck[p * 25..p * 25 + 25]).unwrap()).collect();
+            // Throw: every distinct kind the leader holds once, in the effective suit of its first card.
+            let s = tr.order.suit(deck[0]);
+            let mut throw = Multiset::EMPTY;
+            for c in hands[0].exactly(1).intersect(tr.order.suit_mask(s)) {
+                throw.add(c);
+            }
+            let Ok(f) = check_lead(&tr, &throw, None) else { return Ok(()) };
+            prop_assume!(f.is_throw());
+            let r = check_throw(&tr, &f, &hands[1..]);
+            let top_other = hands[1..].iter()
+                .flat_map(|h| h.kinds().intersect(tr.order.suit_mask(s)).iter().collect::<Vec<Card>>())
+                .map(|c| tr.order.index(c)).max();
+            let beaten = |c: Card| top_other.is_some_and(|t| t > tr.order.index(c));
+            let naive_fail = throw.kinds().iter().any(beaten);
+            prop_assert_eq!(r.valid, !naive_fail);
+            if naive_fail {
+                let forced = throw.kinds().iter().filter(|&c| beaten(c)).map(|c| tr.order.index(c)).min().unwrap();
+                prop_assert_eq!(r.played.len(), 1);
+                prop_assert_eq!(tr.order.index(r.played.kinds().first().unwrap()), forced);
+            }
+        }
     }
 }

@@ -20,8 +20,8 @@ use crate::multiset::Multiset;
 use crate::order::CardOrder;
 use crate::rules::Rules;
 
-pub use follow::{FollowError, FollowMoves};
-pub use lead::{check_lead, check_throw, LeadError, ThrowResult};
+pub use follow::{check_follow, structure_score, FollowError, FollowMoves};
+pub use lead::{check_lead, check_throw, for_each_unit_lead, LeadError, ThrowResult};
 pub use winner::trick_winner;
 
 /// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).

@@ -303,3 +303,77 @@ mod tests {
         assert_eq!(win(&all, w10), 1);
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Card, Rank, Suit};
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use proptest::prelude::*;
+
+    fn rules(level: u8, trump: u8) -> TrickRules {
+        let trump = (trump < 4).then(|| Suit::from_index(trump as usize));
+        TrickRules::standard(
+            CardOrder::shengji(
+                Rank::from_index(level).unwrap(),
+                trump,
+                true,
+                TrumpTierTractors::Full,
+            ),
+            2,
+        )
+    }
+
+    /// Naive oracle for tricks of equal-size "units of one kind" (singles or identical pairs):
+    /// a play is eligible if it is one kind held `m` times in the led suit or in trump; trump
+    /// beats the led suit; otherwise a strictly higher index is needed.
+    fn oracle(tr: &TrickRules, plays: &[(Card, usize)]) -> usize {
+        let led = tr.order.suit(plays[0].0);
+        let key = |c: Card| (tr.order.suit(c) == crate::order::TRUMP, tr.order.index(c));
+        let mut best = 0;
+        for (i, &(c, m)) in plays.iter().enumerate().skip(1) {
+            let s = tr.order.suit(c);
+            if m != plays[0].1 || (s != led && s != crate::order::TRUMP) {
+                continue;
+            }
+            if key(c) > key(plays[best].0) {
+                best = i;
+            }
+        }
+        best
+    }
+
+    proptest! {
+        #[test]
+        fn singles_and_pairs_match_the_oracle(
+            level in 0u8..13,
+            trump in 0u8..5,
+            kinds in proptest::collection::vec(0usize..54, 4),
+            pair_lead in any::<bool>(),
+            split in proptest::collection::vec(any::<bool>(), 4),
+        ) {
+            let tr = rules(level, trump);
+            let m = if pair_lead { 2 } else { 1 };
+            let cards: Vec<Card> = kinds.iter().map(|&i| Card::from_index(i).unwrap()).collect();
+            let mut plays = Vec::new();
+            let mut shape = Vec::new();
+            for (k, &c) in cards.iter().enumerate() {
+                let mut p = Multiset::EMPTY;
+                p.add(c);
+                if m == 2 {
+                    // A split play (two different kinds) is never a pair.
+                    if split[k] && k > 0 {
+                        p.add(cards[(k + 1) % 4]);
+                    } else {
+                        p.add(c);
+                    }
+                }
+                let is_unit = p.count(c) == m;
+                shape.push((c, if is_unit { m } else { 0 }));
+                plays.push(p);
+            }
+            prop_assume!(plays.iter().all(|p| p.at_least(3).is_empty()));
+            prop_assert_eq!(trick_winner(&tr, &plays).unwrap(), oracle(&tr, &shape));
+        }
+    }
+}

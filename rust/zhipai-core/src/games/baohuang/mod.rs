@@ -1,23 +1,111 @@
-//! Baohuang rules (stub: replaced by the game's issue).
+//! Qingdao Baohuang 青岛保皇 (baohuang.md, seed 003): five players, four decks with jokers (216
+//! cards), a climbing game with a hidden partnership.
+//!
+//! One module per concept:
+//! * [`options`] — [`BaohuangRules`], every option of the digest's list;
+//! * [`moves`] — plays as [`Shape`]s, the beating rule, move generation (enumerate / count /
+//!   nth / sample / check);
+//! * [`accession`] — 登基 / 逼位 card options;
+//! * [`round`] — turn order in a round: 顺牌, 过牌, 让牌, 底牌, 接风;
+//! * [`state`] — a whole deal as a [`State`] with OpenSpiel-style verbs;
+//! * [`scoring`] — group and solo score tables;
+//! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl.
+//!
+//! [`DealSimulator`]: crate::rollout::DealSimulator
 
-use crate::error::Result;
-use crate::options::{unknown_option, OptionInfo, OptionValue};
+pub mod accession;
+pub mod moves;
+pub mod options;
+pub mod policy;
+pub mod round;
+pub mod scoring;
+pub mod state;
 
-/// The validated options of one Baohuang rule set.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct BaohuangRules {}
+pub use accession::{ascension_options, Ascension};
+pub use moves::{beats, HandCounts, Shape};
+pub use options::BaohuangRules;
+pub use round::{Response, Round};
+pub use scoring::{score, Mode, Score};
+pub use state::{Move, Phase, State};
 
-impl BaohuangRules {
-    /// Build from a preset name and overrides.
-    pub fn from_preset(_preset: &str, overrides: &[(String, OptionValue)]) -> Result<Self> {
-        if let Some((name, value)) = overrides.first() {
-            return Err(unknown_option("baohuang", name, value, &[]));
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+
+/// The shape of a card list as one play (§C.4). Errors with `IllegalPlay` naming the cards when
+/// they are not one well-formed play (empty, or naturals of two ranks).
+pub fn parse_play(cards: &Multiset) -> Result<Shape> {
+    moves::shape_of(cards, None).map_err(|why| ZhipaiError::illegal_play(cards, why))
+}
+
+/// One action of a round as written in the rule cases: a play or a non-play response.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RoundAction {
+    Play(Multiset),
+    Pass,
+    Yield,
+    Jiefeng,
+}
+
+/// Replay one round and name who opens the next one (§C.6, §C.7; check `baohuang_round`).
+/// `actions` are `(seat, action)` in time order, seats 0..5 in playing order, the first action
+/// being the lead; `out` lists the seats whose play was their last cards. All five players hold
+/// cards at the start. Errors with `IllegalPlay` for an action out of turn or not allowed, and
+/// `InvalidValue` when the round is not over after the last action.
+pub fn round_next_leader(
+    rules: &BaohuangRules,
+    actions: &[(u8, RoundAction)],
+    out: &[u8],
+) -> Result<u8> {
+    let mut round: Option<Round> = None;
+    for (i, (seat, action)) in actions.iter().enumerate() {
+        if *seat >= 5 {
+            return Err(ZhipaiError::invalid_value("seat", seat, "expected 0..5"));
         }
-        Ok(Self {})
+        let finished = out.contains(seat);
+        let r = round.get_or_insert_with(|| Round::new(*seat, 0b11111));
+        if r.over {
+            return Err(ZhipaiError::illegal_play(
+                format!("action {i}"),
+                "the round is already over",
+            ));
+        }
+        if r.turn != *seat {
+            return Err(ZhipaiError::illegal_play(
+                format!("action {i} by seat {seat}"),
+                format!("it is seat {}'s turn", r.turn),
+            ));
+        }
+        let response = match action {
+            RoundAction::Play(cards) => {
+                let shape = parse_play(cards)?;
+                if r.leading {
+                    r.lead(shape, finished);
+                    continue;
+                }
+                Response::Play(shape)
+            }
+            RoundAction::Pass => Response::Pass,
+            RoundAction::Yield => Response::Yield,
+            RoundAction::Jiefeng => Response::Jiefeng,
+        };
+        if r.leading {
+            return Err(ZhipaiError::illegal_play(
+                format!("action {i}"),
+                "a round opens with a play (开牌)",
+            ));
+        }
+        r.respond(response, finished, rules)
+            .map_err(|why| ZhipaiError::illegal_play(format!("action {i} by seat {seat}"), why))?;
     }
-
-    /// Every option with its current value.
-    pub fn option_infos(&self) -> Vec<OptionInfo> {
-        Vec::new()
+    match round {
+        Some(r) if r.over => r
+            .next_leader()
+            .ok_or_else(|| ZhipaiError::invalid_value("actions", "", "nobody is left")),
+        Some(r) => Err(ZhipaiError::invalid_value(
+            "actions",
+            actions.len(),
+            format!("the round is not over: seat {} is to act", r.turn),
+        )),
+        None => Err(ZhipaiError::invalid_value("actions", "[]", "a round needs at least the lead")),
     }
 }

@@ -1,23 +1,29 @@
-//! Gongzhu rules (stub: replaced by the game's issue).
+//! Gongzhu 拱猪 (Chase the Pig), QQ rule set (seed 000, shared/rules/gongzhu.md §A), one or two
+//! decks, individual or partnership play.
+//!
+//! * [`options`]: [`GongzhuRules`], every option of the digest's options list.
+//! * [`play`]: plays, legal leads/follows with the exposed-card restriction, trick winner.
+//! * [`scoring`]: raw scores (hearts, pig, sheep, transformer, exposure, all hearts, grand slam)
+//!   and the per-deal result (QQ normalisation, partnership).
+//! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
+//! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
+//! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
+//! * [`policy`]: the `random` and `greedy` players and the simulation contract.
 
-use crate::error::Result;
-use crate::options::{unknown_option, OptionInfo, OptionValue};
+pub mod fast;
+pub mod options;
+pub mod play;
+pub mod policy;
+pub mod random;
+pub mod scoring;
+pub mod session;
+pub mod state;
 
-/// The validated options of one Gongzhu rule set.
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct GongzhuRules {}
+pub use options::GongzhuRules;
+pub use play::{check_play, legal_plays, trick_winner, Play, Position};
+pub use scoring::{score_deal, DealScore, Exposure};
+pub use session::Match;
+pub use state::{Move, Opening, Phase, State, NUM_ACTIONS};
 
-impl GongzhuRules {
-    /// Build from a preset name and overrides.
-    pub fn from_preset(_preset: &str, overrides: &[(String, OptionValue)]) -> Result<Self> {
-        if let Some((name, value)) = overrides.first() {
-            return Err(unknown_option("gongzhu", name, value, &[]));
-        }
-        Ok(Self {})
-    }
-
-    /// Every option with its current value.
-    pub fn option_infos(&self) -> Vec<OptionInfo> {
-        Vec::new()
-    }
-}
+#[cfg(test)]
+mod tests;

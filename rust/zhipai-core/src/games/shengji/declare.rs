@@ -1,26 +1,817 @@
-//! Shengji declaring and overcalling trump (§2.2), dealer selection (§2.3) (stub: filled in by the Shengji rules issue).
+//! Declaring trump (亮主) and overcalling (反主), shengji.md §2.2; dealer selection, §2.3.
+//!
+//! A declaration ("bid") shows `count` identical cards: a level card (级牌) of one suit, which
+//! names that suit as trump, or a pair/triple of one joker kind, which makes the hand no-trump.
+//! [`Declaring`] is the small state machine of the declaration phase: it accepts or refuses each
+//! bid with the rule it breaks, and knows the final declaration and the trump.
+//!
+//! Ladders (weakest → strongest, §2.2; a new bid must be **strictly** stronger):
+//! * 1 deck: a single level card; the first declaration is final (no overcall, GR).
+//! * 2 decks: single L < pair L < pair SJ (NT) < pair BJ (NT) (S001 "其他牌手可用两张无别花色的
+//!   级牌或无别王牌反主", CT, BZ).
+//! * 3 decks: single L < pair L < pair SJ < pair BJ < triple L < triple SJ < triple BJ (S004
+//!   "单张 2 / 两张 2 / 两张王（打无主）/ 三张 2 / 三张王（打无主）"; SJ < BJ inside one count is
+//!   the digest default, Q6).
+//!
+//! All three ladders are one order: by number of cards shown, then level < SJ < BJ. Two bids of
+//! the same strength never overcall each other (S004 "不能再亮同级别或该级别以下的牌"), so a
+//! level pair cannot overcall a level pair of another suit unless `suit_ranked_bids` is on.
 
-use crate::error::Result;
+use crate::cards::{format_cards, Card, Rank, Suit};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue};
+use std::fmt;
 
-/// Options of this part (shengji.md §10).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct DeclareOptions {}
+/// What happens when nobody declares (§2.2 `no_declaration`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoDeclaration {
+    /// The hand is played no-trump (无将; S001 "本副牌打无将", CT, ASK). Default.
+    NoTrump,
+    /// A suit drawn at random is trump (BZ `random_pick_major`).
+    RandomSuit,
+    /// Kitty cards are turned over in order until a level card appears; its suit is trump (GR;
+    /// RB `KittyBidPolicy`). A joker or a kitty without level cards leaves the hand no-trump.
+    FlipKitty,
+}
+
+/// Who deals hand 1 when somebody declared (§2.3 `first_hand_dealer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FirstHandDealer {
+    /// The player of the final (winning) declaration (S004, BZ, RB, CT). Default.
+    FinalDeclarer,
+    /// The player who declared first (RB `ByFirstBid`).
+    FirstDeclarer,
+}
+
+/// Who deals hand 1 when nobody declared (§2.3 `no_declaration_dealer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoDeclarationDealer {
+    /// A random player (S001 "系统随机指定农户"). Default.
+    Random,
+    /// The player who drew the first card (CT).
+    FirstDrawer,
+}
+
+/// Who deals the next hand (§2.3 `next_dealer`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NextDealer {
+    /// The next player counter-clockwise from the dealer on the team that deals next: the
+    /// dealer's partner when the dealer team held, the dealer's right-hand neighbour when the
+    /// attackers took over (RB, CT §H, 3DM, FLP). Default.
+    CcwWithinWinningTeam,
+    /// The dealer keeps the deal when the dealer team holds (no source; for completeness).
+    SameDealerIfHold,
+}
+
+/// Which cards the dealer may bury (§2.4 `kitty_bury_restrictions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KittyBuryRestrictions {
+    /// Any cards, points and trumps included (S001, S004, CT, RB). Default.
+    None,
+    /// No point cards (5, 10, K) unless the hand holds nothing else to bury.
+    NoPoints,
+    /// No trumps unless the hand holds nothing else to bury.
+    NoTrumps,
+}
+
+const NO_DECLARATION: [(&str, NoDeclaration); 3] = [
+    ("NT", NoDeclaration::NoTrump),
+    ("random_suit", NoDeclaration::RandomSuit),
+    ("flip_kitty", NoDeclaration::FlipKitty),
+];
+const FIRST_HAND_DEALER: [(&str, FirstHandDealer); 2] = [
+    ("final_declarer", FirstHandDealer::FinalDeclarer),
+    ("first_declarer", FirstHandDealer::FirstDeclarer),
+];
+const NO_DECLARATION_DEALER: [(&str, NoDeclarationDealer); 2] =
+    [("random", NoDeclarationDealer::Random), ("first_drawer", NoDeclarationDealer::FirstDrawer)];
+const NEXT_DEALER: [(&str, NextDealer); 2] = [
+    ("ccw_within_winning_team", NextDealer::CcwWithinWinningTeam),
+    ("same_dealer_if_hold", NextDealer::SameDealerIfHold),
+];
+const KITTY_BURY: [(&str, KittyBuryRestrictions); 3] = [
+    ("none", KittyBuryRestrictions::None),
+    ("no_points", KittyBuryRestrictions::NoPoints),
+    ("no_trumps", KittyBuryRestrictions::NoTrumps),
+];
+
+/// Parse `value` as one of the named choices of `table`.
+fn choice<T: Copy>(table: &[(&'static str, T)], name: &str, value: &OptionValue) -> Result<T> {
+    let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
+    let picked = value.as_choice(name, &names)?;
+    Ok(table.iter().find(|(n, _)| *n == picked).expect("as_choice returns a listed name").1)
+}
+
+/// The name of `value` in `table`.
+fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table.iter().find(|(_, v)| *v == value).map(|(n, _)| *n).unwrap_or("?")
+}
+
+fn choices<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
+    table.iter().map(|(n, _)| *n).collect()
+}
+
+/// Options of declaring, overcalling, seating, dealer selection and the kitty exchange
+/// (shengji.md §1.1, §2.2–§2.4, §10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeclareOptions {
+    /// Number of decks (set by the rule set; decides the ladder).
+    decks: u8,
+    /// Teams and seats are re-drawn every hand (S001 §一; `tractor_jj`).
+    pub random_partners_each_hand: bool,
+    /// What happens when nobody declares.
+    pub no_declaration: NoDeclaration,
+    /// Hand-1 dealer when somebody declared.
+    pub first_hand_dealer: FirstHandDealer,
+    /// Hand-1 dealer when nobody declared.
+    pub no_declaration_dealer: NoDeclarationDealer,
+    /// The partner of the winning declarer may overcall (RB, CT).
+    pub partner_may_overcall: bool,
+    /// The winning declarer may reinforce (加固) with more copies of the same card.
+    pub self_reinforce_same_suit: bool,
+    /// The winning declarer may overcall himself with another suit or with jokers.
+    pub self_overcall_other_suit: bool,
+    /// Level bids of equal count (≥ 2) rank by suit ♣ < ♦ < ♠ < ♥ (RB `JokerOrHigherSuit`).
+    pub suit_ranked_bids: bool,
+    /// 炒底: overcalling after the kitty is buried (SJ+, ASK). Only `false` is implemented.
+    pub chaodi: bool,
+    /// Which cards may be buried in the kitty.
+    pub kitty_bury_restrictions: KittyBuryRestrictions,
+    /// Who deals the next hand.
+    pub next_dealer: NextDealer,
+}
 
 impl DeclareOptions {
-    /// The values of `preset` with `decks` decks (shared/rules/README.md, "Presets").
-    pub fn for_preset(_preset: &str, _decks: u8) -> Self {
-        Self {}
+    /// The values of `preset` with `decks` decks (shared/rules/README.md, "Presets"): the digest
+    /// defaults everywhere, plus `random_partners_each_hand = true` in `tractor_jj`.
+    pub fn for_preset(preset: &str, decks: u8) -> Self {
+        DeclareOptions {
+            decks,
+            random_partners_each_hand: preset == "tractor_jj",
+            no_declaration: NoDeclaration::NoTrump,
+            first_hand_dealer: FirstHandDealer::FinalDeclarer,
+            no_declaration_dealer: NoDeclarationDealer::Random,
+            partner_may_overcall: true,
+            self_reinforce_same_suit: true,
+            self_overcall_other_suit: false,
+            suit_ranked_bids: false,
+            chaodi: false,
+            kitty_bury_restrictions: KittyBuryRestrictions::None,
+            next_dealer: NextDealer::CcwWithinWinningTeam,
+        }
+    }
+
+    /// Number of decks these options were built for.
+    pub fn decks(&self) -> u8 {
+        self.decks
     }
 
     /// Set option `name`: `Ok(true)` when it is one of ours, `Ok(false)` when it is not,
     /// an `InvalidOption` error for a value it does not take.
-    pub fn set(&mut self, _name: &str, _value: &OptionValue) -> Result<bool> {
-        Ok(false)
+    pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<bool> {
+        match name {
+            "random_partners_each_hand" => self.random_partners_each_hand = value.as_bool(name)?,
+            "no_declaration" => self.no_declaration = choice(&NO_DECLARATION, name, value)?,
+            "first_hand_dealer" => {
+                self.first_hand_dealer = choice(&FIRST_HAND_DEALER, name, value)?
+            }
+            "no_declaration_dealer" => {
+                self.no_declaration_dealer = choice(&NO_DECLARATION_DEALER, name, value)?
+            }
+            "partner_may_overcall" => self.partner_may_overcall = value.as_bool(name)?,
+            "self_reinforce_same_suit" => self.self_reinforce_same_suit = value.as_bool(name)?,
+            "self_overcall_other_suit" => self.self_overcall_other_suit = value.as_bool(name)?,
+            "suit_ranked_bids" => self.suit_ranked_bids = value.as_bool(name)?,
+            "chaodi" => {
+                if value.as_bool(name)? {
+                    return Err(ZhipaiError::invalid_option(
+                        name,
+                        value,
+                        "炒底 (overcalling after the burial) is not implemented; only false",
+                    ));
+                }
+                self.chaodi = false;
+            }
+            "kitty_bury_restrictions" => {
+                self.kitty_bury_restrictions = choice(&KITTY_BURY, name, value)?
+            }
+            "next_dealer" => self.next_dealer = choice(&NEXT_DEALER, name, value)?,
+            _ => return Ok(false),
+        }
+        Ok(true)
     }
 
     /// Every option of this part with its current value.
     pub fn infos(&self) -> Vec<OptionInfo> {
-        Vec::new()
+        let b = |v: bool| v.to_string();
+        let bools = || vec!["false", "true"];
+        vec![
+            OptionInfo {
+                name: "random_partners_each_hand",
+                value: b(self.random_partners_each_hand),
+                choices: bools(),
+                doc: "teams and seats re-drawn every hand (JJ, S001; shengji.md §1.1)",
+            },
+            OptionInfo {
+                name: "no_declaration",
+                value: name_of(&NO_DECLARATION, self.no_declaration).into(),
+                choices: choices(&NO_DECLARATION),
+                doc: "trump when nobody declares (shengji.md §2.2)",
+            },
+            OptionInfo {
+                name: "first_hand_dealer",
+                value: name_of(&FIRST_HAND_DEALER, self.first_hand_dealer).into(),
+                choices: choices(&FIRST_HAND_DEALER),
+                doc: "hand-1 dealer when somebody declared (shengji.md §2.3)",
+            },
+            OptionInfo {
+                name: "no_declaration_dealer",
+                value: name_of(&NO_DECLARATION_DEALER, self.no_declaration_dealer).into(),
+                choices: choices(&NO_DECLARATION_DEALER),
+                doc: "hand-1 dealer when nobody declared (shengji.md §2.3)",
+            },
+            OptionInfo {
+                name: "partner_may_overcall",
+                value: b(self.partner_may_overcall),
+                choices: bools(),
+                doc: "the winning declarer's partner may overcall (shengji.md §2.2)",
+            },
+            OptionInfo {
+                name: "self_reinforce_same_suit",
+                value: b(self.self_reinforce_same_suit),
+                choices: bools(),
+                doc:
+                    "the winning declarer may reinforce (加固) with the same card (shengji.md §2.2)",
+            },
+            OptionInfo {
+                name: "self_overcall_other_suit",
+                value: b(self.self_overcall_other_suit),
+                choices: bools(),
+                doc: "the winning declarer may overcall himself with another suit or NT (§2.2)",
+            },
+            OptionInfo {
+                name: "suit_ranked_bids",
+                value: b(self.suit_ranked_bids),
+                choices: bools(),
+                doc: "equal-count level bids rank C < D < S < H (RB JokerOrHigherSuit; §2.2)",
+            },
+            OptionInfo {
+                name: "chaodi",
+                value: b(self.chaodi),
+                choices: vec!["false"],
+                doc: "炒底: overcalling after the burial (shengji.md §2.2; not implemented)",
+            },
+            OptionInfo {
+                name: "kitty_bury_restrictions",
+                value: name_of(&KITTY_BURY, self.kitty_bury_restrictions).into(),
+                choices: choices(&KITTY_BURY),
+                doc: "cards the dealer may not bury (shengji.md §2.4)",
+            },
+            OptionInfo {
+                name: "next_dealer",
+                value: name_of(&NEXT_DEALER, self.next_dealer).into(),
+                choices: choices(&NEXT_DEALER),
+                doc: "who deals the next hand (shengji.md §2.3)",
+            },
+        ]
+    }
+}
+
+/// One declaration: `count` copies of `card`, a level card or a joker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Bid {
+    pub card: Card,
+    pub count: u8,
+}
+
+impl Bid {
+    /// Read a shown card list as a bid at `level` with `decks` decks (§2.2). Errors with
+    /// [`ZhipaiError::IllegalPlay`] naming the cards: empty, not identical (`2H 2D`, `SJ BJ`),
+    /// more copies than decks, a single joker, or not a level card.
+    pub fn from_cards(cards: &[Card], level: Rank, decks: u8) -> Result<Bid> {
+        let shown = || format_cards(cards);
+        let Some(&card) = cards.first() else {
+            return Err(ZhipaiError::illegal_play("(no cards)", "a declaration shows cards"));
+        };
+        if cards.iter().any(|&c| c != card) {
+            return Err(ZhipaiError::illegal_play(
+                shown(),
+                "a declaration shows identical cards (one suit and rank, or one joker kind)",
+            ));
+        }
+        if cards.len() > decks as usize {
+            return Err(ZhipaiError::illegal_play(
+                shown(),
+                format!("only {decks} copies of {card} exist with {decks} decks"),
+            ));
+        }
+        let count = cards.len() as u8;
+        if card.is_joker() {
+            if count < 2 {
+                return Err(ZhipaiError::illegal_play(shown(), "a single joker cannot declare"));
+            }
+        } else if card.rank() != Some(level) {
+            return Err(ZhipaiError::illegal_play(
+                shown(),
+                format!("only level cards (level {level}) and joker pairs declare"),
+            ));
+        }
+        Ok(Bid { card, count })
+    }
+
+    /// The trump this bid names: `Some(suit)`, or `None` (no-trump) for jokers.
+    pub fn trump(self) -> Option<Suit> {
+        self.card.suit()
+    }
+
+    /// Level < SJ < BJ inside one count.
+    fn tier(self) -> u8 {
+        match self.card {
+            Card::SMALL_JOKER => 1,
+            Card::BIG_JOKER => 2,
+            _ => 0,
+        }
+    }
+
+    /// `self` is strictly stronger than `other` (§2.2 ladder).
+    pub fn beats(self, other: Bid, suit_ranked: bool) -> bool {
+        let (a, b) = ((self.count, self.tier()), (other.count, other.tier()));
+        if a != b {
+            return a > b;
+        }
+        // Same count and tier: equal jokers, or level cards of (maybe) different suits.
+        suit_ranked && self.tier() == 0 && self.count >= 2 && suit_rank(self) > suit_rank(other)
+    }
+
+    /// Slot 0..6 of the bid card: the four level suits, SJ, BJ.
+    fn slot(self) -> usize {
+        match self.card.suit() {
+            Some(s) => s.index(),
+            None => 4 + self.tier() as usize - 1,
+        }
+    }
+}
+
+impl fmt::Display for Bid {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let cards = vec![self.card; self.count as usize];
+        f.write_str(&format_cards(&cards))
+    }
+}
+
+/// RB suit order for `suit_ranked_bids`: clubs < diamonds < spades < hearts.
+fn suit_rank(bid: Bid) -> u8 {
+    match bid.card.suit() {
+        Some(Suit::Clubs) => 0,
+        Some(Suit::Diamonds) => 1,
+        Some(Suit::Spades) => 2,
+        Some(Suit::Hearts) => 3,
+        None => 4,
+    }
+}
+
+/// Why a bid is refused (the rule it breaks, §2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// With one deck the first declaration is final.
+    OneDeckFinal,
+    /// Not strictly stronger than the current declaration.
+    NotStronger,
+    /// The current declarer may not reinforce (`self_reinforce_same_suit=false`).
+    NoReinforcement,
+    /// The current declarer may not switch suit or go NT (`self_overcall_other_suit=false`).
+    NoSelfOvercall,
+    /// The declarer's partner may not overcall (`partner_may_overcall=false`).
+    NoPartnerOvercall,
+    /// More copies of a card shown across players than the decks hold.
+    TooManyCopies { decks: u8, shown_by_others: u8 },
+}
+
+impl Refusal {
+    fn message(self, current: Option<(u8, Bid)>) -> String {
+        let cur = current.map(|(p, b)| format!("player {p}'s {b}")).unwrap_or_default();
+        match self {
+            Refusal::OneDeckFinal => {
+                format!("with one deck the first declaration ({cur}) is final; no overcall")
+            }
+            Refusal::NotStronger => format!("not stronger than {cur}; equal strength cannot overcall"),
+            Refusal::NoReinforcement => "the declarer may not reinforce (self_reinforce_same_suit=false)".into(),
+            Refusal::NoSelfOvercall => format!(
+                "the winning declarer may only reinforce {cur} with more of the same card, not switch (self_overcall_other_suit=false)"
+            ),
+            Refusal::NoPartnerOvercall => {
+                format!("the partner may not overcall {cur} (partner_may_overcall=false)")
+            }
+            Refusal::TooManyCopies { decks, shown_by_others } => format!(
+                "only {decks} copies exist and other players have already shown {shown_by_others}"
+            ),
+        }
+    }
+}
+
+/// The declaration phase of one hand: accepts or refuses bids and tracks the winner.
+///
+/// Players are seats 0..4 in counter-clockwise order; the partner of `p` is `(p + 2) % 4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Declaring {
+    opts: DeclareOptions,
+    level: Rank,
+    winner: Option<(u8, Bid)>,
+    first: Option<u8>,
+    /// Most copies of each bid card (4 level suits, SJ, BJ) each player has shown.
+    shown: [[u8; 6]; 4],
+}
+
+impl Declaring {
+    /// A declaration phase at `level` under `opts` (which carry the number of decks).
+    pub fn new(opts: DeclareOptions, level: Rank) -> Declaring {
+        Declaring { opts, level, winner: None, first: None, shown: [[0; 6]; 4] }
+    }
+
+    /// The level rank of the hand.
+    pub fn level(&self) -> Rank {
+        self.level
+    }
+
+    /// The current winning declaration `(player, bid)`, `None` before the first one.
+    pub fn winner(&self) -> Option<(u8, Bid)> {
+        self.winner
+    }
+
+    /// The player who declared first.
+    pub fn first_declarer(&self) -> Option<u8> {
+        self.first
+    }
+
+    /// The declared trump: `None` when nobody has declared, `Some(None)` for no-trump (jokers).
+    pub fn trump(&self) -> Option<Option<Suit>> {
+        self.winner.map(|(_, b)| b.trump())
+    }
+
+    /// Whether `player` may show `bid` now; the rule it breaks otherwise. `player` must be < 4.
+    pub fn allows(&self, player: u8, bid: Bid) -> std::result::Result<(), Refusal> {
+        let p = player as usize;
+        let slot = bid.slot();
+        let others: u8 = (0..4).filter(|&q| q != p).map(|q| self.shown[q][slot]).sum();
+        if others + bid.count > self.opts.decks {
+            return Err(Refusal::TooManyCopies { decks: self.opts.decks, shown_by_others: others });
+        }
+        let Some((w, current)) = self.winner else { return Ok(()) };
+        if self.opts.decks == 1 {
+            return Err(Refusal::OneDeckFinal);
+        }
+        if player == w {
+            if bid.card == current.card {
+                if !self.opts.self_reinforce_same_suit {
+                    return Err(Refusal::NoReinforcement);
+                }
+            } else if !self.opts.self_overcall_other_suit {
+                return Err(Refusal::NoSelfOvercall);
+            }
+        } else if player == (w + 2) % 4 && !self.opts.partner_may_overcall {
+            return Err(Refusal::NoPartnerOvercall);
+        }
+        if bid.beats(current, self.opts.suit_ranked_bids) {
+            Ok(())
+        } else {
+            Err(Refusal::NotStronger)
+        }
+    }
+
+    /// Show `cards` for `player`: accepted bids become the current declaration. Errors:
+    /// [`ZhipaiError::InvalidValue`] for a player outside 0..4, [`ZhipaiError::IllegalPlay`]
+    /// naming the cards and the rule for a refused bid (the state is then unchanged).
+    pub fn declare_cards(&mut self, player: u8, cards: &[Card]) -> Result<Bid> {
+        check_player(player)?;
+        let bid = Bid::from_cards(cards, self.level, self.opts.decks)?;
+        self.declare(player, bid)?;
+        Ok(bid)
+    }
+
+    /// Show an already parsed `bid` for `player` (see [`Declaring::declare_cards`]).
+    pub fn declare(&mut self, player: u8, bid: Bid) -> Result<()> {
+        check_player(player)?;
+        self.allows(player, bid).map_err(|r| {
+            ZhipaiError::illegal_play(
+                format!("declaration {bid} by player {player}"),
+                r.message(self.winner),
+            )
+        })?;
+        let shown = &mut self.shown[player as usize][bid.slot()];
+        *shown = (*shown).max(bid.count);
+        self.winner = Some((player, bid));
+        self.first.get_or_insert(player);
+        Ok(())
+    }
+
+    /// Every bid `player` could show now from `hand` (the cards received so far), weakest first.
+    /// At most 4 level suits × 3 counts + 2 jokers × 2 counts.
+    pub fn legal_bids(&self, player: u8, hand: &Multiset) -> Vec<Bid> {
+        let mut out = Vec::new();
+        self.for_each_legal_bid(player, hand, |b| out.push(b));
+        out
+    }
+
+    /// Call `f` on every bid of [`Declaring::legal_bids`] without allocating.
+    pub fn for_each_legal_bid(&self, player: u8, hand: &Multiset, mut f: impl FnMut(Bid)) {
+        if player >= 4 || (self.opts.decks == 1 && self.winner.is_some()) {
+            return;
+        }
+        let mut cards = [Card::SMALL_JOKER; 6];
+        for s in Suit::ALL {
+            cards[s.index()] = Card::new(s, self.level);
+        }
+        cards[5] = Card::BIG_JOKER;
+        for count in 1..=self.opts.decks {
+            for &card in &cards {
+                if (card.is_joker() && count < 2) || hand.count(card) < count as usize {
+                    continue;
+                }
+                let bid = Bid { card, count };
+                if self.allows(player, bid).is_ok() {
+                    f(bid);
+                }
+            }
+        }
+    }
+}
+
+fn check_player(player: u8) -> Result<()> {
+    if player >= 4 {
+        return Err(ZhipaiError::invalid_value("player", player, "players are 0..=3"));
+    }
+    Ok(())
+}
+
+/// The result of checking a whole declaration sequence ([`check_declarations`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeclarationOutcome {
+    /// The final declaration `(player, bid)` among the accepted bids; `None` if none.
+    pub winner: Option<(u8, Bid)>,
+    /// The player of the first accepted bid.
+    pub first: Option<u8>,
+    /// The index of the first refused bid and why (the bids after it are not checked).
+    pub illegal: Option<(usize, ZhipaiError)>,
+}
+
+/// Check `bids` (`(player, shown cards)` in time order) at `level`: stops at the first illegal
+/// bid. Errors only for a player outside 0..4 ([`ZhipaiError::InvalidValue`]); an illegal bid is
+/// reported in the outcome with its [`ZhipaiError::IllegalPlay`].
+pub fn check_declarations(
+    opts: DeclareOptions,
+    level: Rank,
+    bids: &[(u8, Vec<Card>)],
+) -> Result<DeclarationOutcome> {
+    let mut d = Declaring::new(opts, level);
+    for (i, (player, cards)) in bids.iter().enumerate() {
+        check_player(*player)?;
+        if let Err(e) = d.declare_cards(*player, cards) {
+            return Ok(DeclarationOutcome {
+                winner: d.winner,
+                first: d.first,
+                illegal: Some((i, e)),
+            });
+        }
+    }
+    Ok(DeclarationOutcome { winner: d.winner, first: d.first, illegal: None })
+}
+
+/// Trump under `no_declaration = flip_kitty`: the suit of the first level card of `kitty` (in
+/// kitty order); no-trump when a joker comes first or no level card is there (§2.2, GR).
+pub fn flip_kitty_trump(kitty: &[Card], level: Rank) -> Option<Suit> {
+    for &c in kitty {
+        if c.is_joker() {
+            return None;
+        }
+        if c.rank() == Some(level) {
+            return c.suit();
+        }
+    }
+    None
+}
+
+/// The hand-1 dealer (§2.3): the final or first declarer per `first_hand_dealer`; when nobody
+/// declared, the first drawer under `no_declaration_dealer = first_drawer`, or `None` meaning
+/// "draw a random player" (the caller owns the generator).
+pub fn first_hand_dealer(
+    opts: &DeclareOptions,
+    declaring: &Declaring,
+    first_drawer: u8,
+) -> Option<u8> {
+    match (declaring.winner, opts.first_hand_dealer) {
+        (Some((p, _)), FirstHandDealer::FinalDeclarer) => Some(p),
+        (Some(_), FirstHandDealer::FirstDeclarer) => declaring.first,
+        (None, _) => match opts.no_declaration_dealer {
+            NoDeclarationDealer::FirstDrawer => Some(first_drawer),
+            NoDeclarationDealer::Random => None,
+        },
+    }
+}
+
+/// The dealer of the next hand (§2.3): `dealer_team_held` = the attackers stayed below the
+/// take-over threshold. Counter-clockwise seats: the partner is `dealer + 2`, the right-hand
+/// neighbour `dealer + 1`.
+pub fn next_dealer(opts: &DeclareOptions, dealer: u8, dealer_team_held: bool) -> u8 {
+    match (dealer_team_held, opts.next_dealer) {
+        (true, NextDealer::SameDealerIfHold) => dealer % 4,
+        (true, NextDealer::CcwWithinWinningTeam) => (dealer + 2) % 4,
+        (false, _) => (dealer + 1) % 4,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::parse_cards;
+
+    fn opts(decks: u8) -> DeclareOptions {
+        DeclareOptions::for_preset("tractor", decks)
+    }
+
+    fn run(o: DeclareOptions, level: Rank, bids: &[(u8, &str)]) -> DeclarationOutcome {
+        let bids: Vec<(u8, Vec<Card>)> =
+            bids.iter().map(|(p, c)| (*p, parse_cards(c).unwrap())).collect();
+        check_declarations(o, level, &bids).unwrap()
+    }
+
+    fn illegal_at(o: DeclareOptions, level: Rank, bids: &[(u8, &str)]) -> Option<usize> {
+        run(o, level, bids).illegal.map(|(i, _)| i)
+    }
+
+    fn final_of(o: DeclareOptions, level: Rank, bids: &[(u8, &str)]) -> Option<(u8, String)> {
+        let out = run(o, level, bids);
+        assert!(out.illegal.is_none(), "unexpected refusal: {:?}", out.illegal);
+        out.winner.map(|(p, b)| (p, b.to_string()))
+    }
+
+    #[test]
+    fn d1_example_of_the_digest() {
+        // §9.1 D1: 2H, 2S 2S, (2D 2D illegal), (2H 2H by P1 illegal), SJ SJ, BJ BJ.
+        let two = Rank::TWO;
+        let legal = [(0, "2H"), (2, "2S 2S"), (1, "SJ SJ"), (3, "BJ BJ")];
+        assert_eq!(final_of(opts(2), two, &legal), Some((3, "BJ BJ".into())));
+        assert_eq!(illegal_at(opts(2), two, &[(0, "2H"), (2, "2S 2S"), (1, "2D 2D")]), Some(2));
+        assert_eq!(illegal_at(opts(2), two, &[(0, "2H"), (2, "2S 2S"), (0, "2H 2H")]), Some(2));
+        let mut d = Declaring::new(opts(2), two);
+        for (p, c) in legal {
+            d.declare_cards(p, &parse_cards(c).unwrap()).unwrap();
+        }
+        assert_eq!(d.trump(), Some(None));
+        assert_eq!(first_hand_dealer(&opts(2), &d, 0), Some(3));
+    }
+
+    #[test]
+    fn d2_three_deck_ladder_is_strictly_increasing() {
+        let ladder = ["2C", "2H 2H", "SJ SJ", "BJ BJ", "2D 2D 2D", "SJ SJ SJ", "BJ BJ BJ"];
+        let bids: Vec<Bid> = ladder
+            .iter()
+            .map(|c| Bid::from_cards(&parse_cards(c).unwrap(), Rank::TWO, 3).unwrap())
+            .collect();
+        for (i, a) in bids.iter().enumerate() {
+            for (j, b) in bids.iter().enumerate() {
+                assert_eq!(a.beats(*b, false), i > j, "{a} vs {b}");
+            }
+        }
+    }
+
+    #[test]
+    fn nobody_declares() {
+        let out = run(opts(2), Rank::TWO, &[]);
+        assert_eq!((out.winner, out.first, out.illegal), (None, None, None));
+        let d = Declaring::new(opts(2), Rank::TWO);
+        assert_eq!(d.trump(), None);
+        assert_eq!(first_hand_dealer(&opts(2), &d, 1), None);
+        let mut o = opts(2);
+        o.no_declaration_dealer = NoDeclarationDealer::FirstDrawer;
+        assert_eq!(first_hand_dealer(&o, &d, 1), Some(1));
+    }
+
+    #[test]
+    fn reinforcement_and_self_switch() {
+        let two = Rank::TWO;
+        assert_eq!(final_of(opts(2), two, &[(0, "2H"), (0, "2H 2H")]), Some((0, "2H 2H".into())));
+        assert_eq!(illegal_at(opts(2), two, &[(0, "2H"), (0, "2S 2S")]), Some(1));
+        assert_eq!(illegal_at(opts(2), two, &[(0, "2H"), (0, "SJ SJ")]), Some(1));
+        let mut o = opts(2);
+        o.self_overcall_other_suit = true;
+        assert_eq!(final_of(o, two, &[(0, "2H"), (0, "SJ SJ")]), Some((0, "SJ SJ".into())));
+        let mut o = opts(2);
+        o.self_reinforce_same_suit = false;
+        assert_eq!(illegal_at(o, two, &[(0, "2H"), (0, "2H 2H")]), Some(1));
+    }
+
+    #[test]
+    fn bad_bids_name_the_cards() {
+        for (cards, why) in [
+            ("SJ", "single joker"),
+            ("SJ BJ", "identical"),
+            ("2H 2D", "identical"),
+            ("3H", "level cards"),
+            ("2H 2H 2H", "only 2 copies"),
+        ] {
+            let err = Bid::from_cards(&parse_cards(cards).unwrap(), Rank::TWO, 2).unwrap_err();
+            let msg = err.to_string();
+            assert!(msg.contains(cards) && msg.contains(why), "{msg}");
+        }
+        assert!(Bid::from_cards(&[], Rank::TWO, 2).is_err());
+    }
+
+    #[test]
+    fn one_deck_first_declaration_is_final() {
+        let o = opts(1);
+        assert_eq!(illegal_at(o, Rank::TWO, &[(0, "2H"), (1, "2S")]), Some(1));
+        assert_eq!(illegal_at(o, Rank::TWO, &[(0, "SJ SJ")]), Some(0));
+        let d = Declaring::new(o, Rank::TWO);
+        let hand: Multiset = "2H 2S SJ BJ".parse().unwrap();
+        assert_eq!(d.legal_bids(1, &hand).len(), 2);
+    }
+
+    #[test]
+    fn partner_overcall_option() {
+        let two = Rank::TWO;
+        assert_eq!(final_of(opts(2), two, &[(0, "2H"), (2, "2C 2C")]), Some((2, "2C 2C".into())));
+        let mut o = opts(2);
+        o.partner_may_overcall = false;
+        assert_eq!(illegal_at(o, two, &[(0, "2H"), (2, "2C 2C")]), Some(1));
+        assert_eq!(final_of(o, two, &[(0, "2H"), (1, "2C 2C")]), Some((1, "2C 2C".into())));
+    }
+
+    #[test]
+    fn suit_ranked_bids_follow_rb() {
+        let two = Rank::TWO;
+        let mut o = opts(2);
+        o.suit_ranked_bids = true;
+        assert_eq!(final_of(o, two, &[(0, "2S 2S"), (1, "2H 2H")]), Some((1, "2H 2H".into())));
+        assert_eq!(illegal_at(o, two, &[(0, "2H 2H"), (1, "2S 2S")]), Some(1));
+        // Singles never rank by suit (RB: count > 1).
+        assert_eq!(illegal_at(o, two, &[(0, "2C"), (1, "2H")]), Some(1));
+    }
+
+    #[test]
+    fn copies_across_players_are_bounded() {
+        let two = Rank::TWO;
+        // Player 1 shows SJ SJ; player 2 cannot also hold 3 SJ in 3 decks.
+        let o = opts(3);
+        assert_eq!(illegal_at(o, two, &[(1, "SJ SJ"), (2, "SJ SJ SJ")]), Some(1));
+        // The same player may show more of what he already showed.
+        assert_eq!(
+            final_of(o, two, &[(1, "SJ SJ"), (1, "SJ SJ SJ")]),
+            Some((1, "SJ SJ SJ".into()))
+        );
+        let err = run(o, two, &[(1, "SJ SJ"), (2, "SJ SJ SJ")]).illegal.unwrap().1;
+        assert!(err.to_string().contains("SJ SJ SJ"), "{err}");
+    }
+
+    #[test]
+    fn legal_bids_from_a_hand() {
+        let mut d = Declaring::new(opts(2), Rank::FIVE);
+        let hand: Multiset = "5H 5H 5S SJ SJ BJ 3C".parse().unwrap();
+        let got: Vec<String> = d.legal_bids(0, &hand).iter().map(|b| b.to_string()).collect();
+        assert_eq!(got, ["5S", "5H", "5H 5H", "SJ SJ"]);
+        d.declare_cards(1, &parse_cards("5D 5D").unwrap()).unwrap();
+        let got: Vec<String> = d.legal_bids(0, &hand).iter().map(|b| b.to_string()).collect();
+        assert_eq!(got, ["SJ SJ"]);
+        assert!(d.legal_bids(4, &hand).is_empty());
+    }
+
+    #[test]
+    fn player_out_of_range_is_invalid_value() {
+        let bids = vec![(4u8, parse_cards("2H").unwrap())];
+        let err = check_declarations(opts(2), Rank::TWO, &bids).unwrap_err();
+        assert!(matches!(err, ZhipaiError::InvalidValue { .. }), "{err}");
+    }
+
+    #[test]
+    fn dealer_rotation() {
+        let o = opts(2);
+        assert_eq!(next_dealer(&o, 0, true), 2);
+        assert_eq!(next_dealer(&o, 3, true), 1);
+        assert_eq!(next_dealer(&o, 0, false), 1);
+        assert_eq!(next_dealer(&o, 3, false), 0);
+        let mut o = o;
+        o.next_dealer = NextDealer::SameDealerIfHold;
+        assert_eq!(next_dealer(&o, 3, true), 3);
+    }
+
+    #[test]
+    fn flip_kitty() {
+        let k = parse_cards("3H 7D 2S 2H").unwrap();
+        assert_eq!(flip_kitty_trump(&k, Rank::TWO), Some(Suit::Spades));
+        assert_eq!(flip_kitty_trump(&k, Rank::ACE), None);
+        assert_eq!(flip_kitty_trump(&parse_cards("BJ 2S").unwrap(), Rank::TWO), None);
+    }
+
+    #[test]
+    fn options_round_trip() {
+        let mut o = opts(2);
+        assert!(o.set("no_declaration", &OptionValue::Str("flip_kitty".into())).unwrap());
+        assert_eq!(o.no_declaration, NoDeclaration::FlipKitty);
+        assert!(!o.set("throw_compare", &OptionValue::Str("x".into())).unwrap());
+        let err = o.set("next_dealer", &OptionValue::Str("left".into())).unwrap_err();
+        assert!(err.to_string().contains("left"));
+        assert!(o.set("chaodi", &OptionValue::Bool(true)).is_err());
+        assert!(o.infos().iter().any(|i| i.name == "no_declaration" && i.value == "flip_kitty"));
+        assert!(DeclareOptions::for_preset("tractor_jj", 2).random_partners_each_hand);
     }
 }

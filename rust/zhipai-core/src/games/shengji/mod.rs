@@ -9,6 +9,7 @@ pub mod declare;
 pub mod kitty;
 pub mod options;
 pub mod scoring;
+pub mod state;
 
 use crate::error::{Result, ZhipaiError};
 use crate::options::{unknown_option, OptionInfo, OptionValue};

@@ -1,0 +1,248 @@
+"""Monte Carlo hand evaluation: what is this hand worth, and which first action is best?
+
+``zhipai.evaluate(rules, seat, hand, ...)`` fixes what ``seat`` knows (its hand, cards known in
+other hands or in the kitty, voids), samples the unknown cards uniformly among the consistent
+deals (exactly, by the engine's constrained dealer), plays every sampled deal to the end once per
+candidate first action with the built-in policy, and reports the outcome columns per candidate.
+
+Candidates are compared on common random numbers: sample ``s`` deals from the generator of
+``(seed, s)`` and every candidate continues from the same generator state, so the per-sample
+differences are paired and their confidence intervals are narrow.
+
+Games plug in through the Rust hook ``DealSimulator::play_from_deal`` (documented in
+``rust/zhipai-core/src/rollout.rs``); a game without it raises ``InvalidOptionError``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Union
+
+import numpy as np
+
+from zhipai import _core
+from zhipai._core import Card, InvalidValueError, Rules
+from zhipai.simulate import (
+    POLICIES,
+    ColumnSummary,
+    ProgressArg,
+    SimulationInterrupted,
+    _check_count,
+    _exact_stats,
+    _progress_callback,
+    _resolve_rules,
+)
+
+__all__ = ["Evaluation", "evaluate"]
+
+CardsArg = Union[str, Sequence[Card]]
+
+_SUITS = {"S": "S", "H": "H", "D": "D", "C": "C"}
+_RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+
+
+def _cards_text(value: CardsArg, what: str) -> str:
+    """Card notation for ``value`` (a string or a list of Cards), validated by the engine."""
+    if isinstance(value, str):
+        text = value
+    elif isinstance(value, Sequence) and all(isinstance(c, Card) for c in value):
+        text = " ".join(str(c) for c in value)
+    else:
+        raise InvalidValueError(f"invalid {what} {value!r}: expected cards like 'AS 10H SJ' or a list of Card")
+    _core.cards(text)  # raises InvalidCardError naming the bad token
+    return text
+
+
+def _void_text(value: CardsArg, seat: int) -> str:
+    """Cards of a void: suit letters (``"S H"``) stand for the 13 cards of the suit."""
+    if isinstance(value, str):
+        parts = []
+        for tok in value.split():
+            suit = _SUITS.get(tok.upper())
+            parts.append(" ".join(r + suit for r in _RANKS) if suit else tok)
+        value = " ".join(parts)
+    return _cards_text(value, f"void of seat {seat}")
+
+
+def _seat(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise InvalidValueError(f"invalid {what} {value!r}: expected a seat number ≥ 0")
+    return int(value)
+
+
+def _engine(rules: Rules) -> Callable[..., dict[str, Any]]:
+    """The native evaluator of ``rules`` (tests replace this with the internal toy game)."""
+
+    def run(**kwargs: Any) -> dict[str, Any]:
+        return _core._evaluate(rules, **kwargs)
+
+    return run
+
+
+class Evaluation:
+    """The rollouts of :func:`evaluate`.
+
+    ``candidates``: labels (``"policy"`` when the policy chose the first action, else the cards);
+    ``columns``: outcome column names; ``outcomes(c)``: ``{column: int32 array (samples,)}`` for
+    candidate ``c`` (index or label), sample ``s`` being the same deal for every candidate;
+    ``summary(c)``; ``compare(column)``: per candidate the mean and the paired difference to the
+    first candidate with 95% confidence intervals.
+    """
+
+    def __init__(self, raw: Mapping[str, Any], *, preset: str, seat: int, policy: str, seed: int) -> None:
+        self.preset, self.seat, self.policy, self.seed = preset, seat, policy, seed
+        self.columns: list[str] = list(raw["columns"])
+        self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
+        self.candidates: list[str] = [c if c is not None else "policy" for c in raw["candidates"]]
+        self.requested: int = int(raw["requested"])
+        self.completed: int = int(raw["completed"])
+        self.interrupted: bool = bool(raw["interrupted"])
+        k = len(self.columns)
+        data = list(raw["data"])
+        self._data = [dict(zip(self.columns, data[c * k : (c + 1) * k])) for c in range(len(self.candidates))]
+
+    def __len__(self) -> int:
+        return self.completed
+
+    def __repr__(self) -> str:
+        stop = f" of {self.requested} (interrupted)" if self.interrupted else ""
+        return (
+            f"<Evaluation {self.preset} seat {self.seat}: {self.completed} samples{stop}, "
+            f"candidates={self.candidates}, columns={self.columns}>"
+        )
+
+    def _index(self, candidate: int | str) -> int:
+        if isinstance(candidate, str):
+            if candidate not in self.candidates:
+                raise KeyError(f"no candidate {candidate!r}; candidates: {self.candidates}")
+            return self.candidates.index(candidate)
+        if not 0 <= candidate < len(self.candidates):
+            raise KeyError(f"no candidate {candidate!r}; there are {len(self.candidates)}")
+        return candidate
+
+    def outcomes(self, candidate: int | str = 0) -> dict[str, np.ndarray]:
+        """``{column: int32 array of shape (samples,)}`` for ``candidate`` (index or label)."""
+        return dict(self._data[self._index(candidate)])
+
+    def summary(self, candidate: int | str = 0) -> dict[str, ColumnSummary]:
+        """Per column mean, std, 95% CI, min, max, distribution, for ``candidate``."""
+        data = self._data[self._index(candidate)]
+        return {n: ColumnSummary.from_stats(n, self.docs[n], _exact_stats(data[n])) for n in self.columns}
+
+    def compare(self, column: str) -> list[dict[str, Any]]:
+        """Per candidate: ``mean`` and ``ci95`` of ``column``, and ``diff``/``diff_ci95``, the
+        paired difference to the first candidate (same deals, same randomness)."""
+        if column not in self.docs:
+            raise KeyError(f"no column {column!r}; columns: {', '.join(self.columns)}")
+        base = self._data[0][column].astype(np.int64)
+        rows = []
+        for c, label in enumerate(self.candidates):
+            x = self._data[c][column]
+            s = ColumnSummary.from_stats(column, "", _exact_stats(x))
+            d = ColumnSummary.from_stats(column, "", _exact_stats((x.astype(np.int64) - base).astype(np.int32)))
+            rows.append({"candidate": label, "mean": s.mean, "ci95": s.ci95, "diff": d.mean, "diff_ci95": d.ci95})
+        return rows
+
+    def best(self, column: str) -> str:
+        """The candidate with the highest mean of ``column``."""
+        return max(self.compare(column), key=lambda r: r["mean"])["candidate"]
+
+    def __str__(self) -> str:
+        stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
+        lines = [f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"]
+        width = max([len("candidate")] + [len(c) for c in self.candidates])
+        for col in self.columns:
+            lines += ["", f"{col}: {self.docs[col]}"]
+            lines.append(f"  {'candidate':<{width}}  {'mean':>10}  {'95% CI':>22}  {'vs first':>10}  {'95% CI':>22}")
+            for r in self.compare(col):
+                ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
+                dci = f"[{r['diff_ci95'][0]:.3f}, {r['diff_ci95'][1]:.3f}]" if not math.isnan(r["diff_ci95"][0]) else ""
+                lines.append(f"  {r['candidate']:<{width}}  {r['mean']:>10.4f}  {ci:>22}  {r['diff']:>+10.4f}  {dci:>22}")
+        return "\n".join(lines)
+
+
+def evaluate(
+    rules: Rules | str,
+    seat: int,
+    hand: CardsArg,
+    known: Mapping[str, Any] | None = None,
+    candidates: Sequence[CardsArg | None] | None = None,
+    samples: int = 10_000,
+    policy: str = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    progress: ProgressArg = None,
+    dealer: int | None = None,
+    chunk_size: int | None = None,
+) -> Evaluation:
+    """Evaluate ``seat``'s ``hand`` by Monte Carlo over the deals consistent with what it knows.
+
+    Args:
+        rules: a ``zhipai.Rules`` or a preset name.
+        seat: the evaluated seat (0-based, the game's seat order).
+        hand: the seat's whole hand, e.g. ``"BJ SJ 2S 2S ..."`` or a list of ``Card``.
+        known: what else the seat knows, a dict with optional keys ``"hands"`` (``{seat: cards}``
+            known in other hands), ``"kitty"`` (cards known in the kitty) and ``"voids"``
+            (``{seat: cards or suit letters}``: the seat holds no card of these kinds, e.g.
+            ``{2: "H"}`` when seat 2 showed out of hearts).
+        candidates: first actions of ``seat`` to compare (cards it plays/buries/declares first;
+            ``""`` = pass, ``None`` = let the policy choose). Default: ``[None]``.
+        samples: sampled deals, an int ≥ 1.
+        policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
+        dealer: the dealer seat, when known; default: the game decides.
+
+    Returns:
+        :class:`Evaluation`.
+
+    Raises:
+        InvalidValueError: bad seat, hand size, sample count, policy or card list (named).
+        InvalidCardError: a card that does not parse.
+        IllegalPlayError: a candidate the hand does not hold, or the game finds illegal.
+        ImpossibleDealError: knowledge that no deal satisfies.
+        InvalidOptionError: unknown preset, or a game without hand evaluation yet.
+        SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
+    """
+    seat = _seat(seat, "seat")
+    _check_count("samples", samples)
+    _check_count("threads", threads, allow_none=True)
+    _check_count("chunk_size", chunk_size, allow_none=True)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise InvalidValueError(f"invalid seed {seed!r}: expected an int in 0..2**64")
+    if policy not in POLICIES:
+        raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    known = dict(known or {})
+    unknown_keys = set(known) - {"hands", "kitty", "voids"}
+    if unknown_keys:
+        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
+    knowledge = {
+        "seat": seat,
+        "hand": _cards_text(hand, "hand"),
+        "hands": [(_seat(s, "known hand seat"), _cards_text(c, f"known cards of seat {s}")) for s, c in dict(known.get("hands") or {}).items()],
+        "kitty": _cards_text(known.get("kitty") or "", "known kitty"),
+        "voids": [(_seat(s, "void seat"), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()],
+        "dealer": None if dealer is None else _seat(dealer, "dealer"),
+        "candidates": [None if c is None else _cards_text(c, "candidate") for c in (candidates or [None])],
+    }
+    rules = _resolve_rules(rules)
+    callback, bar = _progress_callback(progress, int(samples), f"{rules.preset} seat {seat}")
+    try:
+        raw = _engine(rules)(
+            knowledge=knowledge,
+            samples=int(samples),
+            policy=policy,
+            seed=int(seed),
+            threads=None if threads is None else int(threads),
+            chunk_size=None if chunk_size is None else int(chunk_size),
+            progress=callback,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    result = Evaluation(raw, preset=rules.preset, seat=seat, policy=policy, seed=int(seed))
+    exc = raw.get("exception")
+    if isinstance(exc, KeyboardInterrupt):
+        raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
+    if exc is not None:
+        raise exc
+    return result

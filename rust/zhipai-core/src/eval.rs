@@ -1,0 +1,272 @@
+//! Monte Carlo hand evaluation (determinised / PIMC): fix what one seat knows, sample the unknown
+//! cards uniformly among the consistent deals, play each sampled deal out once per candidate
+//! action, and report the outcome columns per candidate.
+//!
+//! * Sampling: [`crate::deal::ConstrainedDealer`] built once from the seat's own hand plus the
+//!   other knowledge ([`Constraints`]: cards known in other hands or the kitty, voids), so every
+//!   consistent deal is equally likely (exact, no rejection).
+//! * Rollout: [`DealSimulator::play_from_deal`] (the per-game hook; see its contract) with the
+//!   built-in policy for every decision except the evaluated seat's first one, which a candidate
+//!   may force.
+//! * Common random numbers: sample `s` draws its deal from `deal_rng(seed, s)`, then every
+//!   candidate is played from a clone of the generator *after* the deal, so candidates see the
+//!   same deal and the same later randomness; differences between candidates are paired, which
+//!   makes their confidence intervals much narrower than those of independent runs.
+//! * Parallelism, determinism, progress and cancellation come from the simulation driver
+//!   ([`crate::rollout::run_rows`]): the result is identical for any thread count.
+//!
+//! Output: `samples × (candidates × columns)` values; [`Evaluation::stats`] and
+//! [`Evaluation::paired_difference`] give exact aggregates per candidate and against candidate 0.
+
+use crate::deal::{ConstrainedDealer, Constraints};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use crate::policy::Policy;
+use crate::rollout::{
+    run_rows, Column, ColumnStats, Control, DealSimulator, Run, RunOptions, StartingDeal,
+};
+use rand_chacha::ChaCha8Rng;
+
+/// What to evaluate: the seat, what it knows, and the candidate first actions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalRequest {
+    /// The evaluated seat (0-based, seat order of the game).
+    pub seat: usize,
+    /// Its whole hand (must have the seat's hand size in the game's deal shape).
+    pub hand: Multiset,
+    /// Everything else the seat knows: cards known in other hands or in the kitty, voids. A
+    /// constraint on `seat` itself is replaced by `hand`.
+    pub known: Constraints,
+    /// The dealer, when known (passed to the game as [`StartingDeal::dealer`]).
+    pub dealer: Option<usize>,
+    /// Candidate first actions of `seat`: `None` = let the policy decide. Empty = one `None`.
+    pub candidates: Vec<Option<Multiset>>,
+}
+
+/// The rollouts of an evaluation: `data[c * columns.len() + k][s]` = column `k` of candidate
+/// `c` on sample `s`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Evaluation {
+    pub columns: Vec<Column>,
+    pub candidates: Vec<Option<Multiset>>,
+    pub data: Vec<Vec<i32>>,
+}
+
+impl Evaluation {
+    /// Outcomes of candidate `c` in column `k`, one per sample.
+    pub fn outcomes(&self, c: usize, k: usize) -> &[i32] {
+        &self.data[c * self.columns.len() + k]
+    }
+
+    /// Exact aggregates of column `k` under candidate `c`.
+    pub fn stats(&self, c: usize, k: usize) -> ColumnStats {
+        ColumnStats::from_values(self.outcomes(c, k))
+    }
+
+    /// Aggregates of the per-sample difference `candidate c − candidate 0` in column `k`
+    /// (paired on the same sampled deal and randomness).
+    pub fn paired_difference(&self, c: usize, k: usize) -> ColumnStats {
+        let mut s = ColumnStats::new();
+        for (&a, &b) in self.outcomes(c, k).iter().zip(self.outcomes(0, k)) {
+            s.push(a.saturating_sub(b));
+        }
+        s
+    }
+}
+
+/// Evaluate `req` on `game` with `opts.deals` samples (seeded by `opts.seed`, policy
+/// `opts.policy`, threads/chunking as in simulation).
+///
+/// Errors:
+/// * [`ZhipaiError::InvalidOption`]: the game has no [`DealSimulator::deal_shape`] or no
+///   [`DealSimulator::play_from_deal`] yet;
+/// * [`ZhipaiError::InvalidValue`]: a seat outside the deal, a hand of the wrong size (naming it);
+/// * [`ZhipaiError::IllegalPlay`]: a candidate with cards the hand does not hold;
+/// * [`ZhipaiError::ImpossibleDeal`]: knowledge no deal satisfies (from the dealer);
+/// * the game's error for a failing rollout, naming the sample index.
+pub fn evaluate(
+    game: &dyn DealSimulator,
+    req: &EvalRequest,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+) -> Result<Run<Evaluation>> {
+    let shape = game.deal_shape().ok_or_else(|| {
+        ZhipaiError::invalid_option(
+            "evaluate",
+            "deal_shape",
+            "hand evaluation is not available for this game yet",
+        )
+    })?;
+    let hands = shape.num_hands();
+    if req.seat >= hands {
+        return Err(ZhipaiError::invalid_value(
+            "seat",
+            req.seat,
+            format!("the deal has seats 0..{hands}"),
+        ));
+    }
+    let size = shape.hand_sizes()[req.seat];
+    if req.hand.len() != size {
+        return Err(ZhipaiError::invalid_value(
+            "hand",
+            req.hand,
+            format!("{} cards; seat {} holds {size}", req.hand.len(), req.seat),
+        ));
+    }
+    if let Some(d) = req.dealer.filter(|&d| d >= hands) {
+        return Err(ZhipaiError::invalid_value(
+            "dealer",
+            d,
+            format!("the deal has seats 0..{hands}"),
+        ));
+    }
+    let candidates = if req.candidates.is_empty() { vec![None] } else { req.candidates.clone() };
+    for cand in candidates.iter().flatten() {
+        if !req.hand.contains_all(cand) {
+            return Err(ZhipaiError::illegal_play(
+                cand,
+                format!("seat {} does not hold these cards", req.seat),
+            ));
+        }
+    }
+    let dealer = ConstrainedDealer::new(&shape, &req.known.clone().fix_hand(req.seat, req.hand))?;
+    let columns = game.columns();
+    let width = columns.len();
+    let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| -> Result<()> {
+        let deal = dealer.deal(rng);
+        for (c, cand) in candidates.iter().enumerate() {
+            // Common random numbers: every candidate continues from the same generator state.
+            let mut r = rng.clone();
+            let start = StartingDeal::new(&deal, req.seat)
+                .with_dealer(req.dealer)
+                .with_first_action(cand.as_ref());
+            game.play_from_deal(opts.policy, &start, &mut r, &mut row[c * width..(c + 1) * width])?;
+        }
+        Ok(())
+    };
+    let run = run_rows(width * candidates.len(), opts, ctl, &play)?;
+    Ok(Run {
+        value: Evaluation { columns, candidates, data: run.value },
+        requested: run.requested,
+        completed: run.completed,
+        interrupted: run.interrupted,
+    })
+}
+
+/// The run options of an evaluation: `samples` samples from `seed`, `policy` for every decision.
+pub fn options(samples: u64, seed: u64, policy: Policy) -> RunOptions {
+    RunOptions::new(samples, seed, policy)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cards::{CardSet, Rank};
+    use crate::rollout::toy::CoinGame;
+    use std::sync::atomic::{AtomicBool, AtomicU64};
+
+    fn ms(text: &str) -> Multiset {
+        text.parse().unwrap()
+    }
+
+    fn run(req: &EvalRequest, samples: u64, threads: usize) -> Result<Run<Evaluation>> {
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let opts = RunOptions { threads: Some(threads), ..options(samples, 3, Policy::Random) };
+        evaluate(&CoinGame::default(), req, &opts, Control { stop: &stop, progress: &progress })
+    }
+
+    fn request(hand: &str, candidates: Vec<Option<Multiset>>) -> EvalRequest {
+        EvalRequest {
+            seat: 1,
+            hand: ms(hand),
+            known: Constraints::new(),
+            dealer: Some(2),
+            candidates,
+        }
+    }
+
+    const HAND: &str = "AS AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS";
+
+    #[test]
+    fn candidates_share_deals_and_randomness() {
+        let req = request(HAND, vec![None, Some(ms("AS")), Some(ms("AS AH"))]);
+        let ev = run(&req, 4000, 2).unwrap();
+        assert_eq!(ev.completed, 4000);
+        let e = &ev.value;
+        // score = aces in the kitty: same sampled deal for every candidate.
+        assert_eq!(e.outcomes(0, 1), e.outcomes(2, 1));
+        // dealer fixed for every rollout
+        assert!(e.outcomes(1, 3).iter().all(|&d| d == 2));
+        // Two aces bias heads by 20 points per flip (10 flips): means 7, 6, 5.
+        let means: Vec<f64> = (0..3).map(|c| e.stats(c, 0).mean()).collect();
+        assert!(
+            (means[0] - 7.0).abs() < 0.1
+                && (means[1] - 6.0).abs() < 0.1
+                && (means[2] - 5.0).abs() < 0.1,
+            "{means:?}"
+        );
+        // Paired differences are never positive: fewer aces never gives more heads on the same
+        // randomness (each flip compares one shared draw against a lower threshold).
+        let d = e.paired_difference(2, 0);
+        assert!(d.max <= 0 && (d.mean() + 2.0).abs() < 0.1);
+        assert!(d.variance() < e.stats(2, 0).variance(), "CRN narrows the difference");
+    }
+
+    #[test]
+    fn unknown_cards_are_sampled_uniformly_consistent_with_knowledge() {
+        // Seat 1 holds two aces; the other two aces are among the 40 unknown cards, of which the
+        // kitty takes 4: expected aces in the kitty = 2 · 4/40 = 0.2.
+        let ev = run(&request(HAND, vec![]), 20_000, 2).unwrap().value;
+        let m = ev.stats(0, 1).mean();
+        assert!((m - 0.2).abs() < 0.02, "{m}");
+        // Knowing both other aces are in seat 0's hand leaves none for the kitty.
+        let mut req = request(HAND, vec![]);
+        req.known = Constraints::new().fix_hand(0, ms("AD AC"));
+        assert_eq!(run(&req, 500, 1).unwrap().value.stats(0, 1).max, 0);
+        // A void in aces for seats 0, 2, 3 forces both into the kitty.
+        let aces = CardSet::rank_mask(Rank::ACE);
+        req.known = Constraints::new().void(0, aces).void(2, aces).void(3, aces);
+        assert_eq!(run(&req, 500, 1).unwrap().value.stats(0, 1).min, 2);
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads() {
+        let req = request(HAND, vec![None, Some(ms("AH"))]);
+        assert_eq!(run(&req, 700, 1).unwrap(), run(&req, 700, 2).unwrap());
+    }
+
+    #[test]
+    fn bad_requests_name_the_value() {
+        let err = |req: EvalRequest| run(&req, 10, 1).unwrap_err().to_string();
+        assert!(err(request("AS AH", vec![])).contains("seat 1 holds 12"));
+        assert!(err(EvalRequest { seat: 4, ..request(HAND, vec![]) }).contains("seat 4"));
+        assert!(err(EvalRequest { dealer: Some(7), ..request(HAND, vec![]) }).contains("dealer 7"));
+        assert!(err(request(HAND, vec![Some(ms("KD"))])).contains("KD"));
+        let mut req = request(HAND, vec![]);
+        req.known = Constraints::new().fix_hand(0, ms("AS"));
+        // AS is in seat 1 and cannot also be in seat 0 (one deck).
+        assert!(matches!(run(&req, 10, 1).unwrap_err(), ZhipaiError::ImpossibleDeal { .. }));
+    }
+
+    #[test]
+    fn games_without_the_hook_say_so() {
+        struct NoEval;
+        impl DealSimulator for NoEval {
+            fn columns(&self) -> Vec<Column> {
+                vec![]
+            }
+            fn play_deal(&self, _: Policy, _: &mut ChaCha8Rng, _: &mut [i32]) -> Result<()> {
+                Ok(())
+            }
+        }
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let e = evaluate(
+            &NoEval,
+            &request(HAND, vec![]),
+            &options(5, 0, Policy::Random),
+            Control { stop: &stop, progress: &progress },
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("not available"), "{e}");
+    }
+}

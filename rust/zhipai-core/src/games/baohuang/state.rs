@@ -1,0 +1,1065 @@
+//! A whole deal as an OpenSpiel-style state: deal, accession, play, scoring.
+//!
+//! Seats are 0..5 in playing (anticlockwise) order: play passes from seat `s` to `s + 1`. The
+//! accession phases run clockwise (§C.3: "顺时针"), i.e. from `s` to `s + 4 mod 5`.
+//!
+//! Phases and who decides (baohuang.md §C.3; timing of 抢独 is [I]):
+//! 1. `Accession`: the scepter holder may `Ascend(card)` with 3/4 identical cards, `Grab` (take
+//!    the emperorship alone, 抢独) or `Abdicate` (让位).
+//! 2. `GrabWindow`: after an abdication the other four, clockwise from the holder
+//!    (`grab_priority = clockwise_from_scepter_holder`), may each `Grab` or `Decline`; then the
+//!    scepter passes clockwise. After five abdications, 逼位 (3).
+//! 3. `Forced` (逼位): clockwise from the first holder, the first player holding exactly 3
+//!    identical cards must `Ascend` with one; nobody → `Void` (黄局, redeal; returns all 0).
+//! 4. `GuardChoice`: the guard picks `OpenGuard` (明保, scores doubled) or `SecretGuard` (暗保);
+//!    `SoloChoice`: a 4-copy emperor picks `OpenSolo` (明独) or `SecretSolo` (暗独).
+//! 5. `Play`: the emperor leads the first round; rounds as in [`super::round`]; the deal ends
+//!    when one player is left (§C.8).
+
+use super::accession::{ascension_options, forced_options};
+use super::moves::{self, card_strength, cards_for, shape_of, HandCounts, Shape};
+use super::options::{BaohuangRules, Deck, ExtraCardTo, GuardCardRank};
+use super::round::{Response, Round};
+use super::scoring::{score, Mode};
+use crate::cards::{format_cards, Card, Rank};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use rand::Rng;
+use std::fmt;
+
+/// Number of players.
+pub const PLAYERS: usize = 5;
+
+/// The phase of a deal (see the module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Accession,
+    GrabWindow,
+    Forced,
+    GuardChoice,
+    SoloChoice,
+    Play,
+    /// The deal is over and scored.
+    Over,
+    /// 黄局: nobody could be forced to ascend; the deal is void and must be redealt.
+    Void,
+}
+
+/// One decision of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// 登基 (or forced 逼位) with this card.
+    Ascend(Card),
+    /// 让位: pass the scepter clockwise.
+    Abdicate,
+    /// 抢独: take the scepter and play alone.
+    Grab,
+    /// Let a grab chance go.
+    Decline,
+    /// 明保.
+    OpenGuard,
+    /// 暗保.
+    SecretGuard,
+    /// 明独.
+    OpenSolo,
+    /// 暗独.
+    SecretSolo,
+    /// Lead or beat with these cards (up to suits; see [`State::cards_of`]).
+    Play(Shape),
+    /// 过牌.
+    Pass,
+    /// 让牌.
+    Yield,
+    /// 申请接风.
+    Jiefeng,
+}
+
+impl fmt::Display for Move {
+    /// `ascend 9C`, `abdicate`, `grab`, `decline`, `open_guard`, `secret_guard`, `open_solo`,
+    /// `secret_solo`, `pass`, `yield`, `jiefeng`, or a play high→low without suits (`BJ 9 9`).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Ascend(c) => write!(f, "ascend {c}"),
+            Move::Abdicate => f.write_str("abdicate"),
+            Move::Grab => f.write_str("grab"),
+            Move::Decline => f.write_str("decline"),
+            Move::OpenGuard => f.write_str("open_guard"),
+            Move::SecretGuard => f.write_str("secret_guard"),
+            Move::OpenSolo => f.write_str("open_solo"),
+            Move::SecretSolo => f.write_str("secret_solo"),
+            Move::Play(s) => write!(f, "{s}"),
+            Move::Pass => f.write_str("pass"),
+            Move::Yield => f.write_str("yield"),
+            Move::Jiefeng => f.write_str("jiefeng"),
+        }
+    }
+}
+
+/// A dealt deck: five hands, the seat holding the scepter BJ and the seat dealt first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Deal {
+    pub hands: [Multiset; PLAYERS],
+    pub scepter: u8,
+    pub first_dealt: u8,
+}
+
+/// The full deck of `rules` (§C.1): 4 copies of each kind; `deck = 168` drops 3s, 4s and 5s.
+pub fn full_deck(rules: &BaohuangRules) -> Multiset {
+    let mut m = Multiset::full_decks(4, true).expect("4 decks");
+    if rules.deck == Deck::Rizhao168 {
+        for rank in 1..=3 {
+            let r = Rank::from_index(rank).expect("rank");
+            for c in crate::cards::CardSet::rank_mask(r) {
+                for _ in 0..4 {
+                    m.remove(c);
+                }
+            }
+        }
+    }
+    m
+}
+
+/// Shuffle and deal (§C.1): cards go round the table from a random first seat, which gets the
+/// extra card (`first_dealt_seat`); with `scepter_last` the scepter BJ is held back and dealt last
+/// to a random seat. With `first_dealt_seat` the scepter is a uniformly random one of the 4 BJ.
+pub fn deal<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> Deal {
+    let mut deck = [0u8; 216];
+    let mut n = 0;
+    let full = full_deck(rules);
+    for c in full.iter() {
+        deck[n] = c.index() as u8;
+        n += 1;
+    }
+    let scepter_last = rules.extra_card_to == ExtraCardTo::ScepterLast;
+    if scepter_last {
+        // Move one BJ (the last kind in iteration order) out of the shuffled part.
+        n -= 1;
+    }
+    let cards = &mut deck[..n];
+    for i in (1..cards.len()).rev() {
+        let j = rng.random_range(0..=i);
+        cards.swap(i, j);
+    }
+    let first = rng.random_range(0..PLAYERS as u8);
+    let mut hands = [Multiset::EMPTY; PLAYERS];
+    let mut bj_seats = [0u8; 4];
+    let mut bjs = 0;
+    for (i, &k) in cards.iter().enumerate() {
+        let seat = (first as usize + i) % PLAYERS;
+        let card = Card::from_index(k as usize).expect("kind");
+        if card == Card::BIG_JOKER {
+            bj_seats[bjs] = seat as u8;
+            bjs += 1;
+        }
+        hands[seat].add(card);
+    }
+    let scepter = if scepter_last {
+        let s = rng.random_range(0..PLAYERS as u8);
+        hands[s as usize].add(Card::BIG_JOKER);
+        s
+    } else {
+        bj_seats[rng.random_range(0..bjs)]
+    };
+    Deal { hands, scepter, first_dealt: first }
+}
+
+/// A deal in progress. `Clone` is cheap (fixed arrays only).
+#[derive(Clone, Debug)]
+pub struct State {
+    rules: BaohuangRules,
+    hands: [Multiset; PLAYERS],
+    counts: [HandCounts; PLAYERS],
+    phase: Phase,
+    current: u8,
+    first_dealt: u8,
+    scepter_holder: u8,
+    scepter_card_at: u8,
+    first_holder: u8,
+    abdications: u8,
+    grab_from: u8,
+    emperor: u8,
+    guard: Option<u8>,
+    dengji: Option<Card>,
+    mode: Mode,
+    guard_revealed: bool,
+    round: Round,
+    finish: [u8; PLAYERS],
+    finished: u8,
+    plays: u32,
+    stop_when_decided: bool,
+    returns: [i32; PLAYERS],
+}
+
+const fn clockwise(seat: u8) -> u8 {
+    (seat + 4) % 5
+}
+
+impl State {
+    /// Deal with `rng` and start the accession phase.
+    pub fn new<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> State {
+        State::from_deal(rules, deal(rules, rng))
+    }
+
+    /// Start from a given deal. Errors: `InvalidValue` if the hands are not exactly the deck of
+    /// `rules` (cards are conserved) or the scepter seat holds no BJ.
+    pub fn from_hands(
+        rules: &BaohuangRules,
+        hands: [Multiset; PLAYERS],
+        scepter: u8,
+        first_dealt: u8,
+    ) -> Result<State> {
+        if scepter as usize >= PLAYERS || first_dealt as usize >= PLAYERS {
+            return Err(ZhipaiError::invalid_value(
+                "seat",
+                scepter.max(first_dealt),
+                "expected 0..5",
+            ));
+        }
+        let mut all = Multiset::EMPTY;
+        for h in &hands {
+            all.add_all(h)?;
+        }
+        let deck = full_deck(rules);
+        if all != deck {
+            let missing = all.missing_from(&deck);
+            let extra = deck.missing_from(&all);
+            return Err(ZhipaiError::invalid_value(
+                "hands",
+                format!("missing [{}], extra [{}]", format_cards(&missing), format_cards(&extra)),
+                format!("the five hands must hold exactly the {}-card deck", deck.len()),
+            ));
+        }
+        if !hands[scepter as usize].contains(Card::BIG_JOKER) {
+            return Err(ZhipaiError::invalid_value("scepter", scepter, "that seat holds no BJ"));
+        }
+        Ok(State::from_deal(rules, Deal { hands, scepter, first_dealt }))
+    }
+
+    fn from_deal(rules: &BaohuangRules, d: Deal) -> State {
+        let counts = d.hands.map(|h| HandCounts::of(&h, None));
+        State {
+            rules: rules.clone(),
+            hands: d.hands,
+            counts,
+            phase: Phase::Accession,
+            current: d.scepter,
+            first_dealt: d.first_dealt,
+            scepter_holder: d.scepter,
+            scepter_card_at: d.scepter,
+            first_holder: d.scepter,
+            abdications: 0,
+            grab_from: d.scepter,
+            emperor: d.scepter,
+            guard: None,
+            dengji: None,
+            mode: Mode::Normal,
+            guard_revealed: false,
+            round: Round::new(d.scepter, 0b11111),
+            finish: [0; PLAYERS],
+            finished: 0,
+            plays: 0,
+            stop_when_decided: false,
+            returns: [0; PLAYERS],
+        }
+    }
+
+    /// End the deal as soon as every score is known (§C.8 engine note): solo — once the first
+    /// player is out; otherwise once emperor and guard are both out, or all three rebels are.
+    /// The places of the players still holding cards are then reported as 0.
+    pub fn set_stop_when_decided(&mut self, on: bool) {
+        self.stop_when_decided = on;
+    }
+
+    /// 进贡 between deals (`tribute_between_deals = on`, [OPEN]: the digest names it without
+    /// rules). Before any decision, with `previous_places[seat]` = 1..=5 from the previous deal:
+    /// 大拉 gives his highest card to 大客 and 二拉 his highest to 二客 (never the scepter BJ);
+    /// each receiver returns his lowest card. Errors: `InvalidOption` when the option is off,
+    /// `InvalidValue` for places that are not a permutation of 1..=5 or after the first decision.
+    pub fn apply_tribute(&mut self, previous_places: [u8; PLAYERS]) -> Result<()> {
+        if !self.rules.tribute_between_deals {
+            return Err(ZhipaiError::invalid_option(
+                "tribute_between_deals",
+                "off",
+                "tribute needs tribute_between_deals=on",
+            ));
+        }
+        let mut sorted = previous_places;
+        sorted.sort_unstable();
+        if sorted != [1, 2, 3, 4, 5] {
+            return Err(ZhipaiError::invalid_value(
+                "previous_places",
+                format!("{previous_places:?}"),
+                "expected a permutation of 1..=5",
+            ));
+        }
+        if self.phase != Phase::Accession || self.abdications > 0 {
+            return Err(ZhipaiError::invalid_value(
+                "tribute",
+                "late",
+                "tribute happens before accession",
+            ));
+        }
+        let seat_of =
+            |p: u8| previous_places.iter().position(|&x| x == p).expect("permutation") as u8;
+        for (giver, taker) in [(seat_of(5), seat_of(1)), (seat_of(4), seat_of(2))] {
+            let skip_scepter = self.scepter_card_at == giver;
+            let high = self.extreme_card(giver, true, skip_scepter);
+            if let Some(c) = high {
+                self.move_card(giver, taker, c);
+            }
+            let skip_scepter = self.scepter_card_at == taker;
+            if let Some(c) = self.extreme_card(taker, false, skip_scepter) {
+                self.move_card(taker, giver, c);
+            }
+        }
+        Ok(())
+    }
+
+    /// The highest (or lowest) card of `seat` by play strength, ties by kind index; the scepter BJ
+    /// is skipped when it is the only BJ and `skip_scepter`.
+    fn extreme_card(&self, seat: u8, highest: bool, skip_scepter: bool) -> Option<Card> {
+        let hand = &self.hands[seat as usize];
+        let ok = |c: &Card| !(skip_scepter && *c == Card::BIG_JOKER && hand.count(*c) == 1);
+        let key = |c: &Card| (card_strength(*c), c.index());
+        if highest {
+            hand.kinds().iter().filter(ok).max_by_key(key)
+        } else {
+            hand.kinds().iter().filter(ok).min_by_key(key)
+        }
+    }
+
+    fn move_card(&mut self, from: u8, to: u8, card: Card) {
+        self.hands[from as usize].remove(card);
+        self.hands[to as usize].add(card);
+        self.recount(from);
+        self.recount(to);
+    }
+
+    /// The guard card kind of `seat` when it ranks above BJ (his copies of the 登基 card).
+    fn guard_card_of(&self, seat: u8) -> Option<Card> {
+        match (self.rules.guard_card_rank, self.guard) {
+            (GuardCardRank::AboveBigJoker, Some(g)) if g == seat => self.dengji,
+            _ => None,
+        }
+    }
+
+    fn recount(&mut self, seat: u8) {
+        self.counts[seat as usize] =
+            HandCounts::of(&self.hands[seat as usize], self.guard_card_of(seat));
+    }
+
+    // ----- queries -------------------------------------------------------------------------
+
+    pub fn rules(&self) -> &BaohuangRules {
+        &self.rules
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The seat to act, `None` when the deal is over or void.
+    pub fn current_player(&self) -> Option<u8> {
+        match self.phase {
+            Phase::Over | Phase::Void => None,
+            _ => Some(self.current),
+        }
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.phase, Phase::Over | Phase::Void)
+    }
+
+    /// Whether the deal was void (黄局).
+    pub fn is_void(&self) -> bool {
+        self.phase == Phase::Void
+    }
+
+    /// Scores per seat (all 0 until the deal is over, and for a void deal).
+    pub fn returns(&self) -> [i32; PLAYERS] {
+        self.returns
+    }
+
+    pub fn hand(&self, seat: u8) -> &Multiset {
+        &self.hands[seat as usize]
+    }
+
+    pub fn hand_counts(&self, seat: u8) -> &HandCounts {
+        &self.counts[seat as usize]
+    }
+
+    /// The emperor, once there is one.
+    pub fn emperor(&self) -> Option<u8> {
+        (self.phase_index() >= 3).then_some(self.emperor)
+    }
+
+    /// The guard (`None` in solo modes and before accession).
+    pub fn guard(&self) -> Option<u8> {
+        self.guard
+    }
+
+    /// The 登基 card (`None` for 抢独 and before accession).
+    pub fn dengji_card(&self) -> Option<Card> {
+        self.dengji
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// Whether the guard is known to all (明保, or 暗保 after playing the 登基 card).
+    pub fn guard_revealed(&self) -> bool {
+        self.guard_revealed
+    }
+
+    /// The seat physically holding the scepter BJ (before/at accession) and the mark holder.
+    pub fn scepter(&self) -> (u8, u8) {
+        (self.scepter_holder, self.scepter_card_at)
+    }
+
+    pub fn first_dealt(&self) -> u8 {
+        self.first_dealt
+    }
+
+    /// Number of 让位 so far.
+    pub fn abdications(&self) -> u8 {
+        self.abdications
+    }
+
+    /// Seats in finishing order so far (大客 first).
+    pub fn finishing_order(&self) -> &[u8] {
+        &self.finish[..self.finished as usize]
+    }
+
+    /// Place of each seat, 1 (大客) … 5 (大拉), 0 while unknown.
+    pub fn places(&self) -> [u8; PLAYERS] {
+        let mut p = [0; PLAYERS];
+        for (i, &s) in self.finishing_order().iter().enumerate() {
+            p[s as usize] = i as u8 + 1;
+        }
+        p
+    }
+
+    /// The current round (turn, play to beat, 接风 applicant).
+    pub fn round(&self) -> &Round {
+        &self.round
+    }
+
+    /// The play to beat, `None` when the player to act leads.
+    pub fn play_to_beat(&self) -> Option<Shape> {
+        (self.phase == Phase::Play && !self.round.leading).then_some(self.round.last)
+    }
+
+    /// Plays made so far.
+    pub fn plays(&self) -> u32 {
+        self.plays
+    }
+
+    fn phase_index(&self) -> u8 {
+        match self.phase {
+            Phase::Accession | Phase::GrabWindow | Phase::Forced => 0,
+            Phase::Void => 1,
+            _ => 3,
+        }
+    }
+
+    // ----- legal moves ---------------------------------------------------------------------
+
+    fn scepter_in_hand(&self, seat: u8) -> bool {
+        self.scepter_card_at == seat
+    }
+
+    /// Number of legal moves of the player to act (0 when terminal).
+    pub fn count_moves(&self) -> u32 {
+        let seat = self.current as usize;
+        match self.phase {
+            Phase::Play => {
+                let prev = self.play_to_beat();
+                let plays = moves::count(&self.counts[seat], prev.as_ref(), self.rules.bombs);
+                plays + self.extras().len() as u32
+            }
+            Phase::Over | Phase::Void => 0,
+            _ => self.decision_moves().len() as u32,
+        }
+    }
+
+    /// The `k`-th legal move (order of [`State::legal_moves`]).
+    pub fn nth_move(&self, k: u32) -> Option<Move> {
+        let seat = self.current as usize;
+        match self.phase {
+            Phase::Play => {
+                let prev = self.play_to_beat();
+                let plays = moves::count(&self.counts[seat], prev.as_ref(), self.rules.bombs);
+                if k < plays {
+                    moves::nth(&self.counts[seat], prev.as_ref(), self.rules.bombs, k)
+                        .map(Move::Play)
+                } else {
+                    self.extras().get((k - plays) as usize).copied()
+                }
+            }
+            Phase::Over | Phase::Void => None,
+            _ => self.decision_moves().get(k as usize).copied(),
+        }
+    }
+
+    /// A legal move drawn uniformly, `None` when terminal.
+    pub fn sample_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Option<Move> {
+        if self.phase != Phase::Play {
+            let n = self.count_moves();
+            return (n > 0).then(|| self.nth_move(rng.random_range(0..n))).flatten();
+        }
+        // Hot path of random rollouts: count the plays once.
+        let hand = &self.counts[self.current as usize];
+        let prev = self.play_to_beat();
+        let all = moves::Plays::new(hand, prev.as_ref(), self.rules.bombs);
+        let plays = all.count();
+        let extras = self.extras();
+        let k = rng.random_range(0..plays + extras.len() as u32);
+        if k < plays {
+            all.nth(k).map(Move::Play)
+        } else {
+            extras.get((k - plays) as usize).copied()
+        }
+    }
+
+    /// Every legal move: plays first (order of [`moves::enumerate`]), then pass, yield, 接风; in
+    /// accession the ascension cards, then grab, then abdicate.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        (0..self.count_moves()).filter_map(|k| self.nth_move(k)).collect()
+    }
+
+    /// Pass, yield and 接风 where allowed (none when leading).
+    fn extras(&self) -> ExtraMoves {
+        let mut e = ExtraMoves::default();
+        if self.round.leading {
+            return e;
+        }
+        e.push(Move::Pass);
+        if self.round.may_yield() {
+            e.push(Move::Yield);
+        }
+        if self.round.may_apply_jiefeng(&self.rules) {
+            e.push(Move::Jiefeng);
+        }
+        e
+    }
+
+    fn decision_moves(&self) -> Vec<Move> {
+        let seat = self.current;
+        let hand = &self.hands[seat as usize];
+        match self.phase {
+            Phase::Accession => {
+                let mut v: Vec<Move> =
+                    ascension_options(hand, self.scepter_in_hand(seat), &self.rules)
+                        .into_iter()
+                        .map(|(c, _)| Move::Ascend(c))
+                        .collect();
+                v.push(Move::Grab);
+                v.push(Move::Abdicate);
+                v
+            }
+            Phase::GrabWindow => vec![Move::Grab, Move::Decline],
+            Phase::Forced => forced_options(hand, self.scepter_in_hand(seat), &self.rules)
+                .into_iter()
+                .map(Move::Ascend)
+                .collect(),
+            Phase::GuardChoice => vec![Move::OpenGuard, Move::SecretGuard],
+            Phase::SoloChoice => vec![Move::OpenSolo, Move::SecretSolo],
+            Phase::Play | Phase::Over | Phase::Void => Vec::new(),
+        }
+    }
+
+    /// Why `mv` is not legal now, or `Ok(())`.
+    pub fn check_move(&self, mv: &Move) -> std::result::Result<(), String> {
+        if self.is_terminal() {
+            return Err("the deal is over".into());
+        }
+        match (self.phase, mv) {
+            (Phase::Play, Move::Play(s)) => moves::check(
+                &self.counts[self.current as usize],
+                s,
+                self.play_to_beat().as_ref(),
+                self.rules.bombs,
+            ),
+            (Phase::Play, m) => {
+                if self.extras().contains(m) {
+                    Ok(())
+                } else if self.round.leading {
+                    Err("the leader must play (开牌)".into())
+                } else {
+                    Err(format!("{m} is not allowed now (§C.6/§C.7)"))
+                }
+            }
+            (phase, m) => {
+                if self.decision_moves().contains(m) {
+                    Ok(())
+                } else {
+                    Err(format!("{m} is not a choice in phase {phase:?}"))
+                }
+            }
+        }
+    }
+
+    /// The cards a `Play(shape)` of the player to act takes from his hand: naturals suit by suit
+    /// (S, H, D, C) with the 登基 card's suit last.
+    pub fn cards_of(&self, shape: &Shape) -> Option<Multiset> {
+        let seat = self.current;
+        cards_for(&self.hands[seat as usize], shape, self.dengji, self.guard_card_of(seat))
+    }
+
+    // ----- applying moves ------------------------------------------------------------------
+
+    /// Apply a legal move. Errors with `IllegalPlay` naming the move and the rule.
+    pub fn apply(&mut self, mv: Move) -> Result<()> {
+        self.check_move(&mv).map_err(|why| ZhipaiError::illegal_play(mv, why))?;
+        self.apply_unchecked(mv);
+        Ok(())
+    }
+
+    /// Apply a move known to be legal (from [`State::legal_moves`], [`State::nth_move`],
+    /// [`State::sample_move`] or a built-in policy) without checking it again: the rollout hot
+    /// path. Checked in debug builds; an illegal move here is a bug of the caller.
+    pub fn apply_unchecked(&mut self, mv: Move) {
+        debug_assert!(self.check_move(&mv).is_ok(), "illegal {mv}: {:?}", self.check_move(&mv));
+        match mv {
+            Move::Play(shape) => {
+                let revealed = self.take_cards(&shape);
+                self.after_play(shape, revealed);
+            }
+            _ => self.apply_decision(mv),
+        }
+    }
+
+    /// Play exactly `cards` (suits as given). Errors with `IllegalPlay` when they are not held,
+    /// not one well-formed play, or do not beat the play to beat.
+    pub fn apply_cards(&mut self, cards: &Multiset) -> Result<()> {
+        if self.phase != Phase::Play {
+            return Err(ZhipaiError::illegal_play(
+                cards,
+                format!("no card play in phase {:?}", self.phase),
+            ));
+        }
+        let seat = self.current;
+        if !self.hands[seat as usize].contains_all(cards) {
+            let missing = self.hands[seat as usize].missing_from(cards);
+            return Err(ZhipaiError::illegal_play(
+                cards,
+                format!("seat {seat} does not hold {}", format_cards(&missing)),
+            ));
+        }
+        let shape = shape_of(cards, self.guard_card_of(seat))
+            .map_err(|why| ZhipaiError::illegal_play(cards, why))?;
+        self.check_move(&Move::Play(shape)).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
+        self.hands[seat as usize].remove_all(cards)?;
+        self.counts[seat as usize].remove(&shape);
+        let revealed = self.dengji.is_some_and(|d| cards.contains(d));
+        self.after_play(shape, revealed);
+        Ok(())
+    }
+
+    fn apply_decision(&mut self, mv: Move) {
+        let seat = self.current;
+        match mv {
+            Move::Ascend(card) => self.ascend(seat, card),
+            Move::Grab => {
+                self.take_scepter(seat);
+                self.emperor = seat;
+                self.mode = Mode::Grab;
+                self.start_play();
+            }
+            Move::Abdicate => {
+                self.grab_from = seat;
+                self.phase = Phase::GrabWindow;
+                self.current = clockwise(seat);
+            }
+            Move::Decline => {
+                let next = clockwise(seat);
+                if next != self.grab_from {
+                    self.current = next;
+                } else {
+                    self.pass_scepter();
+                }
+            }
+            Move::OpenGuard | Move::SecretGuard => {
+                self.mode = if mv == Move::OpenGuard { Mode::OpenGuard } else { Mode::Normal };
+                self.guard_revealed = mv == Move::OpenGuard;
+                self.start_play();
+            }
+            Move::OpenSolo | Move::SecretSolo => {
+                self.mode = if mv == Move::OpenSolo { Mode::OpenSolo } else { Mode::SecretSolo };
+                self.start_play();
+            }
+            Move::Pass | Move::Yield | Move::Jiefeng => {
+                let r = match mv {
+                    Move::Pass => Response::Pass,
+                    Move::Yield => Response::Yield,
+                    _ => Response::Jiefeng,
+                };
+                self.round.respond(r, false, &self.rules).expect("checked");
+                self.after_response();
+            }
+            Move::Play(_) => unreachable!("plays go through State::play"),
+        }
+    }
+
+    /// 让位 done and nobody grabbed: the scepter moves clockwise; after five, 逼位.
+    fn pass_scepter(&mut self) {
+        let to = clockwise(self.grab_from);
+        self.scepter_holder = to;
+        if self.rules.abdication_moves_card {
+            self.move_card(self.scepter_card_at, to, Card::BIG_JOKER);
+            self.scepter_card_at = to;
+        }
+        self.abdications += 1;
+        if self.abdications < PLAYERS as u8 {
+            self.phase = Phase::Accession;
+            self.current = to;
+            return;
+        }
+        // 逼位 (§C.3.3): clockwise from the first holder, the first with exactly 3 identical cards.
+        let mut seat = self.first_holder;
+        for _ in 0..PLAYERS {
+            if !forced_options(&self.hands[seat as usize], self.scepter_in_hand(seat), &self.rules)
+                .is_empty()
+            {
+                self.phase = Phase::Forced;
+                self.current = seat;
+                return;
+            }
+            seat = clockwise(seat);
+        }
+        self.phase = Phase::Void; // 黄局 (§C.3.4)
+    }
+
+    fn take_scepter(&mut self, seat: u8) {
+        self.scepter_holder = seat;
+        if self.rules.abdication_moves_card && self.scepter_card_at != seat {
+            self.move_card(self.scepter_card_at, seat, Card::BIG_JOKER);
+            self.scepter_card_at = seat;
+        }
+    }
+
+    fn ascend(&mut self, seat: u8, card: Card) {
+        self.take_scepter(seat);
+        self.emperor = seat;
+        self.dengji = Some(card);
+        self.current = seat;
+        if self.hands[seat as usize].count(card) == 4 {
+            self.phase = Phase::SoloChoice; // 独保 (§C.3.1)
+            return;
+        }
+        let guard =
+            (0..PLAYERS as u8).find(|&s| s != seat && self.hands[s as usize].contains(card));
+        self.guard = guard;
+        match guard {
+            Some(g) => {
+                self.recount(g); // the guard card may rank above BJ
+                self.phase = Phase::GuardChoice;
+                self.current = g;
+            }
+            None => self.phase = Phase::SoloChoice, // unreachable with a full deck
+        }
+    }
+
+    fn start_play(&mut self) {
+        self.phase = Phase::Play;
+        self.round = Round::new(self.emperor, 0b11111);
+        self.current = self.emperor; // 默认每局最初都由皇帝出牌 (§C.6)
+    }
+
+    /// Remove the cards of `shape` from the hand of the player to act, choosing suits as
+    /// [`cards_for`] does; returns whether a copy of the 登基 card was among them.
+    fn take_cards(&mut self, shape: &Shape) -> bool {
+        let seat = self.current as usize;
+        let guard_card = self.guard_card_of(self.current);
+        let hand = &mut self.hands[seat];
+        let mut revealed = false;
+        let remove = |hand: &mut Multiset, card: Card, n: u8| {
+            for _ in 0..n {
+                hand.remove(card);
+            }
+        };
+        if let Some(g) = guard_card {
+            remove(hand, g, shape.guard);
+            revealed |= shape.guard > 0;
+        }
+        remove(hand, Card::BIG_JOKER, shape.big);
+        remove(hand, Card::SMALL_JOKER, shape.small);
+        if let Some(d) = self.dengji.filter(|d| d.is_joker() && guard_card.is_none()) {
+            revealed |= (d == Card::BIG_JOKER && shape.big > 0)
+                || (d == Card::SMALL_JOKER && shape.small > 0);
+        }
+        if shape.naturals > 0 {
+            let rank = moves::strength_rank(shape.rank);
+            let last = self.dengji.filter(|d| d.rank() == Some(rank));
+            let mut left = shape.naturals;
+            for suit in crate::cards::Suit::ALL {
+                let card = Card::new(suit, rank);
+                if Some(card) == last || Some(card) == guard_card {
+                    continue;
+                }
+                let k = (hand.count(card) as u8).min(left);
+                remove(hand, card, k);
+                left -= k;
+            }
+            if let Some(d) = last.filter(|_| left > 0) {
+                remove(hand, d, left);
+                revealed = true;
+            }
+        }
+        self.counts[seat].remove(shape);
+        revealed
+    }
+
+    fn after_play(&mut self, shape: Shape, revealed: bool) {
+        let seat = self.current;
+        let s = seat as usize;
+        if Some(seat) == self.guard {
+            self.guard_revealed |= revealed;
+        }
+        self.plays += 1;
+        let finished = self.counts[s].is_empty();
+        if finished {
+            self.finish[self.finished as usize] = seat;
+            self.finished += 1;
+        }
+        if self.round.leading {
+            self.round.lead(shape, finished);
+        } else {
+            self.round.respond(Response::Play(shape), finished, &self.rules).expect("checked");
+        }
+        self.after_response();
+    }
+
+    fn after_response(&mut self) {
+        if self.round.active_count() <= 1 {
+            if let Some(last) = (0..PLAYERS as u8).find(|&s| self.round.active & (1 << s) != 0) {
+                self.finish[self.finished as usize] = last;
+                self.finished += 1;
+            }
+            self.end();
+            return;
+        }
+        if self.stop_when_decided && self.decided() {
+            self.end();
+            return;
+        }
+        if self.round.over {
+            let leader = self.round.next_leader().expect("two or more active");
+            self.round = Round::new(leader, self.round.active);
+        }
+        self.current = self.round.turn;
+    }
+
+    fn decided(&self) -> bool {
+        let out = |s: u8| self.round.active & (1 << s) == 0;
+        if self.mode.is_solo() {
+            return self.finished > 0;
+        }
+        let g = self.guard.expect("normal modes have a guard");
+        let team_out = out(self.emperor) && out(g);
+        let rebels_out = (0..5).filter(|&s| s != self.emperor && s != g).all(out);
+        team_out || rebels_out
+    }
+
+    fn end(&mut self) {
+        self.phase = Phase::Over;
+        let places = self.places();
+        let e = self.emperor as usize;
+        let mut ep = places[e];
+        let mut gp = self.guard.map(|g| places[g as usize]);
+        // Cut short (stop_when_decided): unknown team places only occur when all rebels are out
+        // (places 4 and 5, same group score either way) or, solo, when the emperor lost.
+        if ep == 0 {
+            ep = if self.mode.is_solo() {
+                2
+            } else if gp == Some(4) {
+                5
+            } else {
+                4
+            };
+        }
+        if gp == Some(0) {
+            gp = Some(if ep == 4 { 5 } else { 4 });
+        }
+        let sc = score(&self.rules, self.mode, ep, gp).expect("places are valid");
+        for seat in 0..PLAYERS {
+            self.returns[seat] = if seat == e {
+                sc.emperor
+            } else if Some(seat as u8) == self.guard {
+                sc.guard.unwrap_or(0)
+            } else {
+                sc.rebel
+            };
+        }
+    }
+}
+
+/// Up to three non-play moves, without allocating.
+#[derive(Clone, Copy, Default)]
+struct ExtraMoves {
+    moves: [Option<Move>; 3],
+    len: usize,
+}
+
+impl ExtraMoves {
+    fn push(&mut self, m: Move) {
+        self.moves[self.len] = Some(m);
+        self.len += 1;
+    }
+    fn len(&self) -> usize {
+        self.len
+    }
+    fn get(&self, i: usize) -> Option<&Move> {
+        self.moves.get(i).and_then(|m| m.as_ref()).filter(|_| i < self.len)
+    }
+    fn contains(&self, m: &Move) -> bool {
+        self.moves[..self.len].contains(&Some(*m))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rollout::deal_rng;
+
+    #[test]
+    fn a_deal_has_216_cards_43_or_44_each() {
+        let r = BaohuangRules::default();
+        let mut rng = deal_rng(1, 0);
+        let d = deal(&r, &mut rng);
+        let sizes: Vec<usize> = d.hands.iter().map(|h| h.len()).collect();
+        assert_eq!(sizes.iter().sum::<usize>(), 216);
+        assert_eq!(sizes[d.first_dealt as usize], 44);
+        assert_eq!(sizes.iter().filter(|&&n| n == 43).count(), 4);
+        assert!(d.hands[d.scepter as usize].contains(Card::BIG_JOKER));
+        let r168 = BaohuangRules { deck: Deck::Rizhao168, ..Default::default() };
+        let d = deal(&r168, &mut rng);
+        let mut sizes: Vec<usize> = d.hands.iter().map(|h| h.len()).collect();
+        sizes.sort();
+        assert_eq!(sizes, vec![33, 33, 34, 34, 34]);
+        assert!(d.hands.iter().all(|h| !h.contains("3S".parse().unwrap())));
+    }
+
+    #[test]
+    fn scepter_last_gives_the_scepter_holder_44() {
+        let r = BaohuangRules { extra_card_to: ExtraCardTo::ScepterLast, ..Default::default() };
+        for i in 0..20 {
+            let d = deal(&r, &mut deal_rng(3, i));
+            assert_eq!(d.hands[d.scepter as usize].len(), 44);
+        }
+    }
+
+    fn hands_from(texts: [&str; 5]) -> [Multiset; 5] {
+        texts.map(|t| t.parse().unwrap())
+    }
+
+    /// A fixed deal: seat 0 holds the scepter and 3 ♣9 (4th ♣9 at seat 2) and 4 ♦K.
+    fn fixed_state(rules: &BaohuangRules) -> State {
+        let mut rest = full_deck(rules);
+        let mut hands = [Multiset::EMPTY; 5];
+        for c in ["BJ", "9C", "9C", "9C", "KD", "KD", "KD", "KD"] {
+            let c: Card = c.parse().unwrap();
+            rest.remove(c);
+            hands[0].add(c);
+        }
+        let nine: Card = "9C".parse().unwrap();
+        rest.remove(nine);
+        hands[2].add(nine);
+        // Deal the rest round robin, keeping every other seat off exactly-3 of ♣9.
+        for (i, c) in rest.iter().enumerate() {
+            hands[(i % 4) + 1].add(c);
+        }
+        State::from_hands(rules, hands, 0, 0).unwrap()
+    }
+
+    #[test]
+    fn accession_with_a_guard_and_open_guard_doubles() {
+        let r = BaohuangRules::default();
+        let mut s = fixed_state(&r);
+        let mv = s.legal_moves();
+        assert!(mv.contains(&Move::Ascend("9C".parse().unwrap())));
+        assert!(mv.contains(&Move::Ascend("KD".parse().unwrap())));
+        s.apply(Move::Ascend("9C".parse().unwrap())).unwrap();
+        assert_eq!(s.phase(), Phase::GuardChoice);
+        assert_eq!(s.current_player(), Some(2));
+        assert_eq!(s.guard(), Some(2));
+        s.apply(Move::OpenGuard).unwrap();
+        assert_eq!(s.mode(), Mode::OpenGuard);
+        assert_eq!(s.current_player(), Some(0), "the emperor leads");
+        assert!(s.apply(Move::Pass).is_err(), "the leader must play");
+    }
+
+    #[test]
+    fn accession_solo_and_grab() {
+        let r = BaohuangRules::default();
+        let mut s = fixed_state(&r);
+        s.apply(Move::Ascend("KD".parse().unwrap())).unwrap();
+        assert_eq!(s.phase(), Phase::SoloChoice);
+        s.apply(Move::SecretSolo).unwrap();
+        assert_eq!(s.mode(), Mode::SecretSolo);
+        assert_eq!(s.guard(), None);
+
+        let mut s = fixed_state(&r);
+        s.apply(Move::Abdicate).unwrap();
+        assert_eq!(s.phase(), Phase::GrabWindow);
+        assert_eq!(s.current_player(), Some(4), "clockwise from the holder");
+        s.apply(Move::Decline).unwrap();
+        s.apply(Move::Grab).unwrap(); // seat 3 grabs
+        assert_eq!(s.mode(), Mode::Grab);
+        assert_eq!(s.emperor(), Some(3));
+        assert!(s.hand(3).contains(Card::BIG_JOKER));
+        assert_eq!(s.hand(0).len(), 7, "the scepter card moved away from seat 0 (8 cards before)");
+    }
+
+    #[test]
+    fn five_abdications_force_or_void() {
+        let r = BaohuangRules::default();
+        let mut s = fixed_state(&r);
+        for _ in 0..5 {
+            s.apply(Move::Abdicate).unwrap();
+            for _ in 0..4 {
+                s.apply(Move::Decline).unwrap();
+            }
+        }
+        // Back at seat 0 (the card went round the table); seat 0 has exactly three ♣9.
+        assert_eq!(s.phase(), Phase::Forced);
+        assert_eq!(s.current_player(), Some(0));
+        assert_eq!(s.legal_moves(), vec![Move::Ascend("9C".parse().unwrap())]);
+        s.apply(Move::Ascend("9C".parse().unwrap())).unwrap();
+        assert_eq!(s.guard(), Some(2));
+    }
+
+    #[test]
+    fn bad_hands_are_rejected() {
+        let r = BaohuangRules::default();
+        let hands = hands_from(["BJ", "", "", "", ""]);
+        let e = State::from_hands(&r, hands, 0, 0).unwrap_err();
+        assert!(e.to_string().contains("missing"), "{e}");
+    }
+
+    #[test]
+    fn random_deals_terminate_conserve_cards_and_sum_to_zero() {
+        let r = BaohuangRules::default();
+        for i in 0..30 {
+            let mut rng = deal_rng(9, i);
+            let mut s = State::new(&r, &mut rng);
+            let mut steps = 0;
+            while let Some(mv) = s.sample_move(&mut rng) {
+                s.apply(mv).unwrap();
+                steps += 1;
+                assert!(steps < 100_000);
+                let total: usize = (0..5).map(|p| s.hand(p).len()).sum();
+                let counted: usize = (0..5).map(|p| s.hand_counts(p).len()).sum();
+                assert_eq!(total, counted);
+            }
+            assert!(s.is_terminal());
+            assert_eq!(s.returns().iter().sum::<i32>(), 0, "deal {i}");
+            if !s.is_void() {
+                let mut p = s.places();
+                p.sort();
+                assert_eq!(p, [1, 2, 3, 4, 5]);
+            }
+        }
+    }
+}

@@ -1,0 +1,532 @@
+//! A Gongzhu deal as a game state with OpenSpiel-style verbs: deal (52 or 104 cards), the
+//! exposure phase (亮牌/卖, §A.6), trick play (§A.2, §A.7, §A.8, §A.12) and scoring.
+//!
+//! Seats are 0..4; the seat after `s` is [`GongzhuRules::next_seat`]. Actions are integers
+//! `0..NUM_ACTIONS`: plays as [`Play::action`], then the exposure actions (see [`Move`]).
+
+use super::options::{ExposureMode, FirstLead, GongzhuRules, NextLeader};
+use super::play::{legal_plays, suit_of, trick_winner, Play, Position, PLAY_ACTIONS};
+use super::scoring::{
+    exposable_index, final_scores, raw_scores, DealScore, Exposure, EXPOSABLE, PIG,
+};
+use crate::cards::Card;
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use rand::Rng;
+
+/// Action code of [`Move::Expose`] of `EXPOSABLE[i]` is `EXPOSE_ACTION + i`.
+pub const EXPOSE_ACTION: usize = PLAY_ACTIONS;
+/// Action code of [`Move::ExposeClosed`] of `EXPOSABLE[i]` is `EXPOSE_CLOSED_ACTION + i`.
+pub const EXPOSE_CLOSED_ACTION: usize = PLAY_ACTIONS + 4;
+/// Action code of [`Move::EndExposure`].
+pub const END_EXPOSURE_ACTION: usize = PLAY_ACTIONS + 8;
+/// Number of distinct action codes.
+pub const NUM_ACTIONS: usize = PLAY_ACTIONS + 9;
+
+/// One decision of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Move {
+    /// Expose (open, QQ 亮牌) one copy of an exposable card held (§A.6).
+    Expose(Card),
+    /// `closed_open` exposure mode: a closed declaration (factor 2, no play restriction).
+    ExposeClosed(Card),
+    /// This seat is done exposing.
+    EndExposure,
+    /// Play a card, a pair, or two cards on a pair lead.
+    Play(Play),
+}
+
+impl Move {
+    /// The action code (see the module docs).
+    pub fn action(&self) -> usize {
+        match self {
+            Move::Play(p) => p.action(),
+            Move::Expose(c) => EXPOSE_ACTION + exposable_index(*c).unwrap_or(0),
+            Move::ExposeClosed(c) => EXPOSE_CLOSED_ACTION + exposable_index(*c).unwrap_or(0),
+            Move::EndExposure => END_EXPOSURE_ACTION,
+        }
+    }
+
+    /// The move of action code `code`; errors name a code outside `0..NUM_ACTIONS`.
+    pub fn from_action(code: usize) -> Result<Move> {
+        match code {
+            c if c < PLAY_ACTIONS => Ok(Move::Play(Play::from_action(c).expect("code in range"))),
+            c if c < EXPOSE_CLOSED_ACTION => Ok(Move::Expose(EXPOSABLE[c - EXPOSE_ACTION])),
+            c if c < END_EXPOSURE_ACTION => {
+                Ok(Move::ExposeClosed(EXPOSABLE[c - EXPOSE_CLOSED_ACTION]))
+            }
+            END_EXPOSURE_ACTION => Ok(Move::EndExposure),
+            _ => Err(ZhipaiError::invalid_value(
+                "action",
+                code,
+                format!("expected 0..{NUM_ACTIONS}"),
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Move {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Play(p) => write!(f, "{p}"),
+            Move::Expose(c) => write!(f, "expose {c}"),
+            Move::ExposeClosed(c) => write!(f, "expose closed {c}"),
+            Move::EndExposure => f.write_str("end exposure"),
+        }
+    }
+}
+
+/// Phase of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    Exposure,
+    Play,
+    Done,
+}
+
+/// How the first trick of a deal is led (§A.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Opening {
+    /// First deal of a match: the holder of `first_lead_card` leads it (seat 0 leads freely
+    /// under `rotate`). Two holders (two decks): one is drawn at random.
+    FirstOfMatch,
+    /// A later deal: this seat (the previous pig-taker, or the rotating seat) leads any card.
+    LedBy(usize),
+}
+
+/// One Gongzhu deal in progress.
+#[derive(Clone, Debug)]
+pub struct State {
+    rules: GongzhuRules,
+    phase: Phase,
+    hands: [Multiset; 4],
+    /// Openly exposed copies per seat (scoring) and those still held (play restriction).
+    open: [Multiset; 4],
+    closed: [Multiset; 4],
+    restricted: [Multiset; 4],
+    current: u8,
+    leader: u8,
+    first_leader: u8,
+    exposure_turns: u8,
+    trick: [Play; 4],
+    trick_len: u8,
+    suits_led: u8,
+    tricks: u8,
+    forced: Option<Card>,
+    taken: [Multiset; 4],
+    played: Multiset,
+    /// Seats that took a pig, in trick order (two decks: up to 2).
+    pig_takers: [u8; 2],
+    pig_count: u8,
+    auto_exposed: bool,
+}
+
+/// The full deck(s) in kind order (each kind `decks` times), shuffled by `rng`; the first
+/// `52 · decks` entries are used. Seat `s` receives entries `s·13·decks .. (s+1)·13·decks`.
+pub fn shuffled_deck<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Card; 104] {
+    let mut deck = TWO_DECKS;
+    let n = 52 * rules.decks as usize;
+    super::random::shuffle(rng, &mut deck[..n]);
+    deck
+}
+
+/// Two decks in kind order: kinds 0..52, then 0..52 again.
+const TWO_DECKS: [Card; 104] = {
+    let mut d = [PIG; 104];
+    let mut i = 0;
+    while i < 104 {
+        d[i] = match Card::from_index(i % 52) {
+            Some(c) => c,
+            None => PIG,
+        };
+        i += 1;
+    }
+    d
+};
+
+/// Deal `13 · decks` cards to each seat from a shuffled deck drawn from `rng`.
+pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multiset; 4] {
+    let deck = shuffled_deck(rules, rng);
+    let per = 13 * rules.decks as usize;
+    std::array::from_fn(|s| {
+        let mut h = Multiset::EMPTY;
+        for &c in &deck[s * per..(s + 1) * per] {
+            h.add(c);
+        }
+        h
+    })
+}
+
+/// The seat that leads the first deal of a match (§A.8, §A.12): the holder of the first-lead
+/// card; with two holders (two decks) one drawn from `rng` (no draw with one holder).
+pub fn first_leader<R: Rng + ?Sized>(
+    rules: &GongzhuRules,
+    hands: &[Multiset; 4],
+    rng: &mut R,
+) -> usize {
+    let FirstLead::Card(c) = rules.first_lead_card else { return 0 };
+    let mut holders = [0usize; 2];
+    let mut n = 0;
+    for (s, h) in hands.iter().enumerate() {
+        if h.contains(c) && n < 2 {
+            holders[n] = s;
+            n += 1;
+        }
+    }
+    if n > 1 {
+        holders[super::random::below(rng, n)]
+    } else {
+        holders[0]
+    }
+}
+
+impl State {
+    /// A new deal with random hands from `rng` (§A.1, §A.12).
+    pub fn deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R, opening: Opening) -> State {
+        let hands = deal_hands(rules, rng);
+        let pick = first_leader(rules, &hands, rng);
+        State::from_hands_with_holder(rules, hands, opening, pick).expect("a full deal is valid")
+    }
+
+    /// A deal from given hands (each `13 · decks` cards, together the full deck(s), no jokers).
+    /// With [`Opening::FirstOfMatch`] and two holders of the first-lead card, the lower seat
+    /// leads. Errors name the bad hand or seat.
+    pub fn from_hands(
+        rules: &GongzhuRules,
+        hands: [Multiset; 4],
+        opening: Opening,
+    ) -> Result<State> {
+        let holder = match rules.first_lead_card {
+            FirstLead::Card(c) => (0..4).find(|&s| hands[s].contains(c)).unwrap_or(0),
+            FirstLead::Rotate => 0,
+        };
+        State::from_hands_with_holder(rules, hands, opening, holder)
+    }
+
+    fn from_hands_with_holder(
+        rules: &GongzhuRules,
+        hands: [Multiset; 4],
+        opening: Opening,
+        holder: usize,
+    ) -> Result<State> {
+        let per = 13 * rules.decks as usize;
+        let mut all = Multiset::EMPTY;
+        for (s, h) in hands.iter().enumerate() {
+            if h.len() != per || !h.at_least(1).intersect(crate::cards::CardSet::JOKERS).is_empty()
+            {
+                return Err(ZhipaiError::invalid_value(
+                    format!("hand of seat {s}"),
+                    h,
+                    format!("expected {per} cards without jokers"),
+                ));
+            }
+            all.add_all(h)?;
+        }
+        if all != Multiset::full_decks(rules.decks as usize, false)? {
+            return Err(ZhipaiError::invalid_value(
+                "hands",
+                all,
+                format!("together the hands must be exactly {} deck(s)", rules.decks),
+            ));
+        }
+        let (leader, forced) = match (opening, rules.first_lead_card) {
+            (Opening::LedBy(s), _) if s >= 4 => {
+                return Err(ZhipaiError::invalid_value("leader", s, "expected a seat 0..4"))
+            }
+            (Opening::LedBy(s), _) => (s, None),
+            (Opening::FirstOfMatch, FirstLead::Card(c)) => (holder, Some(c)),
+            (Opening::FirstOfMatch, FirstLead::Rotate) => (0, None),
+        };
+        let phase =
+            if rules.exposure_mode == ExposureMode::None { Phase::Play } else { Phase::Exposure };
+        Ok(State {
+            rules: *rules,
+            phase,
+            hands,
+            open: [Multiset::EMPTY; 4],
+            closed: [Multiset::EMPTY; 4],
+            restricted: [Multiset::EMPTY; 4],
+            current: leader as u8,
+            leader: leader as u8,
+            first_leader: leader as u8,
+            exposure_turns: 0,
+            trick: [Play::single(PIG); 4],
+            trick_len: 0,
+            suits_led: 0,
+            tricks: 0,
+            forced,
+            taken: [Multiset::EMPTY; 4],
+            played: Multiset::EMPTY,
+            pig_takers: [0; 2],
+            pig_count: 0,
+            auto_exposed: false,
+        })
+    }
+
+    pub fn rules(&self) -> &GongzhuRules {
+        &self.rules
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The seat to act; `None` when the deal is over.
+    pub fn current_player(&self) -> Option<usize> {
+        (self.phase != Phase::Done).then_some(self.current as usize)
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    pub fn hand(&self, seat: usize) -> &Multiset {
+        &self.hands[seat]
+    }
+
+    /// The cards seat `seat` has taken in won tricks.
+    pub fn taken(&self, seat: usize) -> &Multiset {
+        &self.taken[seat]
+    }
+
+    /// Copies seat `seat` exposed openly and (closed_open mode) closed.
+    pub fn exposed(&self, seat: usize) -> (&Multiset, &Multiset) {
+        (&self.open[seat], &self.closed[seat])
+    }
+
+    /// Whether the 3-of-4 rule exposed the fourth card automatically (§A.6).
+    pub fn auto_exposed(&self) -> bool {
+        self.auto_exposed
+    }
+
+    /// The seat that led the first trick.
+    pub fn first_leader(&self) -> usize {
+        self.first_leader as usize
+    }
+
+    /// The cards of the trick in progress, leader first, and its leader.
+    pub fn current_trick(&self) -> (usize, &[Play]) {
+        (self.leader as usize, &self.trick[..self.trick_len as usize])
+    }
+
+    /// Number of completed tricks.
+    pub fn tricks_played(&self) -> usize {
+        self.tricks as usize
+    }
+
+    /// Every card played so far (completed tricks and the current one).
+    pub fn played(&self) -> &Multiset {
+        &self.played
+    }
+
+    /// Seats that took a pig, in trick order.
+    pub fn pig_takers(&self) -> &[u8] {
+        &self.pig_takers[..self.pig_count as usize]
+    }
+
+    /// The seat that leads the next deal of a match (§A.8, §A.12 `two_deck_next_leader`):
+    /// the pig-taker; `None` before any pig was taken.
+    pub fn next_deal_leader(&self) -> Option<usize> {
+        let takers = self.pig_takers();
+        let s = match self.rules.two_deck_next_leader {
+            NextLeader::FirstPigTaker => takers.first(),
+            NextLeader::LastPigTaker => takers.last(),
+        };
+        s.map(|&s| s as usize)
+    }
+
+    /// The exposure levels so far (§A.6, §A.12).
+    pub fn exposure(&self) -> Exposure {
+        let open_weight = if self.rules.exposure_mode == ExposureMode::ClosedOpen { 2 } else { 1 };
+        let mut e = Exposure::default();
+        for s in 0..4 {
+            for (i, &c) in EXPOSABLE.iter().enumerate() {
+                e.level[i] +=
+                    open_weight * self.open[s].count(c) as u8 + self.closed[s].count(c) as u8;
+            }
+        }
+        e
+    }
+
+    /// The legality context of the seat to act.
+    pub fn position(&self) -> Position {
+        let p = self.current as usize;
+        Position {
+            hand: self.hands[p],
+            exposed: self.restricted[p],
+            suits_led: self.suits_led,
+            lead: (self.trick_len > 0).then_some(self.trick[0]),
+            forced: if self.tricks == 0 { self.forced } else { None },
+        }
+    }
+
+    /// Every legal move of the seat to act (empty when terminal).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut out = Vec::new();
+        match self.phase {
+            Phase::Done => {}
+            Phase::Exposure => {
+                let p = self.current as usize;
+                for &c in &EXPOSABLE {
+                    let done = self.open[p].count(c) + self.closed[p].count(c);
+                    if self.hands[p].count(c) > done {
+                        out.push(Move::Expose(c));
+                        if self.rules.exposure_mode == ExposureMode::ClosedOpen {
+                            out.push(Move::ExposeClosed(c));
+                        }
+                    }
+                }
+                out.push(Move::EndExposure);
+            }
+            Phase::Play => {
+                let mut plays = Vec::new();
+                self.legal_plays_into(&mut plays);
+                out.extend(plays.into_iter().map(Move::Play));
+            }
+        }
+        out
+    }
+
+    /// The legal action codes, ascending.
+    pub fn legal_actions(&self) -> Vec<usize> {
+        let mut a: Vec<usize> = self.legal_moves().iter().map(Move::action).collect();
+        a.sort_unstable();
+        a
+    }
+
+    /// The legal plays (play phase only) into a reusable buffer: no allocation once it has grown.
+    pub fn legal_plays_into(&self, out: &mut Vec<Play>) {
+        if self.phase == Phase::Play {
+            legal_plays(&self.rules, &self.position(), out);
+        } else {
+            out.clear();
+        }
+    }
+
+    /// Apply a move after checking it is legal; errors with `IllegalPlay` naming the move and
+    /// the rule it breaks.
+    pub fn apply(&mut self, mv: Move) -> Result<()> {
+        match (self.phase, mv) {
+            (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv, "the deal is over")),
+            (Phase::Play, Move::Play(p)) => {
+                super::play::check_play(&self.rules, &self.position(), &p)
+                    .map_err(|reason| ZhipaiError::illegal_play(p, reason))?;
+                self.apply_play_unchecked(p);
+                Ok(())
+            }
+            (Phase::Exposure, Move::Play(_)) | (Phase::Play, _) => Err(ZhipaiError::illegal_play(
+                mv,
+                format!("not allowed in the {:?} phase", self.phase),
+            )),
+            (Phase::Exposure, _) => {
+                if !self.legal_moves().contains(&mv) {
+                    return Err(ZhipaiError::illegal_play(
+                        mv,
+                        "only an exposable card held and not yet exposed can be exposed (§A.6)",
+                    ));
+                }
+                self.apply_exposure(mv);
+                Ok(())
+            }
+        }
+    }
+
+    /// Apply an action code (see [`Move::from_action`]), checked.
+    pub fn apply_action(&mut self, code: usize) -> Result<()> {
+        self.apply(Move::from_action(code)?)
+    }
+
+    /// Apply a legal exposure-phase move (caller guarantees legality).
+    pub fn apply_exposure(&mut self, mv: Move) {
+        let p = self.current as usize;
+        match mv {
+            Move::Expose(c) => {
+                self.open[p].add(c);
+                self.restricted[p].add(c);
+            }
+            Move::ExposeClosed(c) => self.closed[p].add(c),
+            _ => {
+                self.exposure_turns += 1;
+                self.current = self.rules.next_seat(p) as u8;
+                if self.exposure_turns == 4 {
+                    self.finish_exposure();
+                }
+            }
+        }
+    }
+
+    /// The 3-of-4 automatic exposure (§A.6), then the first lead.
+    fn finish_exposure(&mut self) {
+        if let Some(i) = self.exposure().auto_fourth(&self.rules) {
+            let c = EXPOSABLE[i];
+            if let Some(s) = (0..4).find(|&s| self.hands[s].contains(c)) {
+                self.open[s].add(c);
+                self.restricted[s].add(c);
+                self.auto_exposed = true;
+            }
+        }
+        self.phase = Phase::Play;
+        self.current = self.leader;
+    }
+
+    /// Apply a legal play of the seat to act (caller guarantees legality; the hot path of
+    /// simulations: no allocation).
+    pub fn apply_play_unchecked(&mut self, play: Play) {
+        let p = self.current as usize;
+        for &c in play.cards() {
+            self.hands[p].remove(c);
+            self.played.add(c);
+            // The unexposed copy is played first, so the exposed one stays restricted.
+            if self.restricted[p].count(c) > self.hands[p].count(c) {
+                self.restricted[p].remove(c);
+            }
+        }
+        self.trick[self.trick_len as usize] = play;
+        self.trick_len += 1;
+        if self.trick_len < 4 {
+            self.current = self.rules.next_seat(p) as u8;
+            return;
+        }
+        self.finish_trick();
+    }
+
+    fn finish_trick(&mut self) {
+        let w = trick_winner(&self.rules, &self.trick);
+        let mut seat = self.leader as usize;
+        for _ in 0..w {
+            seat = self.rules.next_seat(seat);
+        }
+        for play in self.trick {
+            for &c in play.cards() {
+                self.taken[seat].add(c);
+                if c == PIG && (self.pig_count as usize) < 2 {
+                    self.pig_takers[self.pig_count as usize] = seat as u8;
+                    self.pig_count += 1;
+                }
+            }
+        }
+        self.suits_led |= 1 << suit_of(self.trick[0].first()).index();
+        self.tricks += 1;
+        self.trick_len = 0;
+        self.leader = seat as u8;
+        self.current = seat as u8;
+        if self.hands[seat].is_empty() {
+            self.phase = Phase::Done;
+        }
+    }
+
+    /// Raw and final scores from the cards taken so far (§A.4–A.13).
+    pub fn score(&self) -> DealScore {
+        let raw = raw_scores(&self.rules, &self.taken, &self.exposure());
+        DealScore { raw, final_: final_scores(&self.rules, &raw) }
+    }
+
+    /// The final (credited) scores as `f64` per seat once terminal, zeros before (OpenSpiel
+    /// `returns`).
+    pub fn returns(&self) -> [f64; 4] {
+        if !self.is_terminal() {
+            return [0.0; 4];
+        }
+        self.score().final_.map(|x| x as f64)
+    }
+}

@@ -1,0 +1,176 @@
+"""Qingdao Baohuang from Python: rule cases, mechanics API, the deal state and error paths."""
+
+from pathlib import Path
+
+import pytest
+
+import zhipai
+from zhipai import baohuang as bh
+from zhipai.testing import check_cases
+
+HERE = Path(__file__).parent
+SHARED = HERE.parent.parent.parent / "shared" / "cases" / "baohuang.jsonl"
+SHARED = SHARED if SHARED.exists() else Path("/work/shared/cases/baohuang.jsonl")
+
+
+def test_own_cases_all_pass():
+    report = check_cases(HERE / "cases" / "baohuang_extra.jsonl")
+    assert report.failed == 0 and report.skipped == 0, [str(f) for f in report.failures]
+    assert report.passed >= 30
+
+
+@pytest.mark.skipif(not SHARED.exists(), reason="shared cases not mounted")
+def test_shared_cases_all_pass():
+    report = check_cases(SHARED)
+    assert report.failed == 0 and report.skipped == 0, [str(f) for f in report.failures]
+
+
+def test_play_shapes():
+    assert bh.is_play("SJ 8S 8H 8D")
+    assert not bh.is_play("8S 9S")
+    assert "one rank" in bh.play_error("8S 9S").lower() or "ONE rank" in bh.play_error("8S 9S")
+    assert not bh.is_play("")
+
+
+def test_beats_digest_examples():
+    assert bh.beats("BJ BJ JS JH JD", "SJ SJ 9S 9H 9D")
+    assert not bh.beats("BJ SJ JS JH JD", "SJ SJ 9S 9H 9D")
+    assert not bh.beats("3S 3H 3D 3C", "AS")
+    assert bh.beats("3S 3H 3D 3C", "AS", zhipai.rules("baohuang", bombs="on"))
+
+
+def test_lead_enumeration_count_sample_agree():
+    hand = "8S 8H 8C 9D SJ BJ"
+    plays = bh.legal_plays(hand)
+    # naturals: 8 x1..3, 9 x1 = 4 choices; jokers 0/1 SJ x 0/1 BJ = 4; plus 3 joker-only plays.
+    assert len(plays) == 4 * 4 + 3 == bh.count_plays(hand)
+    assert len(set(plays)) == len(plays)
+    for seed in range(20):
+        assert bh.sample_play(hand, seed=seed) in plays
+    for p in plays:
+        assert bh.play_reason(hand, p) is None
+
+
+def test_response_enumeration_all_beat():
+    hand = "9S 9H 9D JS JH SJ SJ BJ BJ 2S 3C"
+    prev = "8S 8H 8D"
+    plays = bh.legal_plays(hand, prev)
+    assert plays and len(plays) == bh.count_plays(hand, prev)
+    assert all(bh.beats(p, prev) for p in plays)
+    assert "9S 9H 9D" in plays
+    assert bh.play_reason(hand, "3C", prev) is not None
+    assert "not held" in bh.play_reason(hand, "AS AH AD", prev)
+    assert bh.sample_play("3C", "BJ") is None
+
+
+def test_score_and_modes():
+    assert bh.score("normal", 1, 2) == {"emperor": 6, "guard": 3, "rebel": -3}
+    assert bh.score("grab", 1) == {"emperor": 40, "rebel": -10}
+    with pytest.raises(zhipai.InvalidValueError, match="duo"):
+        bh.score("duo", 1)
+    with pytest.raises(zhipai.InvalidValueError, match="7"):
+        bh.score("normal", 7, 1)
+    with pytest.raises(zhipai.InvalidValueError, match="guard"):
+        bh.score("grab", 1, 2)
+
+
+def test_error_paths_name_the_bad_value():
+    with pytest.raises(zhipai.InvalidCardError, match="1X"):
+        bh.beats("1X", "AS")
+    with pytest.raises(zhipai.IllegalPlayError):
+        bh.beats("8S 9S", "AS")
+    with pytest.raises(zhipai.InvalidValueError, match="BJ"):
+        bh.ascension_options("9C 9C 9C")
+    with pytest.raises(zhipai.InvalidOptionError, match="no_such"):
+        zhipai.rules("baohuang", no_such=1)
+    with pytest.raises(zhipai.InvalidOptionError, match="deck"):
+        zhipai.rules("baohuang", deck=100)
+    with pytest.raises(zhipai.InvalidOptionError, match="tractor"):
+        bh.beats("AS", "KS", zhipai.rules("tractor"))
+    with pytest.raises(zhipai.IllegalPlayError, match="turn"):
+        bh.next_leader([(0, "7S"), (2, "pass")])
+    with pytest.raises(zhipai.IllegalPlayError):
+        bh.next_leader([(0, "7S"), (1, "jiefeng")])  # no 底牌 to claim
+    with pytest.raises(zhipai.InvalidValueError, match="not over"):
+        bh.next_leader([(0, "7S"), (1, "pass")])
+
+
+def test_every_option_is_listed_and_settable():
+    names = dict(zhipai.rules("baohuang").options())
+    assert set(names) == {
+        "deck", "extra_card_to", "scepter_counts_for_dengji", "abdication_moves_card",
+        "grab_priority", "guard_card_rank", "bombs", "pass_is_final_for_round",
+        "jiefeng_applicant", "solo_loss_literal_minus40", "tribute_between_deals",
+    }
+    r = zhipai.rules("baohuang", deck=168, extra_card_to="scepter_last", guard_card_rank="above_big_joker",
+                     abdication_moves_card=False, tribute_between_deals="on")
+    assert dict(r.options())["deck"] == "168"
+
+
+def _play_out(state, seed):
+    steps = 0
+    while not state.is_terminal():
+        action = state.sample_action(seed * 100_003 + steps)
+        state.apply_action(action)
+        steps += 1
+        assert steps < 50_000
+    return state
+
+
+@pytest.mark.parametrize("options", [{}, {"deck": 168}, {"guard_card_rank": "above_big_joker"},
+                                     {"bombs": "on", "pass_is_final_for_round": True},
+                                     {"abdication_moves_card": False, "jiefeng_applicant": "any"}])
+def test_random_deals_terminate_and_sum_to_zero(options):
+    game = bh.Game(zhipai.rules("baohuang", **options))
+    for seed in range(3):
+        s = game.new_deal(seed=seed)
+        total = sum(len(zhipai.cards(s.hand(p))) for p in range(5))
+        assert total == (168 if options.get("deck") == 168 else 216)
+        _play_out(s, seed)
+        assert sum(s.returns()) == 0
+        if s.phase != "void":
+            assert sorted(s.places) == [1, 2, 3, 4, 5]
+
+
+def test_state_verbs_and_clone():
+    s = bh.Game().new_deal(seed=3)
+    assert s.phase == "accession"
+    holder = s.current_player()
+    assert "BJ" in s.hand(holder)
+    acts = s.legal_actions()
+    assert "abdicate" in acts and "grab" in acts
+    c = s.clone()
+    c.apply_action("grab")
+    assert c.phase == "play" and c.mode == "grab" and s.phase == "accession"
+    with pytest.raises(zhipai.IllegalPlayError):
+        s.apply_action("open_guard")
+    assert s.action_error("pass") is not None
+    # The emperor leads; plays are given as exact cards.
+    lead = c.legal_actions()[0]
+    c.apply_action(lead)
+    assert c.play_to_beat is not None
+    with pytest.raises(zhipai.IllegalPlayError):
+        c.apply_action("8S 9S")
+    with pytest.raises(zhipai.InvalidOptionError, match="tribute"):
+        bh.Game().new_deal(seed=1).apply_tribute([1, 2, 3, 4, 5])
+
+
+def test_from_hands_checks_conservation():
+    with pytest.raises(zhipai.InvalidValueError, match="missing"):
+        bh.Game().from_hands(["BJ", "", "", "", ""], scepter=0)
+    s = bh.Game().new_deal(seed=5)
+    hands = [s.hand(p) for p in range(5)]
+    holder = s.current_player()
+    t = bh.Game().from_hands(hands, scepter=holder)
+    assert t.legal_actions() == s.legal_actions()
+
+
+def test_tribute_moves_highest_card_to_winner():
+    game = bh.Game(zhipai.rules("baohuang", tribute_between_deals="on"))
+    s = game.new_deal(seed=2)
+    before = [len(zhipai.cards(s.hand(p))) for p in range(5)]
+    s.apply_tribute([1, 2, 3, 4, 5])
+    after = [len(zhipai.cards(s.hand(p))) for p in range(5)]
+    assert before == after  # each gives one and gets one
+    with pytest.raises(zhipai.InvalidValueError, match="permutation"):
+        game.new_deal(seed=2).apply_tribute([1, 1, 3, 4, 5])
