@@ -44,6 +44,30 @@ pub enum Action {
     Play(Multiset),
 }
 
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Bid(Bid::Pass) => f.write_str("pass"),
+            Action::Bid(b) => write!(f, "bid {b}"),
+            Action::Trump(t) => write!(f, "trump {t}"),
+            Action::Bury(m) => write!(f, "bury {m}"),
+            Action::Play(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Auction => "auction",
+            Phase::Trump => "trump choice",
+            Phase::Kitty => "kitty burial",
+            Phase::Play => "play",
+            Phase::Over => "finished",
+        })
+    }
+}
+
 /// What happened to a lead: the cards actually led (a failed throw is reduced, §B.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -239,7 +263,7 @@ impl HongWuState {
     }
 
     fn illegal<T>(&self, action: &Action, reason: impl std::fmt::Display) -> Result<T> {
-        Err(ZhipaiError::illegal_play(format!("{action:?} by seat {}", self.to_act), reason))
+        Err(ZhipaiError::illegal_play(format!("{action} by seat {}", self.to_act), reason))
     }
 
     /// Whether `action` is legal for the seat to act; the error (`IllegalPlay`) gives the rule.
@@ -266,7 +290,7 @@ impl HongWuState {
                 self.resolve_play(action, cards, trusted).map(Some)
             }
             (Phase::Over, _) => self.illegal(action, "the deal is over"),
-            (phase, _) => self.illegal(action, format!("not an action of the {phase:?} phase")),
+            (phase, _) => self.illegal(action, format!("not an action of the {phase} phase")),
         }
     }
 
@@ -563,7 +587,7 @@ mod tests {
         r.options.first_bid_range = super::super::options::FirstBidRange::To200;
         let mut s = HongWuState::deal(&r, &mut rng);
         let e = s.check(&Action::Trump(Suit::Hearts)).unwrap_err().to_string();
-        assert!(e.contains("Auction phase"), "{e}");
+        assert!(e.contains("trump H by seat") && e.contains("auction phase"), "{e}");
         s.apply(&Action::Bid(Bid::Points(200))).unwrap();
         assert_eq!(s.phase(), Phase::Trump);
         s.apply(&Action::Trump(Suit::Hearts)).unwrap();
