@@ -32,6 +32,14 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
     let format = decompose(lead, &tr.order, tr.decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value("lead", lead, "expected cards of one effective suit")
     })?;
+    trick_winner_of(tr, &format, plays)
+}
+
+/// [`trick_winner`] with the lead's format already known (`format` must be the format of
+/// `plays[0]`, e.g. from [`super::check_lead`]), saving its decomposition.
+pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> Result<usize> {
+    let lead =
+        plays.first().ok_or_else(|| ZhipaiError::invalid_value("plays", "[]", "no plays"))?;
     for p in plays {
         tr.check_copies("play", p)?;
         if p.len() != lead.len() {
@@ -42,6 +50,9 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
             ));
         }
     }
+    if format.cards == 1 {
+        return Ok(single_card_winner(tr, format.suit as usize, plays));
+    }
     let mut best = 0usize;
     let mut best_trump = format.suit as usize == TRUMP;
     for (i, p) in plays.iter().enumerate().skip(1) {
@@ -49,18 +60,38 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
         if s != format.suit as usize && s != TRUMP {
             continue;
         }
-        if !eligible(tr, &format, p, s) {
+        if !eligible(tr, format, p, s) {
             continue;
         }
         let trump = s == TRUMP;
         if trump && !best_trump {
             best = i;
             best_trump = true;
-        } else if trump == best_trump && beats(tr, &format, p, &plays[best], s) {
+        } else if trump == best_trump && beats(tr, format, p, &plays[best], s) {
             best = i;
         }
     }
     Ok(best)
+}
+
+/// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
+/// higher index beats an equal one, everything else is a discard.
+fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
+    let key = |p: &Multiset| {
+        let c = p.kinds().first().expect("one card");
+        let s = tr.order.suit(c);
+        (s == led || s == TRUMP).then_some((s == TRUMP, tr.order.index(c)))
+    };
+    let mut best = 0;
+    let mut best_key = key(&plays[0]);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        let k = key(p);
+        if k.is_some() && k > best_key {
+            best = i;
+            best_key = k;
+        }
+    }
+    best
 }
 
 /// Whether `play` (all in effective suit `s`) may win against `format` (module docs).

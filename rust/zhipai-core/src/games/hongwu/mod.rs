@@ -92,7 +92,6 @@ impl HongWuRules {
         tr.partial_tractor_follow = false;
         tr.longer_tuples_protected = false;
         tr.throw_follow = trick::ThrowFollow::ComponentGreedy;
-        tr.triple_ladders = false;
         tr.throw_compare = match o.throw_compare {
             ThrowCompare::MaxCard => trick::ThrowCompare::HighestCard,
             ThrowCompare::HighestComponent => trick::ThrowCompare::LargestComponent,
