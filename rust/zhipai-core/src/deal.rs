@@ -343,13 +343,13 @@ struct PlaceType {
     seg_start: usize,
 }
 
-/// One step of the dynamic programme: spread (part of) constrained group `group` onto `ty`.
+/// One step of the dynamic programme: send some of one constrained group's cards to type `ty`.
 #[derive(Clone, Debug)]
 struct Step {
     ty: usize,
     /// Last step of its group: takes all remaining cards of the group.
     last: bool,
-    /// Constrained cards in groups `0..=group`.
+    /// Constrained cards in this step's group and the groups before it.
     upto: usize,
 }
 
