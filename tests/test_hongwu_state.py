@@ -49,7 +49,7 @@ def _fixed_deal_h12():
 def test_fixed_deal_auction_trump_kitty_and_failed_throw(game):
     hands, kitty = _fixed_deal_h12()
     s = game.new_deal(hands=hands, kitty=kitty, first=0)
-    with pytest.raises(zhipai.IllegalPlayError, match="Auction phase"):
+    with pytest.raises(zhipai.IllegalPlayError, match="illegal play KC by seat 0: not an action of the auction phase"):
         s.play("KC")
     s.bid(60)
     for _ in range(3):
@@ -148,3 +148,16 @@ def test_any_deal_settles(seed, policy):
     assert r["score"] == r["dealer_points"] - bid - r["red5_penalty"]
     assert r["dealer_points"] == 200 - r["attacker_points"]
     assert 1 <= s.tricks <= 25
+
+
+def test_simulate_hong_wu_rows():
+    rules = zhipai.rules("hong_wu")
+    a = zhipai.simulate(rules, deals=40, policy="greedy", seed=3)
+    b = zhipai.simulate(rules, deals=40, policy="greedy", seed=3)
+    assert a.columns[:3] == ["dealer", "bid", "trump"]
+    for col in a.columns:
+        assert list(a[col]) == list(b[col]), col
+    bid, score, x = a["bid"], a["score"], a["attacker_points"]
+    assert all(60 <= v <= 200 for v in bid)
+    assert all(s == 200 - xi - bi for s, xi, bi in zip(score, x, bid))
+    assert all(d + 3 * e == 0 for d, e in zip(a["dealer_result"], a["each_other_result"]))

@@ -4,7 +4,9 @@ One dealer 庄家 plays alone against three 闲家. The dealer is found by an au
 (:class:`HongWuAuction`), chooses trump, takes and buries the 8-card kitty, and must reach his
 bid. ♥5 is always the top trump (:class:`HongWuOrder`). The result is read from a six-row
 table in units of the base score k (:func:`settle`, :func:`result_units`); the seed's level
-table is :func:`levels`.
+table is :func:`levels`. A whole deal is a :class:`HongWuState` (``Game(rules).new_deal(seed=7)``)
+played action by action or to the end with the built-in ``"random"`` / ``"greedy"`` policies;
+``zhipai.simulate(zhipai.rules("hong_wu"), ...)`` runs many deals in Rust.
 
 Seats are numbered 0..4 anticlockwise; with ``direction="anticlockwise"`` (default) the turn
 goes 0 → 1 → 2 → 3.
@@ -17,6 +19,8 @@ Example::
     a.bid(0, 60); a.bid(1, "pass"); a.bid(2, "pass"); a.bid(3, "pass")
     a.result                                  # (0, 60): seat 0 is dealer at 60
     zp.hongwu.settle(rules, bid=100, attacker_points=60)["dealer"]   # 6 (units of k)
+    state = zp.hongwu.Game(rules).new_deal(seed=7)
+    state.play_out("greedy", seed=1)       # settlement dict: score, dealer, each_other, ...
 """
 
 from __future__ import annotations

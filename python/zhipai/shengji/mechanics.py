@@ -5,7 +5,7 @@ Build a ``Mechanics`` for one deal (a rule set, the level rank and the trump sui
 questions. Card lists are strings in the usual notation (``"10H 10H JH JH"``; order never
 matters) and answers that are card lists come back in canonical notation, sorted by kind.
 
-    >>> import zhipai
+    >>> import zhipai, zhipai.shengji
     >>> m = zhipai.shengji.Mechanics(zhipai.rules("tractor"), level="5", trump="H")
     >>> m.classify("4S 4S 6S 6S").kind
     'tractor'

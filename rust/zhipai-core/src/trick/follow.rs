@@ -397,6 +397,9 @@ pub struct FollowMoves<'a> {
     /// Cards of the led suit to play.
     ks: usize,
     required: Score,
+    /// The lead is one unit the follower can match exactly: the legal plays are exactly the
+    /// units of that shape in the hand (fast path; same set as the score filter).
+    exact_unit: bool,
 }
 
 impl<'a> FollowMoves<'a> {
@@ -419,7 +422,21 @@ impl<'a> FollowMoves<'a> {
         } else {
             Score::new()
         };
-        Ok(FollowMoves { tr, lead, hand: *hand, hand_s, other: hand.restrict(!mask), ks, required })
+        let exact_unit = hand_s.len() > n
+            && tr.shape_obligation == ShapeObligation::Standard
+            && lead.units.len() == 1
+            && lead.largest().mult >= 2
+            && required == structure_score(tr, lead, &lead.largest().to_multiset(), false);
+        Ok(FollowMoves {
+            tr,
+            lead,
+            hand: *hand,
+            hand_s,
+            other: hand.restrict(!mask),
+            ks,
+            required,
+            exact_unit,
+        })
     }
 
     /// Whether `play` is legal, with the reason when not.
@@ -442,6 +459,17 @@ impl<'a> FollowMoves<'a> {
     ) -> ControlFlow<()> {
         if self.suit_forced() {
             return f(&self.hand_s);
+        }
+        if self.exact_unit {
+            let u = self.lead.largest();
+            return super::lead::for_each_unit_of(
+                self.tr,
+                &self.hand_s,
+                u.suit as usize,
+                u.mult,
+                u.len as usize,
+                &mut |unit| f(&unit.to_multiset()),
+            );
         }
         let trivial = self.required.is_zero();
         Items::of(&self.hand_s).for_each(self.ks, &mut |part| {

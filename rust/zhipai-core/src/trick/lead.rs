@@ -133,33 +133,43 @@ pub fn for_each_unit_lead(
     f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
 ) -> std::ops::ControlFlow<()> {
     for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
-        let links = tr.order.links(s);
         for m in 1..=tr.decks.min(crate::multiset::MAX_COPIES as u8) {
             let avail = hand.at_least(m as usize).intersect(tr.order.suit_mask(s));
             if avail.is_empty() {
                 break;
             }
-            let mask = tr.order.index_mask(s, avail);
-            let max_len = if m == 1 { 1 } else { mask.count_ones() as usize };
-            for k in 1..=max_len {
-                let mut starts = run_starts(mask, links, k);
-                if starts == 0 {
-                    break;
-                }
-                while starts != 0 {
-                    let low = starts.trailing_zeros() as usize;
-                    starts &= starts - 1;
-                    let mut u = Unit {
-                        suit: s as u8,
-                        mult: m,
-                        len: k as u8,
-                        top: (low + k - 1) as u8,
-                        kinds: CardSet::EMPTY,
-                    };
-                    choose_kinds(tr, avail, low, 0, &mut u, f)?;
-                }
+            let max_len = if m == 1 { 1 } else { tr.order.index_mask(s, avail).count_ones() };
+            for k in 1..=max_len as usize {
+                for_each_unit_of(tr, hand, s, m, k, f)?;
             }
         }
+    }
+    std::ops::ControlFlow::Continue(())
+}
+
+/// Call `f` on every distinct unit of `mult` × `len` indices of effective suit `s` in `hand`
+/// (each tie choice of equal-strength kinds separately), lowest first, until it breaks.
+pub fn for_each_unit_of(
+    tr: &TrickRules,
+    hand: &Multiset,
+    s: usize,
+    mult: u8,
+    len: usize,
+    f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
+) -> std::ops::ControlFlow<()> {
+    let avail = hand.at_least(mult as usize).intersect(tr.order.suit_mask(s));
+    let mut starts = run_starts(tr.order.index_mask(s, avail), tr.order.links(s), len);
+    while starts != 0 {
+        let low = starts.trailing_zeros() as usize;
+        starts &= starts - 1;
+        let mut u = Unit {
+            suit: s as u8,
+            mult,
+            len: len as u8,
+            top: (low + len - 1) as u8,
+            kinds: CardSet::EMPTY,
+        };
+        choose_kinds(tr, avail, low, 0, &mut u, f)?;
     }
     std::ops::ControlFlow::Continue(())
 }

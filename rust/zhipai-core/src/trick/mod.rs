@@ -9,6 +9,25 @@
 //!
 //! Hands, leads and plays are [`Multiset`]s; nothing in the hot paths allocates (fixed arrays,
 //! bit masks over strength indices).
+//!
+//! Typical use by a deal state machine:
+//!
+//! 1. once per deal: `let tr = trick_rules(&rules, level, trump)?;`
+//! 2. lead: [`check_lead`] (structure, with the reason) → a [`crate::combos::Format`]; for a
+//!    throw, [`check_throw`] against the other hands gives the cards actually led
+//!    ([`ThrowResult::played`]); re-decompose those for the trick's format. Policies can list
+//!    single-unit leads with [`for_each_unit_lead`].
+//! 3. follows: [`FollowMoves::new`] then `check` / `enumerate` / `count` / `sample`.
+//! 4. [`trick_winner`] on the plays (lead first); [`kitty_multiplier`] after the last trick.
+//!
+//! Hong Wu (hongwu.md §B.6–§B.9) maps onto these enums: its own [`CardOrder`] (built with
+//! `CardOrder::empty`, `place`, `set_link`); `trump_throw_allowed = false`;
+//! `throw_check` `component | literal` → [`ThrowCheck`]; `failed_throw_play` `lowest_card` →
+//! [`ForcedPlay::SmallestCard`], `lowest_beatable_component` → [`ForcedPlay::LowestBeaten`];
+//! `throw_compare` `max_card` → [`ThrowCompare::HighestCard`], `highest_component` →
+//! [`ThrowCompare::LargestComponent`]; `follow_shape_obligation` → [`ShapeObligation`];
+//! "a play of a different shape loses" → [`ShapeMatch::Exact`]; "a tractor of equal length,
+//! otherwise as many pairs as possible" → `partial_tractor_follow = false`.
 
 pub mod follow;
 pub mod lead;
@@ -22,7 +41,7 @@ use crate::rules::Rules;
 
 pub use follow::{check_follow, structure_score, FollowError, FollowMoves};
 pub use lead::{check_lead, check_throw, for_each_unit_lead, LeadError, ThrowResult};
-pub use winner::trick_winner;
+pub use winner::{trick_winner, trick_winner_of};
 
 /// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -129,8 +148,6 @@ pub struct TrickRules {
     /// Triples need not be broken to follow pairs or tractors (RB option, shengji.md §5 F2).
     pub longer_tuples_protected: bool,
     pub throw_follow: ThrowFollow,
-    /// The seed's 3-deck ladders for triple and Titanic leads (S004; shengji.md §5 F2).
-    pub triple_ladders: bool,
     pub throw_compare: ThrowCompare,
     pub shape_match: ShapeMatch,
 }
@@ -150,7 +167,6 @@ impl TrickRules {
             partial_tractor_follow: true,
             longer_tuples_protected: false,
             throw_follow: ThrowFollow::ComponentGreedy,
-            triple_ladders: decks >= 3,
             throw_compare: ThrowCompare::LargestComponent,
             shape_match: ShapeMatch::Cover,
         }

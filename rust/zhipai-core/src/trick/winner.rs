@@ -29,18 +29,27 @@ struct Arrangement {
 pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
     let lead =
         plays.first().ok_or_else(|| ZhipaiError::invalid_value("plays", "[]", "no plays"))?;
+    if lead.len() == 1 {
+        // Single-card lead: no decomposition needed.
+        check_lengths(tr, plays)?;
+        let led = tr.order.suit(lead.kinds().first().expect("one card"));
+        return Ok(single_card_winner(tr, led, plays));
+    }
     let format = decompose(lead, &tr.order, tr.decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value("lead", lead, "expected cards of one effective suit")
     })?;
-    for p in plays {
-        tr.check_copies("play", p)?;
-        if p.len() != lead.len() {
-            return Err(ZhipaiError::invalid_value(
-                "play",
-                p,
-                format!("has {} cards, the lead {}", p.len(), lead.len()),
-            ));
-        }
+    trick_winner_of(tr, &format, plays)
+}
+
+/// [`trick_winner`] with the lead's format already known (`format` must be the format of
+/// `plays[0]`, e.g. from [`super::check_lead`]), saving its decomposition.
+pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> Result<usize> {
+    if plays.is_empty() {
+        return Err(ZhipaiError::invalid_value("plays", "[]", "no plays"));
+    }
+    check_lengths(tr, plays)?;
+    if format.cards == 1 {
+        return Ok(single_card_winner(tr, format.suit as usize, plays));
     }
     let mut best = 0usize;
     let mut best_trump = format.suit as usize == TRUMP;
@@ -49,18 +58,54 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
         if s != format.suit as usize && s != TRUMP {
             continue;
         }
-        if !eligible(tr, &format, p, s) {
+        if !eligible(tr, format, p, s) {
             continue;
         }
         let trump = s == TRUMP;
         if trump && !best_trump {
             best = i;
             best_trump = true;
-        } else if trump == best_trump && beats(tr, &format, p, &plays[best], s) {
+        } else if trump == best_trump && beats(tr, format, p, &plays[best], s) {
             best = i;
         }
     }
     Ok(best)
+}
+
+/// Errors unless every play has as many cards as the lead (and no card more often than decks).
+fn check_lengths(tr: &TrickRules, plays: &[Multiset]) -> Result<()> {
+    let n = plays.first().map_or(0, |l| l.len());
+    for p in plays {
+        tr.check_copies("play", p)?;
+        if p.len() != n {
+            return Err(ZhipaiError::invalid_value(
+                "play",
+                p,
+                format!("has {} cards, the lead {n}", p.len()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
+/// higher index beats an equal one, everything else is a discard.
+fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
+    let key = |p: &Multiset| {
+        let c = p.kinds().first().expect("one card");
+        let s = tr.order.suit(c);
+        (s == led || s == TRUMP).then_some((s == TRUMP, tr.order.index(c)))
+    };
+    let mut best = 0;
+    let mut best_key = key(&plays[0]);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        let k = key(p);
+        if k.is_some() && k > best_key {
+            best = i;
+            best_key = k;
+        }
+    }
+    best
 }
 
 /// Whether `play` (all in effective suit `s`) may win against `format` (module docs).

@@ -4,7 +4,12 @@
 //! * [`options`] — every option of the digest's options list;
 //! * [`order`] — the card order (♥5 > BJ > SJ > 正参谋 > 副参谋 > 主2 > 副2 > trump suit);
 //! * [`auction`] — bidding with validation and reasons;
-//! * [`settle`] — kitty, the dealer's score S, the result table and the level table.
+//! * [`settle`] — kitty, the dealer's score S, the result table and the level table;
+//! * [`state`] — a whole deal as a state machine (deal, auction, trump, kitty, tricks, result);
+//! * [`policy`] — the random and greedy players and the [`crate::rollout::DealSimulator`] impl.
+//!
+//! The tricks themselves use the game-neutral machinery of [`crate::trick`] with the rules of
+//! [`HongWuRules::trick_rules`].
 
 pub mod auction;
 pub mod options;
@@ -87,7 +92,6 @@ impl HongWuRules {
         tr.partial_tractor_follow = false;
         tr.longer_tuples_protected = false;
         tr.throw_follow = trick::ThrowFollow::ComponentGreedy;
-        tr.triple_ladders = false;
         tr.throw_compare = match o.throw_compare {
             ThrowCompare::MaxCard => trick::ThrowCompare::HighestCard,
             ThrowCompare::HighestComponent => trick::ThrowCompare::LargestComponent,

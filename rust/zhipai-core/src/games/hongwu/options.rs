@@ -38,13 +38,13 @@ macro_rules! choice_option {
 }
 
 choice_option! {
-    /// Order of play around the table (hongwu.md §B.1 [I]). Seats are numbered 0..4
+    /// Order of play around the table (hongwu.md §B.1 \[I\]). Seats are numbered 0..4
     /// anticlockwise, so anticlockwise play goes 0 → 1 → 2 → 3.
     Direction { Anticlockwise => "anticlockwise", Clockwise => "clockwise" }
 }
 
 choice_option! {
-    /// Range of the first bid of an auction (hongwu.md §B.2 [OPEN]).
+    /// Range of the first bid of an auction (hongwu.md §B.2 \[OPEN\]).
     FirstBidRange {
         /// 60…80: the +20 cap measured from the 60 floor (default).
         To80 => "60-80",
@@ -56,7 +56,7 @@ choice_option! {
 }
 
 choice_option! {
-    /// The 3s of the two suits that are neither trump nor its colour mate (hongwu.md §B.4 [I]).
+    /// The 3s of the two suits that are neither trump nor its colour mate (hongwu.md §B.4 \[I\]).
     OtherThrees {
         /// Plain cards of their own suit, ranking lowest, below 4 (default; seed's lists).
         PlainLowest => "plain_lowest",
@@ -66,7 +66,7 @@ choice_option! {
 }
 
 choice_option! {
-    /// Which trump pairs above the trump A chain into tractors (hongwu.md §B.6 [I]).
+    /// Which trump pairs above the trump A chain into tractors (hongwu.md §B.6 \[I\]).
     TractorAboveA {
         /// Every level of the §B.4 table chains to the next: A → 副2 → 主2 → … → ♥5 (default).
         FullChain => "full_chain",
@@ -76,7 +76,7 @@ choice_option! {
 }
 
 choice_option! {
-    /// How a throw is tested against the other hands (hongwu.md §B.7 [I]).
+    /// How a throw is tested against the other hands (hongwu.md §B.7 \[I\]).
     ThrowCheck {
         /// Each unit against a higher unit of the same shape in the suit (default).
         Component => "component",
@@ -116,7 +116,7 @@ choice_option! {
 }
 
 choice_option! {
-    /// Who gets the kitty's points (hongwu.md §B.10 [OPEN]).
+    /// Who gets the kitty's points (hongwu.md §B.10 \[OPEN\]).
     KittyRule {
         /// A 闲家 winning the last trick adds them ×2 / ×4 / ×8 (single / pair / tractor) to X.
         LastTrickMultiplied => "last_trick_multiplied",
@@ -140,7 +140,7 @@ choice_option! {
 }
 
 choice_option! {
-    /// Which captured ♥5s cost the dealer `red5_penalty_per_card` (hongwu.md §B.11 [OPEN]).
+    /// Which captured ♥5s cost the dealer `red5_penalty_per_card` (hongwu.md §B.11 \[OPEN\]).
     Red5PenaltyScope {
         /// ♥5s the dealer played or buried that end with the 闲家 (default).
         DealerOwned => "dealer_owned",
@@ -167,10 +167,10 @@ pub struct HongWuOptions {
     pub follow_shape_obligation: FollowShapeObligation,
     pub kitty: KittyRule,
     pub dealer_points: DealerPoints,
-    /// Points taken off S per captured ♥5 in scope (hongwu.md §B.11 [OPEN]; 0 = off, default).
+    /// Points taken off S per captured ♥5 in scope (hongwu.md §B.11 \[OPEN\]; 0 = off, default).
     pub red5_penalty_per_card: i32,
     pub red5_penalty_scope: Red5PenaltyScope,
-    /// The base score k that the result table multiplies (hongwu.md §B.12 [OPEN]; default 1,
+    /// The base score k that the result table multiplies (hongwu.md §B.12 \[OPEN\]; default 1,
     /// so results are in units of k).
     pub base_score_k: i64,
     /// Row 20 of the level table: [`LEVEL20_SEED`] (default) or [`LEVEL20_FORMULA`].

@@ -25,13 +25,15 @@
 use super::auction::Bid;
 use super::order::RED_FIVE;
 use super::state::{Action, HongWuState, Phase};
-use super::HongWuRules;
+use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, Rank, Suit};
+use crate::deal::DealShape;
 use crate::error::Result;
+use crate::error::ZhipaiError;
 use crate::multiset::Multiset;
 use crate::order::{CardOrder, TRUMP};
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::{check_lead, trick_winner};
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -238,6 +240,27 @@ const COLUMNS: [Column; 12] = [
     Column { name: "tricks", doc: "number of tricks played" },
 ];
 
+/// Write the result row of a finished deal (columns of [`COLUMNS`]).
+fn write_row(state: &HongWuState, row: &mut [i32]) {
+    let s = state.settlement().expect("a finished deal is settled");
+    let c = state.contract().expect("a finished deal has a dealer");
+    let values = [
+        c.dealer as i32,
+        c.bid as i32,
+        state.trump().expect("trump chosen").index() as i32,
+        s.attacker_points,
+        s.dealer_points,
+        s.red5_penalty,
+        s.score,
+        s.dealer as i32,
+        s.each_other as i32,
+        state.kitty_points(),
+        if state.last_winner_is_xianjia() { state.last_multiplier() } else { 0 },
+        state.tricks() as i32,
+    ];
+    row[..values.len()].copy_from_slice(&values);
+}
+
 impl DealSimulator for HongWuRules {
     fn columns(&self) -> Vec<Column> {
         COLUMNS.to_vec()
@@ -246,23 +269,60 @@ impl DealSimulator for HongWuRules {
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
         let mut state = HongWuState::deal(self, rng);
         play_out(&mut state, policy, rng)?;
-        let s = state.settlement().expect("a finished deal is settled");
-        let c = state.contract().expect("a finished deal has a dealer");
-        let values = [
-            c.dealer as i32,
-            c.bid as i32,
-            state.trump().expect("trump chosen").index() as i32,
-            s.attacker_points,
-            s.dealer_points,
-            s.red5_penalty,
-            s.score,
-            s.dealer as i32,
-            s.each_other as i32,
-            state.kitty_points(),
-            if state.last_winner_is_xianjia() { state.last_multiplier() } else { 0 },
-            state.tricks() as i32,
-        ];
-        row[..values.len()].copy_from_slice(&values);
+        write_row(&state, row);
+        Ok(())
+    }
+
+    /// Two decks with jokers, 25 cards to each of 4 seats, an 8-card kitty (hongwu.md §B.1).
+    fn deal_shape(&self) -> Option<DealShape> {
+        DealShape::new(2, true, &[HAND_SIZE; 4], KITTY_SIZE).ok()
+    }
+
+    /// Hong Wu reading of the hook: `start.dealer = Some(s)` makes seat `s` open the auction
+    /// (the dealer 庄家 is then found by bidding, §B.2; `None` draws the opener from `rng`).
+    /// Bids are not cards, so `start.first_action` forces the seat's first *card* decision — its
+    /// burial if it becomes dealer, else its first lead or follow — except that an empty
+    /// multiset means "pass" at its first bid. An illegal forced action is an `IllegalPlay`.
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        let hands: [Multiset; 4] = start.deal.hands.clone().try_into().map_err(|h: Vec<_>| {
+            ZhipaiError::invalid_value(
+                "deal",
+                format!("{} hands", h.len()),
+                "Hong Wu deals 4 hands",
+            )
+        })?;
+        let first = match start.dealer {
+            Some(d) => d,
+            None => rng.random_range(0..4),
+        };
+        let mut state = HongWuState::with_hands(self, hands, start.deal.kitty, first)?;
+        let mut forced = start.first_action.copied();
+        while !state.is_over() {
+            let seat = state.to_act().expect("deal not over");
+            let action = match (forced, seat == start.seat, state.phase()) {
+                (Some(m), true, Phase::Auction) if m.is_empty() => Some(Action::Bid(Bid::Pass)),
+                (Some(m), true, Phase::Kitty) if !m.is_empty() => Some(Action::Bury(m)),
+                (Some(m), true, Phase::Play) if !m.is_empty() => Some(Action::Play(m)),
+                _ => None,
+            };
+            match action {
+                Some(a) => {
+                    forced = None;
+                    state.apply(&a)?;
+                }
+                None => {
+                    let a = choose(&state, policy, rng);
+                    state.apply_trusted(&a)?;
+                }
+            }
+        }
+        write_row(&state, row);
         Ok(())
     }
 }
@@ -303,6 +363,34 @@ mod tests {
                 assert!([0, 2, 4, 8].contains(&row[col("kitty_multiplier")]));
             }
         }
+    }
+
+    #[test]
+    fn play_from_deal_reproduces_and_forces() {
+        use crate::deal::Deal;
+        let r = HongWuRules::default();
+        assert!(r.deal_shape().is_some());
+        let mut rng = deal_rng(4, 0);
+        let s = HongWuState::deal(&r, &mut rng);
+        let deal = Deal { hands: (0..4).map(|p| s.hand(p)).collect(), kitty: s.kitty() };
+        assert_eq!(deal.all_cards(), Multiset::full_decks(2, true).unwrap());
+        let cols = r.columns().len();
+        let run = |start: &StartingDeal<'_>| {
+            let mut row = vec![0; cols];
+            r.play_from_deal(Policy::Greedy, start, &mut deal_rng(9, 9), &mut row).map(|_| row)
+        };
+        let base = StartingDeal::new(&deal, 1).with_dealer(Some(2));
+        assert_eq!(run(&base).unwrap(), run(&base).unwrap(), "reproducible");
+        // Seat 1 forced to lead/follow a card it does not hold: IllegalPlay.
+        let missing = Card::all().find(|&c| deal.hands[1].count(c) == 0).unwrap();
+        let bad = Multiset::from_cards(&[missing]).unwrap();
+        let e = run(&base.with_first_action(Some(&bad))).unwrap_err();
+        assert!(matches!(e, ZhipaiError::IllegalPlay { .. }), "{e}");
+        // An empty action is a pass at the first bid; the deal still settles.
+        let empty = Multiset::EMPTY;
+        assert!(run(&base.with_first_action(Some(&empty))).is_ok());
+        let wrong = Deal { hands: deal.hands[..3].to_vec(), kitty: deal.kitty };
+        assert!(run(&StartingDeal::new(&wrong, 0)).is_err());
     }
 
     #[test]

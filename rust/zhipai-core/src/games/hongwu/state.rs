@@ -44,6 +44,30 @@ pub enum Action {
     Play(Multiset),
 }
 
+impl std::fmt::Display for Action {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Action::Bid(Bid::Pass) => f.write_str("pass"),
+            Action::Bid(b) => write!(f, "bid {b}"),
+            Action::Trump(t) => write!(f, "trump {t}"),
+            Action::Bury(m) => write!(f, "bury {m}"),
+            Action::Play(m) => write!(f, "{m}"),
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Phase::Auction => "auction",
+            Phase::Trump => "trump choice",
+            Phase::Kitty => "kitty burial",
+            Phase::Play => "play",
+            Phase::Over => "finished",
+        })
+    }
+}
+
 /// What happened to a lead: the cards actually led (a failed throw is reduced, §B.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Played {
@@ -239,16 +263,17 @@ impl HongWuState {
     }
 
     fn illegal<T>(&self, action: &Action, reason: impl std::fmt::Display) -> Result<T> {
-        Err(ZhipaiError::illegal_play(format!("{action:?} by seat {}", self.to_act), reason))
+        Err(ZhipaiError::illegal_play(format!("{action} by seat {}", self.to_act), reason))
     }
 
     /// Whether `action` is legal for the seat to act; the error (`IllegalPlay`) gives the rule.
     pub fn check(&self, action: &Action) -> Result<()> {
-        self.resolve(action).map(|_| ())
+        self.resolve(action, false).map(|_| ())
     }
 
-    /// Check `action` and return what it does (for plays: the cards actually played).
-    fn resolve(&self, action: &Action) -> Result<Option<Played>> {
+    /// Check `action` (follows only when not `trusted`) and return what it does: for plays the
+    /// cards actually played and, for a lead, their format.
+    fn resolve(&self, action: &Action, trusted: bool) -> Result<Option<(Played, Option<Format>)>> {
         match (self.phase, action) {
             (Phase::Auction, Action::Bid(b)) => self.auction.check(self.to_act, *b).map(|_| None),
             (Phase::Trump, Action::Trump(_)) => Ok(None),
@@ -261,13 +286,20 @@ impl HongWuState {
                 }
                 Ok(None)
             }
-            (Phase::Play, Action::Play(cards)) => self.resolve_play(action, cards).map(Some),
+            (Phase::Play, Action::Play(cards)) => {
+                self.resolve_play(action, cards, trusted).map(Some)
+            }
             (Phase::Over, _) => self.illegal(action, "the deal is over"),
-            (phase, _) => self.illegal(action, format!("not an action of the {phase:?} phase")),
+            (phase, _) => self.illegal(action, format!("not an action of the {phase} phase")),
         }
     }
 
-    fn resolve_play(&self, action: &Action, cards: &Multiset) -> Result<Played> {
+    fn resolve_play(
+        &self,
+        action: &Action,
+        cards: &Multiset,
+        trusted: bool,
+    ) -> Result<(Played, Option<Format>)> {
         let tr = self.tr.as_deref().expect("trick rules set in the play phase");
         let seat = self.to_act;
         let hand = &self.hands[seat];
@@ -277,7 +309,7 @@ impl HongWuState {
                 Err(e) => return self.illegal(action, e),
             };
             if !format.is_throw() {
-                return Ok(Played { seat, cards: *cards, failed_throw: None });
+                return Ok((Played { seat, cards: *cards, failed_throw: None }, Some(format)));
             }
             // A throw is checked against the other three hands in playing order (§B.7).
             let mut others = [Multiset::EMPTY; PLAYERS - 1];
@@ -287,20 +319,40 @@ impl HongWuState {
                 *o = self.hands[s];
             }
             let r = check_throw(tr, &format, &others);
-            let failed = (!r.valid).then_some(*cards);
-            return Ok(Played { seat, cards: r.played, failed_throw: failed });
+            if r.valid {
+                return Ok((Played { seat, cards: *cards, failed_throw: None }, Some(format)));
+            }
+            let forced = check_lead(tr, &r.played, None)
+                .map_err(|e| ZhipaiError::illegal_play(r.played, e))?;
+            return Ok((
+                Played { seat, cards: r.played, failed_throw: Some(*cards) },
+                Some(forced),
+            ));
         };
-        let moves = FollowMoves::new(tr, lead, hand)?;
-        match moves.check(cards) {
-            Ok(()) => Ok(Played { seat, cards: *cards, failed_throw: None }),
-            Err(e) => self.illegal(action, e),
+        if !trusted {
+            let moves = FollowMoves::new(tr, lead, hand)?;
+            if let Err(e) = moves.check(cards) {
+                return self.illegal(action, e);
+            }
         }
+        Ok((Played { seat, cards: *cards, failed_throw: None }, None))
     }
 
     /// Apply `action` for the seat to act. Errors with `IllegalPlay` (and the reason) when it is
     /// not legal; the state is then unchanged. Returns what was played for a play action.
     pub fn apply(&mut self, action: &Action) -> Result<Option<Played>> {
-        let played = self.resolve(action)?;
+        self.apply_inner(action, false)
+    }
+
+    /// [`HongWuState::apply`] without the follow-legality check, for follows drawn from this
+    /// state's own [`HongWuState::follow_moves`] (the simulator's hot path). Everything else is
+    /// still checked; a follow that breaks the follow rules is *not* detected here.
+    pub fn apply_trusted(&mut self, action: &Action) -> Result<Option<Played>> {
+        self.apply_inner(action, true)
+    }
+
+    fn apply_inner(&mut self, action: &Action, trusted: bool) -> Result<Option<Played>> {
+        let resolved = self.resolve(action, trusted)?;
         match *action {
             Action::Bid(b) => {
                 self.auction.act(self.to_act, b)?;
@@ -328,20 +380,17 @@ impl HongWuState {
                 self.leader = self.to_act; // the dealer leads the first trick (§B.7)
             }
             Action::Play(_) => {
-                let p = played.expect("a play resolves to cards");
-                self.play_cards(&p)?;
+                let (p, format) = resolved.expect("a play resolves to cards");
+                self.play_cards(&p, format)?;
+                return Ok(Some(p));
             }
         }
-        Ok(played)
+        Ok(None)
     }
 
-    fn play_cards(&mut self, p: &Played) -> Result<()> {
-        let tr = self.tr.as_deref().expect("trick rules in play");
+    fn play_cards(&mut self, p: &Played, lead_format: Option<Format>) -> Result<()> {
         if self.n_plays == 0 {
-            self.lead = Some(
-                check_lead(tr, &p.cards, None)
-                    .map_err(|e| ZhipaiError::illegal_play(p.cards, e))?,
-            );
+            self.lead = lead_format;
         }
         self.hands[p.seat].remove_all(&p.cards)?;
         self.played.add_all(&p.cards)?;
@@ -538,7 +587,7 @@ mod tests {
         r.options.first_bid_range = super::super::options::FirstBidRange::To200;
         let mut s = HongWuState::deal(&r, &mut rng);
         let e = s.check(&Action::Trump(Suit::Hearts)).unwrap_err().to_string();
-        assert!(e.contains("Auction phase"), "{e}");
+        assert!(e.contains("trump H by seat") && e.contains("auction phase"), "{e}");
         s.apply(&Action::Bid(Bid::Points(200))).unwrap();
         assert_eq!(s.phase(), Phase::Trump);
         s.apply(&Action::Trump(Suit::Hearts)).unwrap();
@@ -630,6 +679,101 @@ mod tests {
         assert_eq!(s.current_trick(), &[ms("8C")]);
         assert_eq!(s.hand(0).len(), before.len() - 1, "only the forced card leaves the hand");
         assert_eq!(s.to_act(), Some(1));
+    }
+
+    #[test]
+    fn trusted_and_checked_apply_agree() {
+        let r = HongWuRules::default();
+        for i in 0..6 {
+            let mut out = Vec::new();
+            for trusted in [false, true] {
+                let mut rng = deal_rng(31, i);
+                let mut s = HongWuState::deal(&r, &mut rng);
+                while !s.is_over() {
+                    let a = crate::games::hongwu::policy::choose(&s, Policy::Greedy, &mut rng);
+                    if trusted {
+                        s.apply_trusted(&a).unwrap();
+                    } else {
+                        s.apply(&a).unwrap();
+                    }
+                }
+                out.push((s.settlement(), s.points_won(), s.tricks()));
+            }
+            assert_eq!(out[0], out[1], "deal {i}");
+        }
+    }
+
+    /// Play deal `i` to the end with `rules` (random policy; the policies ignore the kitty and
+    /// red-5 options, so the same deal is played under every value of them).
+    fn finished(rules: &HongWuRules, i: u64) -> HongWuState {
+        let mut rng = deal_rng(55, i);
+        let mut s = HongWuState::deal(rules, &mut rng);
+        crate::games::hongwu::policy::play_out(&mut s, Policy::Random, &mut rng).unwrap();
+        s
+    }
+
+    #[test]
+    fn red5_penalty_scopes() {
+        use crate::games::hongwu::options::Red5PenaltyScope;
+        let mut own = HongWuRules::default();
+        own.options.red5_penalty_per_card = 20;
+        let mut any = own.clone();
+        any.options.red5_penalty_scope = Red5PenaltyScope::AnyRed5WonByXianjia;
+        let mut seen_any = 0;
+        for i in 0..40 {
+            let (a, b) = (finished(&own, i), finished(&any, i));
+            assert_eq!(a.points_won(), b.points_won(), "same play");
+            let (pa, pb) =
+                (a.settlement().unwrap().red5_penalty, b.settlement().unwrap().red5_penalty);
+            assert!(pa <= pb && pa % 20 == 0 && pb % 20 == 0 && pb <= 40, "deal {i}: {pa} {pb}");
+            seen_any += (pb > 0) as i32;
+            let plain = finished(&HongWuRules::default(), i).settlement().unwrap();
+            assert_eq!(plain.score - pa, a.settlement().unwrap().score, "S drops by R5");
+        }
+        assert!(seen_any > 0, "some ♥5 is captured in 40 random deals");
+    }
+
+    #[test]
+    fn kitty_options_in_play() {
+        use crate::games::hongwu::options::KittyRule;
+        let mut ignored = HongWuRules::default();
+        ignored.options.kitty = KittyRule::Ignored;
+        let mut xianjia_last = 0;
+        for i in 0..30 {
+            let (d, g) = (finished(&HongWuRules::default(), i), finished(&ignored, i));
+            let (xd, xg) =
+                (d.settlement().unwrap().attacker_points, g.settlement().unwrap().attacker_points);
+            if d.last_winner_is_xianjia() {
+                xianjia_last += 1;
+                assert!([2, 4, 8].contains(&d.last_multiplier()));
+                assert_eq!(xd - xg, d.kitty_points() * d.last_multiplier(), "deal {i}");
+            } else {
+                assert_eq!(xd, xg, "deal {i}: the dealer won the last trick");
+            }
+        }
+        assert!(xianjia_last > 0);
+    }
+
+    #[test]
+    fn clockwise_turns_in_play() {
+        let mut r = HongWuRules::default();
+        r.options.direction = crate::games::hongwu::options::Direction::Clockwise;
+        let mut rng = deal_rng(8, 0);
+        let mut s = HongWuState::deal(&r, &mut rng);
+        let first = s.to_act().unwrap();
+        s.apply(&Action::Bid(Bid::Points(60))).unwrap();
+        assert_eq!(s.to_act(), Some((first + 3) % 4));
+        for _ in 0..3 {
+            s.apply(&Action::Bid(Bid::Pass)).unwrap();
+        }
+        s.apply(&Action::Trump(Suit::Clubs)).unwrap();
+        let bury = Multiset::from_cards(&s.hand(first).iter().take(8).collect::<Vec<_>>()).unwrap();
+        s.apply(&Action::Bury(bury)).unwrap();
+        let lead = s.lead_candidates()[0];
+        s.apply(&Action::Play(lead)).unwrap();
+        assert_eq!(s.to_act(), Some((first + 3) % 4), "the next player is to the right");
+        crate::games::hongwu::policy::play_out(&mut s, Policy::Random, &mut rng).unwrap();
+        assert!(s.is_over());
     }
 
     #[test]

@@ -269,8 +269,8 @@ impl PlayOptions {
     }
 
     /// The trick rules of one deal with `decks` decks, level rank `level` and trump `trump`
-    /// (`None` = no-trump). The 3-deck seed ladders for triple and Titanic leads apply with
-    /// 3 decks (shengji.md §5 F2).
+    /// (`None` = no-trump). The 3-deck seed ladders for triple and Titanic leads (shengji.md §5
+    /// F2) are built into the follow rules; they only matter with 3 decks.
     pub fn trick_rules(&self, decks: u8, level: Rank, trump: Option<Suit>) -> TrickRules {
         let order =
             CardOrder::shengji(level, trump, self.level_gap_bridging, self.trump_tier_tractors);
@@ -286,7 +286,6 @@ impl PlayOptions {
             partial_tractor_follow: self.partial_tractor_follow,
             longer_tuples_protected: self.longer_tuples_protected,
             throw_follow: self.follow_throw_structure,
-            triple_ladders: decks >= 3,
             throw_compare: self.throw_compare,
             shape_match: ShapeMatch::Cover,
         }
