@@ -12,7 +12,13 @@ from zhipai.shengji import Mechanics
 from zhipai.testing import check_cases
 
 ROOT = pathlib.Path(__file__).resolve().parent
-SHARED = ROOT.parent.parent.parent / "shared" / "cases"
+# The shared cases live next to the repository (../shared/cases, FORMAT.md); a helper worktree
+# sits one level deeper (/work/wt/NAME).
+SHARED = next(
+    (p / "shared" / "cases" for p in (ROOT.parent.parent, ROOT.parent.parent.parent)
+     if (p / "shared" / "cases" / "shengji.jsonl").exists()),
+    ROOT.parent.parent / "shared" / "cases",
+)
 MY_CHECKS = {"format", "lead", "throw", "follow", "winner", "kitty_multiplier"}
 
 

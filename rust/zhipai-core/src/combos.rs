@@ -11,9 +11,9 @@
 //!   level pair) to layer 1, and chains are formed inside a layer (CT; example C7).
 //! * `LongestComponent` (RB): repeatedly take the longest unit, tractors preferred on ties.
 
-use crate::cards::{Card, CardSet};
+use crate::cards::CardSet;
 use crate::multiset::Multiset;
-use crate::order::{CardOrder, MAX_INDEX};
+use crate::order::CardOrder;
 use crate::trick::Decomposition;
 use std::fmt;
 
@@ -256,48 +256,35 @@ pub fn remove_unit(rem: &mut Multiset, u: &Unit) {
 fn layered_runs(rem: &mut Multiset, order: &CardOrder, suit: usize, mult: u8, out: &mut Units) {
     let links = order.links(suit);
     loop {
-        // One layer: the lowest kind with ≥ mult copies at each index.
         let avail = rem.at_least(mult as usize).intersect(order.suit_mask(suit));
         if avail.is_empty() {
             return;
         }
-        let mut layer = [None::<Card>; MAX_INDEX];
+        // One layer: the lowest kind with ≥ mult copies at each index.
+        let mut chosen = CardSet::EMPTY;
+        let mut mask = 0u32;
         for c in avail {
-            let i = order.index(c);
-            if layer[i].is_none() {
-                layer[i] = Some(c);
+            let bit = 1u32 << order.index(c);
+            if mask & bit == 0 {
+                mask |= bit;
+                chosen.insert(c);
             }
         }
-        let mut run = Unit { suit: suit as u8, mult, len: 0, top: 0, kinds: CardSet::EMPTY };
-        for (i, slot) in layer.iter().enumerate() {
-            match slot {
-                Some(c)
-                    if i > 0
-                        && run.len > 0
-                        && run.top as usize == i - 1
-                        && links >> (i - 1) & 1 == 1 =>
-                {
-                    run.len += 1;
-                    run.top = i as u8;
-                    run.kinds.insert(*c);
-                }
-                Some(c) => {
-                    if run.len > 0 {
-                        out.push(run);
-                    }
-                    run.len = 1;
-                    run.top = i as u8;
-                    run.kinds = CardSet::single(*c);
-                }
-                None => {}
-            }
-        }
-        if run.len > 0 {
-            out.push(run);
-        }
-        for c in layer.iter().flatten() {
+        for_each_run(mask, links, |low, len| {
+            let span = (((1u64 << len) - 1) << low) as u32;
+            let kinds: CardSet =
+                chosen.iter().filter(|&c| span >> order.index(c) & 1 == 1).collect();
+            out.push(Unit {
+                suit: suit as u8,
+                mult,
+                len: len as u8,
+                top: (low + len - 1) as u8,
+                kinds,
+            });
+        });
+        for c in chosen {
             for _ in 0..mult {
-                rem.remove(*c);
+                rem.remove(c);
             }
         }
     }

@@ -29,6 +29,12 @@ struct Arrangement {
 pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
     let lead =
         plays.first().ok_or_else(|| ZhipaiError::invalid_value("plays", "[]", "no plays"))?;
+    if lead.len() == 1 {
+        // Single-card lead: no decomposition needed.
+        check_lengths(tr, plays)?;
+        let led = tr.order.suit(lead.kinds().first().expect("one card"));
+        return Ok(single_card_winner(tr, led, plays));
+    }
     let format = decompose(lead, &tr.order, tr.decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value("lead", lead, "expected cards of one effective suit")
     })?;
@@ -38,18 +44,10 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
 /// [`trick_winner`] with the lead's format already known (`format` must be the format of
 /// `plays[0]`, e.g. from [`super::check_lead`]), saving its decomposition.
 pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> Result<usize> {
-    let lead =
-        plays.first().ok_or_else(|| ZhipaiError::invalid_value("plays", "[]", "no plays"))?;
-    for p in plays {
-        tr.check_copies("play", p)?;
-        if p.len() != lead.len() {
-            return Err(ZhipaiError::invalid_value(
-                "play",
-                p,
-                format!("has {} cards, the lead {}", p.len(), lead.len()),
-            ));
-        }
+    if plays.is_empty() {
+        return Err(ZhipaiError::invalid_value("plays", "[]", "no plays"));
     }
+    check_lengths(tr, plays)?;
     if format.cards == 1 {
         return Ok(single_card_winner(tr, format.suit as usize, plays));
     }
@@ -72,6 +70,22 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
         }
     }
     Ok(best)
+}
+
+/// Errors unless every play has as many cards as the lead (and no card more often than decks).
+fn check_lengths(tr: &TrickRules, plays: &[Multiset]) -> Result<()> {
+    let n = plays.first().map_or(0, |l| l.len());
+    for p in plays {
+        tr.check_copies("play", p)?;
+        if p.len() != n {
+            return Err(ZhipaiError::invalid_value(
+                "play",
+                p,
+                format!("has {} cards, the lead {n}", p.len()),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
