@@ -174,3 +174,43 @@ def test_tribute_moves_highest_card_to_winner():
     assert before == after  # each gives one and gets one
     with pytest.raises(zhipai.InvalidValueError, match="permutation"):
         game.new_deal(seed=2).apply_tribute([1, 1, 3, 4, 5])
+
+
+def test_from_hands_rejects_an_empty_hand():
+    s = bh.Game().new_deal(seed=6)
+    hands = [s.hand(p) for p in range(5)]
+    hands[0] = hands[0] + " " + hands[1]
+    hands[1] = ""
+    holder = 0 if "BJ" in hands[0] else next(p for p in range(5) if "BJ" in hands[p])
+    with pytest.raises(zhipai.InvalidValueError, match="empty"):
+        bh.Game().from_hands(hands, scepter=holder)
+
+
+def _deal_with_guard(rules):
+    """Seat 0: the scepter BJ and three 9C; seat 1: the fourth 9C; the rest round robin to 1..4."""
+    deck = [f"{r}{su}" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split() for su in "SHDC"] * 4
+    deck += ["SJ"] * 4 + ["BJ"] * 4
+    for c in ["BJ", "9C", "9C", "9C", "9C"]:
+        deck.remove(c)
+    hands = [["BJ", "9C", "9C", "9C"], ["9C"], [], [], []]
+    for i, c in enumerate(deck):
+        hands[1 + i % 4].append(c)
+    state = bh.Game(rules).from_hands([" ".join(h) for h in hands], scepter=0)
+    state.apply_action("ascend 9C")
+    assert state.phase == "guard_choice" and state.guard == 1
+    state.apply_action("secret_guard")
+    state.apply_action("BJ")  # the emperor leads his scepter BJ
+    return state
+
+
+def test_guard_card_rank_option():
+    """guard_card_rank=above_big_joker: the guard's 9C alone beats a BJ; by face it does not."""
+    above = _deal_with_guard(zhipai.rules("baohuang", guard_card_rank="above_big_joker"))
+    assert above.current_player() == 1
+    assert "9C" in above.legal_actions()
+    assert above.action_error("9C") is None
+    face = _deal_with_guard(zhipai.rules("baohuang"))
+    assert "9C" not in face.legal_actions()
+    assert face.action_error("9C") is not None
+    above.apply_action("9C")
+    assert above.guard_revealed  # playing the 登基 card reveals the guard (§C.3.6 [I])

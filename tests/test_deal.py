@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import zhipai
 from zhipai.cli import main
@@ -109,7 +111,7 @@ def test_str_is_readable():
     text = str(zhipai.deal(decks=1, kitty=6, seed=2))
     lines = text.splitlines()
     assert lines[0] == "deal 0 of seed 2" and len(lines) == 6
-    assert lines[1].startswith("hand 0 (12): ") and lines[5].startswith("kitty (")
+    assert lines[1].startswith("hand 0 (12): ") and lines[5].startswith("kitty  ( 6): ")
 
 
 def test_cli_deal_prints_the_deal(capsys):
@@ -139,3 +141,31 @@ def test_cli_help_and_version(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--help"])
     assert e.value.code == 0 and "deal" in capsys.readouterr().out
+
+
+# Random constraints: every accepted set is respected by every draw; a rejected set is rejected
+# with ImpossibleDealError (or the documented table-size InvalidValueError), never anything else.
+SUIT_COLS = {s: list(range(13 * i, 13 * i + 13)) for i, s in enumerate("SHDC")}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    fixed=st.dictionaries(st.integers(0, 3), st.lists(st.integers(0, 53), max_size=12), max_size=3),
+    kitty_cards=st.lists(st.integers(0, 53), max_size=5),
+    voids=st.dictionaries(st.integers(0, 3), st.sampled_from(["S", "H", "D", "C", "SJ BJ"]),
+                          max_size=2),
+)
+def test_random_constraints_hold_in_every_draw(seed, fixed, kitty_cards, voids):
+    try:
+        b = zhipai.deal_batch(20, seed=seed, fixed=fixed, kitty_cards=kitty_cards, voids=voids)
+    except zhipai.ImpossibleDealError:
+        return
+    assert (b.sum(axis=1) == 2).all()
+    for h, cards in fixed.items():
+        need = np.bincount(cards, minlength=54)
+        assert (b[:, h, :] >= need).all()
+    assert (b[:, 4, :] >= np.bincount(kitty_cards, minlength=54)).all()
+    for h, spec in voids.items():
+        cols = SUIT_COLS.get(spec, [52, 53])
+        assert b[:, h, cols].sum() == 0

@@ -84,7 +84,8 @@ def test_negative_and_zero_counts(kw, bad):
 
 
 @pytest.mark.parametrize("kw, bad", [(dict(n=-1), "number of deals -1"),
-                                     (dict(n=2, start=-3), "start -3")])
+                                     (dict(n=2, start=-3), "start -3"),
+                                     (dict(n=2**62), "number of deals 4611686018427387904")])
 def test_negative_batch_counts(kw, bad):
     with pytest.raises(zhipai.InvalidValueError, match=bad):
         zhipai.deal_batch(**kw)
@@ -100,6 +101,14 @@ def test_seed_out_of_range(seed):
 
 def test_seed_limits_are_accepted():
     assert D(seed=0).seed == 0 and D(seed=2**64 - 1).seed == 2**64 - 1
+
+
+def test_numpy_integers_are_accepted():
+    import numpy as np
+
+    d = D(decks=np.int64(1), kitty=np.int32(6), seed=np.uint64(5), index=np.int64(2))
+    assert (d.counts == D(decks=1, kitty=6, seed=5, index=2).counts).all()
+    assert D(hand_size=[np.int64(25)] * 4, seed=1).seed == 1
 
 
 @pytest.mark.parametrize("kw, bad", [

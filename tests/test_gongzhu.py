@@ -12,7 +12,6 @@ import zhipai.gongzhu as gz
 from zhipai.testing import check_cases
 
 HERE = os.path.dirname(__file__)
-SHARED = os.path.join(HERE, "..", "..", "..", "shared", "cases", "gongzhu.jsonl")
 SHARED = os.environ.get("ZHIPAI_SHARED_CASES_GONGZHU", "/work/shared/cases/gongzhu.jsonl")
 EXTRA = os.path.join(HERE, "cases", "gongzhu_extra.jsonl")
 

@@ -116,3 +116,43 @@ def test_extra_file_is_valid_json_lines():
     for line in EXTRA.read_text(encoding="utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
             assert "expect" in json.loads(line)
+
+
+def test_deal_random_play_out_conserves_points():
+    for decks in (1, 2, 3):
+        r = zhipai.rules("tractor", decks=decks)
+        for seed in range(5):
+            res = shengji.Deal(r, seed=seed).play_out()
+            assert res["trick_points"] + res["dealer_team_points"] + res["kitty_points"] == 100 * decks
+            assert res["attacker_points"] == (res["trick_points"] + res["penalty"]
+                                              + res["kitty_points"] * res["kitty_multiplier"])
+
+
+def test_deal_card_by_card_and_clone():
+    d = shengji.Deal(zhipai.rules("tractor"), seed=3)
+    steps = 0
+    while not d.is_terminal():
+        acts = d.legal_actions()
+        assert acts, d.phase
+        d.apply_action(acts[-1] if d.phase != "playing" else acts[0])
+        steps += 1
+        if steps == 50:
+            copy = d.clone()
+            copy.play_out()
+            assert copy.is_terminal() and not d.is_terminal()
+    assert sum(d.returns()) == 0
+    with pytest.raises(zhipai.IllegalPlayError, match="action 0"):
+        d.apply_action(0)
+
+
+def test_deal_structured_errors():
+    d = shengji.Deal(zhipai.rules("tractor"), dealer=0, seed=1)
+    while d.phase == "dealing":
+        d.apply("pass")
+    assert d.trump == "NT" and d.dealer == 0
+    with pytest.raises(zhipai.IllegalPlayError, match="exactly 8"):
+        d.apply("bury", "2H")
+    with pytest.raises(zhipai.InvalidValueError, match="move kind"):
+        d.apply("jump")
+    with pytest.raises(zhipai.InvalidValueError, match="dealer"):
+        shengji.Deal(zhipai.rules("tractor"), dealer=7)

@@ -225,6 +225,7 @@ def test_failing_deal_names_its_index(toy):
         ({"deals": True}, "deals True"),
         ({"deals": "10"}, "deals '10'"),
         ({"threads": 0}, "threads 0"),
+        ({"threads": 100_000}, "threads 100000"),
         ({"chunk_size": 0}, "chunk_size 0"),
         ({"seed": -1}, "seed -1"),
         ({"policy": "smart"}, "policy 'smart'"),
@@ -249,15 +250,17 @@ def test_unknown_preset_and_bad_rules(toy):
         zhipai.simulate(42, 10)
 
 
-@pytest.mark.parametrize("preset", ["tractor", "gongzhu", "baohuang"])
-def test_real_games_without_simulation_say_so(preset):
-    # Until a game implements DealSimulator, the error names its preset.
-    try:
-        r = zhipai.simulate(zhipai.rules(preset), 3, progress=False)
-    except zhipai.InvalidOptionError as e:
-        assert f"simulation of {preset} is not available yet" in str(e)
-    else:
-        assert len(r) == 3
+@pytest.mark.parametrize("preset", [p["name"] for p in zhipai.presets()])
+def test_real_games_are_deterministic_for_any_threads(preset):
+    # Every game's DealSimulator through the same driver: rows independent of threads and
+    # chunking, aggregates equal to those of the rows.
+    a = zhipai.simulate(preset, 12, seed=4, threads=1, progress=False)
+    b = zhipai.simulate(preset, 12, seed=4, threads=2, chunk_size=5, progress=False)
+    assert len(a) == 12 and a.columns
+    for c in a.columns:
+        assert a[c].dtype == np.int32 and np.array_equal(a[c], b[c]), c
+    agg = zhipai.simulate(preset, 12, seed=4, threads=2, aggregate_only=True, progress=False)
+    assert all(agg.stats(c) == a.stats(c) for c in a.columns)
 
 
 # --- CLI ------------------------------------------------------------------------------------
@@ -310,3 +313,20 @@ def test_cli_subprocess_with_toy_game(tmp_path):
     )
     assert p.returncode == 0, p.stderr
     assert "gongzhu: 100 deals, policy random, seed 3" in p.stdout
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to a child process")
+def test_cli_ctrl_c_prints_the_completed_prefix_and_exits_130():
+    import signal
+    import time
+
+    p = subprocess.Popen(
+        [sys.executable, "-m", "zhipai.cli", "simulate", "gongzhu", "--deals", "1000000000", "--aggregate-only"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(1.5)  # import + some deals
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=30)
+    assert p.returncode == 130, err
+    assert "interrupted after" in err and "of 1000000000 deals" in err
+    assert "(interrupted:" in out and "95% CI of mean" in out

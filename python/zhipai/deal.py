@@ -20,6 +20,7 @@ Cards are given in notation (``"10H AS SJ"``), as ``Card`` objects, or kind indi
 
 from __future__ import annotations
 
+import operator
 import secrets
 from dataclasses import dataclass
 from typing import Any, Iterable, Mapping, Sequence, Union
@@ -61,8 +62,8 @@ class Deal:
         width = len(str(len(self.hands) - 1))
         for h, cards in enumerate(self.hands):
             lines.append(f"hand {h:>{width}} ({len(cards):>2}): {format_by_suit(cards)}")
-        lines.append(f"kitty {'':>{width - 1}}({len(self.kitty):>2}): {format_by_suit(self.kitty)}")
-        return "\n".join(lines)
+        lines.append(f"kitty {'':>{width}}({len(self.kitty):>2}): {format_by_suit(self.kitty)}")
+        return "\n".join(line.rstrip() for line in lines)
 
 
 def format_by_suit(cards: Sequence[Card]) -> str:
@@ -88,8 +89,8 @@ def _cards_text(cards: CardsLike) -> str:
 def _void_mask(spec: VoidLike) -> int:
     if isinstance(spec, bool):
         raise _invalid("void", spec, "expected suit letters, cards or a kind bitmask")
-    if isinstance(spec, int):
-        return spec  # range checked in Rust (negative: OverflowError → InvalidValueError below)
+    if _is_int(spec):
+        return operator.index(spec)  # range checked by the caller
     tokens = spec.split() if isinstance(spec, str) else list(spec)
     mask = 0
     for tok in tokens:
@@ -107,8 +108,9 @@ def _per_hand(what: str, value: Mapping[int, Any] | Sequence[Any] | None, hands:
     if isinstance(value, Mapping):
         out: list[Any] = []
         for h, x in value.items():
-            if isinstance(h, bool) or not isinstance(h, int) or h < 0:
+            if not _is_int(h) or h < 0:
                 raise _invalid(f"{what} hand", h, f"expected a hand index 0..{hands - 1}")
+            h = operator.index(h)
             out += [None] * (h + 1 - len(out))
             out[h] = x
         return out
@@ -121,7 +123,7 @@ def _shape(decks: int, hands: int | None, hand_size: int | Sequence[int] | None,
            jokers: bool) -> list[int]:
     """The hand sizes; ``hand_size=None`` splits the deck minus the kitty evenly."""
     if isinstance(hand_size, Sequence) and not isinstance(hand_size, str):
-        sizes = [int(s) for s in hand_size]
+        sizes = [operator.index(s) for s in hand_size]
         if hands is not None and hands != len(sizes):
             raise _invalid("hands", hands, f"hand_size lists {len(sizes)} sizes")
         return sizes
@@ -129,8 +131,8 @@ def _shape(decks: int, hands: int | None, hand_size: int | Sequence[int] | None,
     if n <= 0:
         raise _invalid("hands", n, "expected at least 1 hand")
     if hand_size is not None:
-        return [int(hand_size)] * n
-    if isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= 4:
+        return [operator.index(hand_size)] * n
+    if not _is_int(decks) or not 1 <= decks <= 4:
         raise _invalid("decks", decks, "expected 1 to 4 decks")  # before using it below
     deck = decks * (54 if jokers else 52)
     if (deck - kitty) % n or deck - kitty <= 0:
@@ -141,12 +143,23 @@ def _shape(decks: int, hands: int | None, hand_size: int | Sequence[int] | None,
     return [(deck - kitty) // n] * n
 
 
+def _is_int(x: Any) -> bool:
+    """An integer (Python or numpy), not a bool."""
+    if isinstance(x, bool):
+        return False
+    try:
+        operator.index(x)
+    except TypeError:
+        return False
+    return True
+
+
 def _seed(seed: int | None) -> int:
     if seed is None:
         return secrets.randbits(64)
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**64:
+    if not _is_int(seed) or not 0 <= operator.index(seed) < 2**64:
         raise _invalid("seed", seed, "expected an integer in 0..2**64")
-    return seed
+    return operator.index(seed)
 
 
 def _args(decks: int, hands: int | None, hand_size: int | Sequence[int] | None, kitty: int,

@@ -14,14 +14,25 @@ callable returning ``False`` stops the run the same way but returns the prefix (
 ``result.interrupted`` true) instead of raising.
 
 Python callables as policies (slow path, not available yet): a built-in policy decides inside
-Rust's ``play_deal``, which offers no decision points to call out from. A callable policy needs
-each game to expose a step-wise state, as sketched in DESIGN.md (OpenSpiel verbs): ``Game(rules)
-.new_deal(seed=...)`` returning a state with ``current_player()``, ``legal_moves()`` (card
-multisets in a deterministic order), ``observation(seat)`` (own hand, trump/level, cards played
-so far, current trick, scores), ``play(move)``, ``is_terminal()`` and ``result_row()`` (the same
-columns as ``simulate``). The slow path is then a Python loop calling ``policy(observation,
-legal_moves) -> move`` at each decision; until the games provide that state, a callable raises
-``InvalidValueError``.
+Rust's ``play_deal``, which offers no decision points to call out from, so the slow path must be
+a Python loop over a step-wise game state. Some games now have one (``zhipai.gongzhu.Game``,
+``zhipai.baohuang.Game().new_deal(seed, index)``, ``zhipai.hongwu.Game``), but with different
+verbs and no observation, so a uniform loop cannot be written yet. What each game must expose
+(one protocol, OpenSpiel verbs as in DESIGN.md):
+
+* ``Game(rules).new_deal(seed, index)`` dealing from ``deal_rng(seed, index)`` — the same deal
+  ``simulate`` plays as deal ``index`` — returning a state with:
+* ``current_player() -> int | None``, ``is_terminal() -> bool``;
+* ``legal_moves() -> list[str]`` in a deterministic order (bids/declarations/buries/plays as
+  card text), ``apply(move: str)`` raising ``IllegalPlayError``;
+* ``observation(seat) -> dict`` with only what ``seat`` sees (own hand, level/trump, kitty if it
+  is the seat's, exposed cards, every play so far by seat, current trick, points taken);
+* ``builtin_move(policy: str, rng_state)`` for the seats the callable does not control;
+* ``result_row() -> list[int]`` in the order of the game's ``DealSimulator::columns()``.
+
+The loop is then ``while not s.is_terminal(): seat = s.current_player(); s.apply(policy(
+s.observation(seat), s.legal_moves()) if seat in controlled else s.builtin_move(...))``. Until
+then a callable raises ``InvalidValueError``.
 """
 
 from __future__ import annotations
@@ -410,7 +421,8 @@ def simulate(
             calling thread — returning ``False`` stops the run (the prefix is returned).
         chunk_size: deals per work unit ≥ 1 (scheduling only; results do not depend on it).
         aggregate_only: keep exact per-column aggregates instead of rows (bounded memory, for
-            10**8 deals and more); then ``summary()`` works and column access raises.
+            10**8 deals and more); then ``summary()`` works and column access raises. Rows mode
+            holds ``deals × columns × 4`` bytes (e.g. 10**8 Tractor deals: 5.2 GB).
 
     Returns:
         :class:`SimResult`.

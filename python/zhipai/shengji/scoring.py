@@ -18,9 +18,9 @@ from __future__ import annotations
 from typing import Any, Iterable, Sequence
 
 from zhipai import _core
-from zhipai._core import Rules
+from zhipai._core import Rules, ShengjiDeal
 
-__all__ = ["declare", "jj_score", "level_advance", "level_change"]
+__all__ = ["Deal", "STOP", "declare", "jj_score", "level_advance", "level_change"]
 
 
 def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str, Any]:
@@ -136,3 +136,88 @@ def level_advance(
         "attacker_level": attackers,
         "match_won": won,
     }
+
+
+#: The card-by-card action that ends a bid ("pass" when nothing was added) or a lead.
+STOP = 54
+
+
+class Deal:
+    """One whole deal as a state machine with OpenSpiel-style verbs (shengji.md §1-§8).
+
+    Phases: ``"dealing"`` (cards drawn one at a time; a player with a legal bid decides to
+    declare or pass after each card received, plus one final round), ``"burying"`` (the dealer
+    buries as many cards as the kitty holds), ``"playing"`` (tricks; a failed throw is reduced to
+    its forced component at once), ``"done"``.
+
+    Two move encodings: structured (``apply("pass" | "declare" | "bury" | "play", cards)``) and
+    card by card (``legal_actions()`` -> action ids 0..53 = card kinds, 54 = ``STOP``;
+    ``apply_action(a)``): a bid, burial or play is built one card at a time; ``STOP`` ends a bid
+    (a pass when empty) or a lead; burials and follows end by themselves.
+
+    Args:
+        rules: a Shengji rule set. level: the dealer team's level rank. dealer: ``None`` for hand
+            1 (the final declarer deals), else the dealer seat. seed: all chance (shuffle, random
+            dealer or suit) is drawn from ``seed``.
+
+    Raises:
+        IllegalPlayError: a move or action that is not legal now (the message names it and the
+            rule). InvalidValueError / InvalidCardError: bad seats, levels or cards.
+    """
+
+    def __init__(self, rules: Rules, level: str = "2", dealer: int | None = None, seed: int = 0,
+                 _state: ShengjiDeal | None = None) -> None:
+        self._s = _state if _state is not None else ShengjiDeal(rules, level, dealer, seed)
+
+    phase = property(lambda self: self._s.phase, doc="dealing, burying, playing or done")
+    dealer = property(lambda self: self._s.dealer, doc="dealer seat once known")
+    trump = property(lambda self: self._s.trump, doc="S/H/D/C or NT after dealing, else None")
+
+    def current_player(self) -> int | None:
+        """The seat to decide, ``None`` when the deal is over."""
+        return self._s.current_player()
+
+    def is_terminal(self) -> bool:
+        return self._s.is_terminal()
+
+    def returns(self) -> list[float] | None:
+        """Zero-sum levels per seat (gaining side +levels, others -levels) once over."""
+        r = self._s.returns()
+        return None if r is None else list(r)
+
+    def hand(self, player: int) -> str:
+        return self._s.hand(player)
+
+    def current_trick(self) -> list[str]:
+        return self._s.current_trick()
+
+    def legal_actions(self) -> list[int]:
+        return self._s.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        self._s.apply_action(int(action))
+
+    def legal_bids(self) -> list[str]:
+        return self._s.legal_bids()
+
+    def apply(self, kind: str, cards: str = "") -> None:
+        self._s.apply(kind, cards)
+
+    def random_move(self) -> tuple[str, str]:
+        """The random policy's move ``(kind, cards)`` for the player to move (not applied)."""
+        return self._s.random_move()
+
+    def play_out(self) -> dict[str, int]:
+        """Play to the end with the random policy; returns ``result()``."""
+        self._s.play_out()
+        return self.result() or {}
+
+    def result(self) -> dict[str, int] | None:
+        """Once over: dealer, trump (0-3 = S H D C, 4 = NT), attacker_points, trick_points,
+        dealer_team_points, kitty_points, kitty_multiplier, penalty, side_attackers, levels,
+        take_over, tricks, failed_throws, declarations."""
+        r = self._s.result()
+        return None if r is None else dict(r)
+
+    def clone(self) -> "Deal":
+        return Deal(None, _state=self._s.clone())  # type: ignore[arg-type]

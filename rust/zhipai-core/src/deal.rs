@@ -38,6 +38,13 @@
 //!    within merged types) to pick which physical cards go where.
 //!
 //! With no voids there is one group and one type: a deal is one shuffle and a cut (the fast path).
+//!
+//! Cost: the tables have one dimension per type (size ≤ its open places + 1) and one table per
+//! (constrained group, allowed type) step. One player's view with a few voids is small (2 decks,
+//! two voids: ~3 ms to build, microseconds per deal; see BENCHMARKS.md). Many distinct void
+//! patterns over large unknown hands (e.g. all four hands of a 2-deck deal void in different
+//! suits, nothing fixed) exceed [`MAX_TABLE_ENTRIES`] and are refused with
+//! [`ZhipaiError::InvalidValue`] rather than approximated.
 
 use crate::cards::{Card, CardSet, NUM_KINDS};
 use crate::error::{Result, ZhipaiError};
@@ -120,14 +127,14 @@ impl DealShape {
         hand_size: usize,
         kitty: usize,
     ) -> Result<Self> {
-        if hands == 0 {
+        if hands == 0 || hands > MAX_HANDS {
             return Err(ZhipaiError::invalid_value(
                 "number of hands",
-                0,
+                hands,
                 format!("expected 1 to {MAX_HANDS} hands"),
             ));
         }
-        DealShape::new(decks, jokers, &vec![hand_size; hands.min(MAX_HANDS + 1)], kitty)
+        DealShape::new(decks, jokers, &vec![hand_size; hands], kitty)
     }
 
     pub fn decks(&self) -> usize {
@@ -336,13 +343,13 @@ struct PlaceType {
     seg_start: usize,
 }
 
-/// One step of the dynamic programme: spread (part of) constrained group `group` onto `ty`.
+/// One step of the dynamic programme: send some of one constrained group's cards to type `ty`.
 #[derive(Clone, Debug)]
 struct Step {
     ty: usize,
     /// Last step of its group: takes all remaining cards of the group.
     last: bool,
-    /// Constrained cards in groups `0..=group`.
+    /// Constrained cards in this step's group and the groups before it.
     upto: usize,
 }
 
@@ -877,6 +884,7 @@ mod tests {
         assert!(err_text(DealShape::equal(0, true, 4, 25, 8)).contains("decks 0"));
         assert!(err_text(DealShape::equal(5, true, 4, 25, 8)).contains("decks 5"));
         assert!(err_text(DealShape::equal(2, true, 0, 25, 8)).contains("hands 0"));
+        assert!(err_text(DealShape::equal(2, true, 1000, 25, 8)).contains("hands 1000"));
         assert!(err_text(DealShape::new(2, true, &[54, 0, 54], 0)).contains("hand 1"));
         let e = err_text(DealShape::equal(2, true, 4, 25, 6));
         assert!(e.contains("4 hands of 25 + kitty 6 = 106") && e.contains("108"), "{e}");

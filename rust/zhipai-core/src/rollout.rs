@@ -136,6 +136,10 @@ pub fn simulator(rules: &Rules) -> Result<&dyn DealSimulator> {
     })
 }
 
+/// Most worker threads a run may ask for (a typo like `threads=100000` must not try to start
+/// that many threads).
+pub const MAX_THREADS: usize = 1024;
+
 /// What to run: how many deals, from which seed, with which policy, on how many threads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunOptions {
@@ -162,8 +166,12 @@ impl RunOptions {
         if self.deals == 0 {
             return Err(ZhipaiError::invalid_value("deals", 0, "expected at least 1 deal"));
         }
-        if self.threads == Some(0) {
-            return Err(ZhipaiError::invalid_value("threads", 0, "expected at least 1 thread"));
+        if let Some(t) = self.threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
+            return Err(ZhipaiError::invalid_value(
+                "threads",
+                t,
+                format!("expected 1 to {MAX_THREADS} threads"),
+            ));
         }
         if self.chunk_size == Some(0) {
             return Err(ZhipaiError::invalid_value("chunk_size", 0, "expected at least 1 deal"));
@@ -902,12 +910,40 @@ mod tests {
             (RunOptions::new(0, 1, Policy::Random), "deals 0"),
             (RunOptions { threads: Some(0), ..RunOptions::new(5, 1, Policy::Random) }, "threads 0"),
             (
+                RunOptions { threads: Some(100_000), ..RunOptions::new(5, 1, Policy::Random) },
+                "threads 100000",
+            ),
+            (
                 RunOptions { chunk_size: Some(0), ..RunOptions::new(5, 1, Policy::Random) },
                 "chunk_size 0",
             ),
         ] {
             let err = simulate_rows(&g, &opts, ctl(&stop, &progress)).unwrap_err();
             assert!(err.to_string().contains(needle), "{err}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        #[test]
+        fn any_threads_and_chunks_give_the_sequential_rows(
+            deals in 1u64..300, threads in 1usize..4, chunk in 1usize..50, seed in proptest::prelude::any::<u64>()
+        ) {
+            let g = CoinGame::default();
+            let run = rows(&g, deals, seed, threads, Some(chunk));
+            let mut row = [0i32; 4];
+            for i in 0..deals {
+                g.play_deal(Policy::Random, &mut deal_rng(seed, i), &mut row).unwrap();
+                for (k, &v) in row.iter().enumerate() {
+                    proptest::prop_assert_eq!(run.value.data[k][i as usize], v);
+                }
+            }
+            let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+            let opts = RunOptions { threads: Some(threads), chunk_size: Some(chunk), ..RunOptions::new(deals, seed, Policy::Random) };
+            let agg = simulate_aggregates(&g, &opts, ctl(&stop, &progress)).unwrap();
+            for (s, col) in agg.value.stats.iter().zip(&run.value.data) {
+                proptest::prop_assert_eq!(s, &ColumnStats::from_values(col));
+            }
         }
     }
 
@@ -921,15 +957,20 @@ mod tests {
     }
 
     #[test]
-    fn presets_without_a_simulator_say_so() {
+    fn every_preset_simulates_through_the_driver() {
         for preset in crate::rules::PRESETS {
             let r = crate::rules(preset, &[]).unwrap();
-            if let Err(e) = simulator(&r) {
-                assert!(
-                    e.to_string().contains(&format!("simulation of {preset} is not available yet")),
-                    "{e}"
-                );
-            }
+            let sim = simulator(&r).unwrap();
+            let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+            let opts = RunOptions {
+                threads: Some(2),
+                chunk_size: Some(2),
+                ..RunOptions::new(6, 1, Policy::Random)
+            };
+            let run = simulate_rows(sim, &opts, ctl(&stop, &progress)).unwrap();
+            assert_eq!(run.completed, 6, "{preset}");
+            assert_eq!(run.value.data.len(), sim.columns().len(), "{preset}");
+            assert!(run.value.data.iter().all(|c| c.len() == 6), "{preset}");
         }
     }
 }

@@ -129,10 +129,18 @@ fn deal_batch<'py>(
         let n = count("number of deals", n)?;
         let dealer = dealer(decks, &hand_sizes, kitty, jokers, &fixed, kitty_cards, &voids)?;
         let per_deal = rows * NUM_KINDS;
-        let total = n.checked_mul(per_deal).ok_or_else(|| {
-            ZhipaiError::invalid_value("number of deals", n, "the result would not fit in memory")
-        })?;
-        let mut counts = vec![0u8; total];
+        // Allocation failure would abort the interpreter: report it as a bad `n` instead.
+        let too_big = || {
+            ZhipaiError::invalid_value(
+                "number of deals",
+                n,
+                format!("the result ({rows} x 54 bytes per deal) does not fit in memory"),
+            )
+        };
+        let total = n.checked_mul(per_deal).ok_or_else(too_big)?;
+        let mut counts = Vec::new();
+        counts.try_reserve_exact(total).map_err(|_| too_big())?;
+        counts.resize(total, 0u8);
         let mut d = Deal::default();
         for (i, out) in counts.chunks_exact_mut(per_deal).enumerate() {
             dealer.deal_into(&mut deal_rng(seed, start + i as u64), &mut d);

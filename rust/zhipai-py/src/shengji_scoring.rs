@@ -6,10 +6,14 @@ use crate::errors::guard;
 use crate::rules::PyRules;
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::declare::check_declarations;
+use zhipai_core::games::shengji::declare::Bid;
 use zhipai_core::games::shengji::declare::NoDeclaration;
 use zhipai_core::games::shengji::scoring::Level;
+use zhipai_core::games::shengji::scoring::Side;
+use zhipai_core::games::shengji::state::{Deal, Move, Phase};
 use zhipai_core::games::shengji::ShengjiRules;
-use zhipai_core::{parse_cards, Card, Rank, Result, Rules, ZhipaiError};
+use zhipai_core::policy::Policy;
+use zhipai_core::{parse_cards, Card, Multiset, Rank, Result, Rules, ZhipaiError};
 
 fn shengji(rules: &PyRules) -> Result<&ShengjiRules> {
     match &rules.0 {
@@ -132,7 +136,165 @@ pub fn shengji_level_advance(
     })
 }
 
+/// One Shengji deal as a state machine (`zhipai.shengji.Deal` wraps it; shengji.md §1–§8).
+#[pyclass(name = "ShengjiDeal", module = "zhipai")]
+#[derive(Clone)]
+pub struct PyDeal(Deal);
+
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Dealing => "dealing",
+        Phase::Burying => "burying",
+        Phase::Playing => "playing",
+        Phase::Done => "done",
+    }
+}
+
+#[pymethods]
+impl PyDeal {
+    /// `ShengjiDeal(rules, level="2", dealer=None, seed=0)`: shuffle and deal up to the first
+    /// decision. `dealer=None` is hand 1 (the declaration decides the dealer).
+    #[new]
+    #[pyo3(signature = (rules, level="2", dealer=None, seed=0))]
+    fn new(rules: &PyRules, level: &str, dealer: Option<i64>, seed: u64) -> PyResult<Self> {
+        guard(|| {
+            let r = shengji(rules)?;
+            let level = level_rank(level)?;
+            let dealer =
+                match dealer {
+                    None => None,
+                    Some(d) => Some(u8::try_from(d).ok().filter(|d| *d < 4).ok_or_else(|| {
+                        ZhipaiError::invalid_value("dealer", d, "players are 0..=3")
+                    })?),
+                };
+            let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
+            Ok(PyDeal(Deal::new(r, level, dealer, &mut rng)?))
+        })
+    }
+
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.0.phase())
+    }
+
+    fn current_player(&self) -> Option<u8> {
+        self.0.current_player()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.0.is_terminal()
+    }
+
+    /// Zero-sum level returns per seat once over, else `None`.
+    fn returns(&self) -> Option<[f64; 4]> {
+        self.0.returns()
+    }
+
+    fn hand(&self, player: u8) -> String {
+        self.0.hand(player).to_string()
+    }
+
+    #[getter]
+    fn dealer(&self) -> Option<u8> {
+        self.0.dealer()
+    }
+
+    /// Trump letter or "NT" after dealing, `None` while dealing.
+    #[getter]
+    fn trump(&self) -> Option<String> {
+        self.0.trump().map(|t| t.map_or("NT".to_string(), |s| s.letter().to_string()))
+    }
+
+    fn current_trick(&self) -> Vec<String> {
+        self.0.current_trick().iter().map(|m| m.to_string()).collect()
+    }
+
+    /// Legal card-by-card actions (0..54 card kinds, 54 = stop/pass).
+    fn legal_actions(&self) -> Vec<usize> {
+        self.0.legal_actions()
+    }
+
+    fn apply_action(&mut self, action: usize) -> PyResult<()> {
+        guard(|| self.0.apply_action(action))
+    }
+
+    /// Legal bids of the player to move (dealing phase).
+    fn legal_bids(&self) -> Vec<String> {
+        self.0.legal_bids().iter().map(|b| b.to_string()).collect()
+    }
+
+    /// Structured move: `kind` is "pass", "declare", "bury" or "play"; `cards` in notation.
+    #[pyo3(signature = (kind, cards=""))]
+    fn apply(&mut self, kind: &str, cards: &str) -> PyResult<()> {
+        guard(|| {
+            let ms: Multiset = cards.parse()?;
+            let mv = match kind {
+                "pass" => Move::Pass,
+                "declare" => {
+                    let level = self.0.declaring().level();
+                    let decks = self.0.rules().decks;
+                    Move::Declare(Bid::from_cards(&parse_cards(cards)?, level, decks)?)
+                }
+                "bury" => Move::Bury(ms),
+                "play" => Move::Play(ms),
+                other => {
+                    return Err(ZhipaiError::invalid_value(
+                        "move kind",
+                        other,
+                        "expected pass, declare, bury or play",
+                    ))
+                }
+            };
+            self.0.apply(mv)
+        })
+    }
+
+    /// The random policy's move for the player to move, as (kind, cards), without applying it.
+    fn random_move(&mut self) -> PyResult<(&'static str, String)> {
+        guard(|| {
+            Ok(match self.0.random_move()? {
+                Move::Pass => ("pass", String::new()),
+                Move::Declare(b) => ("declare", b.to_string()),
+                Move::Bury(m) => ("bury", m.to_string()),
+                Move::Play(m) => ("play", m.to_string()),
+            })
+        })
+    }
+
+    /// Play to the end with the random policy.
+    fn play_out(&mut self) -> PyResult<()> {
+        guard(|| self.0.play_out(Policy::Random).map(|_| ()))
+    }
+
+    /// The result once over: a dict-ready list of (name, value).
+    fn result(&self) -> Option<Vec<(&'static str, i64)>> {
+        self.0.result().map(|r| {
+            vec![
+                ("dealer", r.dealer as i64),
+                ("trump", r.trump.map_or(4, |s| s.index() as i64)),
+                ("attacker_points", r.attacker_points as i64),
+                ("trick_points", r.trick_points as i64),
+                ("dealer_team_points", r.dealer_team_points as i64),
+                ("kitty_points", r.kitty_points as i64),
+                ("kitty_multiplier", r.kitty_multiplier as i64),
+                ("penalty", r.penalty as i64),
+                ("side_attackers", (r.change.side == Side::Attackers) as i64),
+                ("levels", r.change.levels as i64),
+                ("take_over", r.change.take_over as i64),
+                ("tricks", r.tricks as i64),
+                ("failed_throws", r.failed_throws as i64),
+                ("declarations", r.declarations as i64),
+            ]
+        })
+    }
+
+    fn clone(&self) -> Self {
+        PyDeal(self.0.clone())
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyDeal>()?;
     m.add_function(wrap_pyfunction!(shengji_declare, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_change, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_jj_score, m)?)?;

@@ -201,7 +201,7 @@ impl State {
     }
 
     /// Start from a given deal. Errors: `InvalidValue` if the hands are not exactly the deck of
-    /// `rules` (cards are conserved) or the scepter seat holds no BJ.
+    /// `rules` (cards are conserved), a hand is empty, or the scepter seat holds no BJ.
     pub fn from_hands(
         rules: &BaohuangRules,
         hands: [Multiset; PLAYERS],
@@ -227,6 +227,13 @@ impl State {
                 "hands",
                 format!("missing [{}], extra [{}]", format_cards(&missing), format_cards(&extra)),
                 format!("the five hands must hold exactly the {}-card deck", deck.len()),
+            ));
+        }
+        if let Some(empty) = hands.iter().position(|h| h.is_empty()) {
+            return Err(ZhipaiError::invalid_value(
+                "hands",
+                format!("seat {empty}: empty"),
+                "every player starts with cards",
             ));
         }
         if !hands[scepter as usize].contains(Card::BIG_JOKER) {
@@ -412,7 +419,8 @@ impl State {
         self.guard_revealed
     }
 
-    /// The seat physically holding the scepter BJ (before/at accession) and the mark holder.
+    /// `(mark holder, seat physically holding the scepter BJ)`; they differ only with
+    /// `abdication_moves_card = false`.
     pub fn scepter(&self) -> (u8, u8) {
         (self.scepter_holder, self.scepter_card_at)
     }
@@ -1059,6 +1067,63 @@ mod tests {
                 let mut p = s.places();
                 p.sort();
                 assert_eq!(p, [1, 2, 3, 4, 5]);
+            }
+        }
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(24))]
+        /// Under any options: every random deal terminates, cards are conserved, the legal-move
+        /// operations agree with `check_move`, and the scores sum to zero.
+        #[test]
+        fn random_deals_under_any_options(seed in any::<u64>(), deck168 in any::<bool>(), above in any::<bool>(),
+                                          bombs in any::<bool>(), final_pass in any::<bool>(), any_jf in any::<bool>(),
+                                          moves_card in any::<bool>(), scepter_last in any::<bool>()) {
+            use super::super::options::JiefengApplicant;
+            let r = BaohuangRules {
+                deck: if deck168 { Deck::Rizhao168 } else { Deck::Full216 },
+                guard_card_rank: if above { GuardCardRank::AboveBigJoker } else { GuardCardRank::Face },
+                bombs,
+                pass_is_final_for_round: final_pass,
+                jiefeng_applicant: if any_jf { JiefengApplicant::Any } else { JiefengApplicant::NextPlayerOnly },
+                abdication_moves_card: moves_card,
+                extra_card_to: if scepter_last { ExtraCardTo::ScepterLast } else { ExtraCardTo::FirstDealtSeat },
+                ..Default::default()
+            };
+            let mut rng = deal_rng(seed, 0);
+            let mut s = State::new(&r, &mut rng);
+            let deck = full_deck(&r).len();
+            let mut steps = 0;
+            let mut played = 0usize;
+            while let Some(mv) = s.sample_move(&mut rng) {
+                if let Move::Play(sh) = mv {
+                    played += sh.total() as usize;
+                }
+                if steps % 7 == 0 {
+                    let all = s.legal_moves();
+                    prop_assert_eq!(all.len() as u32, s.count_moves());
+                    for m in &all {
+                        prop_assert!(s.check_move(m).is_ok(), "{} listed but illegal", m);
+                    }
+                }
+                prop_assert!(s.check_move(&mv).is_ok());
+                s.apply(mv).unwrap();
+                steps += 1;
+                prop_assert!(steps < 100_000);
+                let held: usize = (0..5).map(|p| s.hand(p).len()).sum();
+                prop_assert_eq!(held + played, deck, "cards are conserved");
+                let counted: usize = (0..5).map(|p| s.hand_counts(p).len()).sum();
+                prop_assert_eq!(held, counted);
+            }
+            prop_assert!(s.is_terminal());
+            prop_assert_eq!(s.returns().iter().sum::<i32>(), 0);
+            if !s.is_void() {
+                let mut p = s.places();
+                p.sort();
+                prop_assert_eq!(p, [1, 2, 3, 4, 5]);
+                prop_assert_eq!((0..5).map(|p| s.hand(p).len()).filter(|&n| n > 0).count() <= 1, true);
             }
         }
     }

@@ -5,7 +5,7 @@
 //! property test checks this on every option combination that matters).
 
 use super::options::{ExposedDiscard, ExposureMode, FirstLead, GongzhuRules};
-use super::policy::DealSummary;
+use super::policy::{write_row, DealSummary};
 use super::random::below;
 use super::scoring::{Exposure, EXPOSABLE, PIG};
 use super::state::shuffled_deck;
@@ -43,8 +43,11 @@ fn nth_bit(set: u64, k: usize) -> u64 {
 
 /// The hand without the exposed cards barred in suits `barred_suits` (as
 /// [`super::play::Position::playable`]).
+/// The hand without the barred exposed cards (as [`super::play::Position::playable`]):
+/// `guarded` suits only while an unexposed card of the suit is held, `always` suits outright;
+/// never empty for a non-empty hand (the general fallback).
 #[inline(always)]
-fn playable(hand: u64, exposed: u64, barred_suits: u8) -> u64 {
+fn playable(hand: u64, exposed: u64, guarded: u8, always: u8) -> u64 {
     if exposed == 0 {
         return hand;
     }
@@ -52,31 +55,45 @@ fn playable(hand: u64, exposed: u64, barred_suits: u8) -> u64 {
     for s in 0..4 {
         let m = suit_mask(s);
         let e = exposed & m;
-        if barred_suits & (1 << s) != 0 && e != 0 && (hand & m & !e) != 0 {
+        let bit = 1u8 << s;
+        if e != 0 && (always & bit != 0 || guarded & bit != 0 && (hand & m & !e) != 0) {
             out &= !e;
         }
     }
-    out
+    if out == 0 {
+        hand
+    } else {
+        out
+    }
 }
 
 /// Play one first-of-match, one-deck deal with uniformly random decisions.
 pub fn random_deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
+    random_deal_body(rules, rng)
+}
+
+/// Play one deal as [`random_deal`] and write its result row ([`write_row`]).
+pub fn random_deal_row<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R, row: &mut [i32]) {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("popcnt") {
             // SAFETY: the CPU supports `popcnt`, checked just above.
-            return unsafe { random_deal_popcnt(rules, rng) };
+            return unsafe { random_deal_row_popcnt(rules, rng, row) };
         }
     }
-    random_deal_body(rules, rng)
+    write_row(rules, &random_deal_body(rules, rng), row)
 }
 
-/// The same rollout compiled with the `popcnt` instruction (bit counts are most of the work;
-/// the default x86-64 target counts bits in software).
+/// The same rollout and scoring compiled with the `popcnt` instruction (bit counts are much of
+/// the work; the default x86-64 target counts bits in software).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt")]
-unsafe fn random_deal_popcnt<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSummary {
-    random_deal_body(rules, rng)
+unsafe fn random_deal_row_popcnt<R: Rng + ?Sized>(
+    rules: &GongzhuRules,
+    rng: &mut R,
+    row: &mut [i32],
+) {
+    write_row(rules, &random_deal_body(rules, rng), row)
 }
 
 #[inline(always)]
@@ -139,42 +156,38 @@ fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealS
     let mut suits_led = 0u8;
     let mut lead_seat = leader;
     let mut pig_taker = None;
+    // The seat after `s` is `(s + step) % 4` (§A.2 direction).
+    let step = rules.next_seat(0);
     for _ in 0..13 {
         let mut seat = lead_seat;
-        let mut led = 0usize;
-        let mut best = 0u64;
-        let mut winner = seat;
-        let mut cards = 0u64;
-        for i in 0..4 {
-            let hand = hands[seat];
-            let legal = if i == 0 {
-                if forced != 0 {
-                    forced
-                } else {
-                    playable(hand, restricted[seat], 0xF & !suits_led)
-                }
-            } else {
-                let barred = if forbidden { 0xF } else { 1 << led } & !suits_led;
-                let p = playable(hand, restricted[seat], barred);
-                let follow = p & suit_mask(led);
-                if follow != 0 {
-                    follow
-                } else {
-                    p
-                }
-            };
+        let legal = if forced != 0 {
+            forced
+        } else {
+            playable(hands[seat], restricted[seat], 0xF & !suits_led, 0)
+        };
+        let lead = nth_bit(legal, below(rng, legal.count_ones() as usize));
+        hands[seat] &= !lead;
+        restricted[seat] &= !lead;
+        let led = suit_of_bit(lead);
+        let led_mask = suit_mask(led);
+        let open = 0xF & !suits_led;
+        let guarded = open & (1 << led);
+        let always = if forbidden { open & !(1 << led) } else { 0 };
+        let (mut best, mut winner, mut cards) = (lead, seat, lead);
+        for _ in 0..3 {
+            seat = (seat + step) & 3;
+            let p = playable(hands[seat], restricted[seat], guarded, always);
+            let follow = p & led_mask;
+            let legal = if follow != 0 { follow } else { p };
             let bit = nth_bit(legal, below(rng, legal.count_ones() as usize));
             hands[seat] &= !bit;
             restricted[seat] &= !bit;
             cards |= bit;
-            if i == 0 {
-                led = suit_of_bit(bit);
-            }
-            if bit & suit_mask(led) != 0 && bit > best {
+            // In one deck the highest card of the led suit is the highest such bit.
+            if bit & led_mask != 0 && bit > best {
                 best = bit;
                 winner = seat;
             }
-            seat = rules.next_seat(seat);
         }
         forced = 0;
         taken[winner] |= cards;

@@ -135,27 +135,44 @@ pub struct Position {
 }
 
 impl Position {
+    /// Suits whose exposed copies are barred in this trick, as bit masks `(guarded, always)`:
+    /// `guarded` suits are barred only while an unexposed card of the suit is held (leading, and
+    /// the first round of the led suit, §A.7); `always` suits are barred outright (discards
+    /// under `exposed_discard_before_first_round = forbidden`). Suits led before are free.
+    pub fn barred_suits(&self, rules: &GongzhuRules) -> (u8, u8) {
+        let open = 0xF & !self.suits_led;
+        match self.lead {
+            None => (open, 0),
+            Some(lead) => {
+                let led = 1u8 << suit_of(lead.first()).index();
+                let always = match rules.exposed_discard_before_first_round {
+                    ExposedDiscard::Forbidden => open & !led,
+                    ExposedDiscard::Allowed => 0,
+                };
+                (open & led, always)
+            }
+        }
+    }
+
     /// The hand without the exposed copies barred in this trick (§A.7): an exposed copy of a
     /// suit not yet led may not be led, nor played to the first trick of its suit, while the
     /// player holds an unexposed card of that suit; with `exposed_discard_before_first_round =
-    /// forbidden` it may not be discarded either. Two decks: only the exposed copy is barred.
+    /// forbidden` it may not be discarded either (sdawzy: no singleton exception for discards;
+    /// a player left with nothing else plays it). Two decks: only the exposed copy is barred.
     pub fn playable(&self, rules: &GongzhuRules) -> Multiset {
         if self.exposed.is_empty() {
             return self.hand;
         }
-        let barred_suits: u8 = match self.lead {
-            _ if rules.exposed_discard_before_first_round == ExposedDiscard::Forbidden => 0xF,
-            None => 0xF,
-            Some(lead) => 1 << suit_of(lead.first()).index(),
-        } & !self.suits_led;
+        let (guarded, always) = self.barred_suits(rules);
         let mut out = self.hand;
         for s in Suit::ALL {
-            if barred_suits & (1 << s.index()) == 0 {
+            let bit = 1 << s.index();
+            let exposed = self.exposed.restrict(s.mask());
+            if exposed.is_empty() || (guarded | always) & bit == 0 {
                 continue;
             }
-            let exposed = self.exposed.restrict(s.mask());
             let free = self.hand.restrict(s.mask()).len() - exposed.len();
-            if free > 0 && !exposed.is_empty() {
+            if free > 0 || always & bit != 0 {
                 for c in exposed.iter() {
                     out.remove(c);
                 }

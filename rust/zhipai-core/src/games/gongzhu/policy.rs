@@ -13,7 +13,7 @@
 //!     (dumping the pig when void in the led suit is worth the most, then the highest hearts),
 //!     then its rank (duck with the highest card that stays under the winner). Leads prefer the
 //!     lowest card; they avoid leading the pig and ♠A/♠K while the pig is out, avoid hearts,
-//!     and lead ♦A/♦K to hunt the sheep while ♦J is out and not held.
+//!     and lead a diamond above ♦J (♦Q/♦K/♦A) to hunt the sheep while ♦J is out and not held.
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
@@ -229,6 +229,7 @@ impl State {
 }
 
 /// Seats that took copies of `card`, lowest seat first, repeated per copy (≤ 2).
+#[inline]
 fn takers(taken: &[Multiset; 4], card: Card) -> [i32; 2] {
     let mut out = [-1; 2];
     let mut n = 0;
@@ -259,20 +260,20 @@ impl DealSimulator for GongzhuRules {
     /// with the random policy runs the allocation-free bitboard rollout of [`super::fast`],
     /// which draws the same random numbers and gives the same row as the general [`State`].
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
-        let summary = if self.decks == 1 && policy == Policy::Random {
-            super::fast::random_deal(self, rng)
-        } else {
-            let mut state = State::deal(self, rng, Opening::FirstOfMatch);
-            let mut buf = Vec::with_capacity(64);
-            play_out(&mut state, policy, rng, &mut buf);
-            state.summary()
-        };
-        write_row(self, &summary, row);
+        if self.decks == 1 && policy == Policy::Random {
+            super::fast::random_deal_row(self, rng, row);
+            return Ok(());
+        }
+        let mut state = State::deal(self, rng, Opening::FirstOfMatch);
+        let mut buf = Vec::with_capacity(64);
+        play_out(&mut state, policy, rng, &mut buf);
+        write_row(self, &state.summary(), row);
         Ok(())
     }
 }
 
 /// Fill one result row (layout of [`DealSimulator::columns`]) from a finished deal.
+#[inline]
 pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
     let raw = raw_scores(rules, &d.taken, &d.exposure);
     let fin = final_scores(rules, &raw);

@@ -130,6 +130,7 @@ impl Exposure {
 }
 
 /// The raw score of one player who took `taken` (§A.4–A.10, §A.12).
+#[inline]
 pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) -> i64 {
     let decks = rules.decks as i64;
     let hf = exposure.factor(3);
@@ -175,6 +176,7 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
 
 /// The transformer multiplier M for a player who took `h` ♣10s with `e` exposures of ♣10
 /// (§A.5, §A.12): `2^h · 2^e`, or the seed's literal table `2^(h + min(e, h))`.
+#[inline]
 pub fn transformer_multiplier(rules: &GongzhuRules, h: u32, e: u8) -> i64 {
     if h == 0 {
         return 1;
@@ -187,11 +189,13 @@ pub fn transformer_multiplier(rules: &GongzhuRules, h: u32, e: u8) -> i64 {
 }
 
 /// Raw scores of all four seats.
+#[inline]
 pub fn raw_scores(rules: &GongzhuRules, taken: &[Multiset; 4], exposure: &Exposure) -> [i64; 4] {
     std::array::from_fn(|i| raw_score(rules, &taken[i], exposure))
 }
 
 /// Divide by 3 or 2 as the normalisation option says, then apply the multiplier.
+#[inline]
 fn scale(rules: &GongzhuRules, num: i64, den: i64) -> i64 {
     let mult = rules.multiplier();
     match rules.normalize {
@@ -212,6 +216,7 @@ fn scale(rules: &GongzhuRules, num: i64, den: i64) -> i64 {
 /// deck, `× multiplier_two_deck` in two). Partnership: team raws `T1 = r0 + r2`, `T2 = r1 + r3`;
 /// each player gets `(T_own − T_other)/2` scaled the same way; with `normalize = none` each
 /// player is credited the team's raw total.
+#[inline]
 pub fn final_scores(rules: &GongzhuRules, raw: &[i64; 4]) -> [i64; 4] {
     if rules.partnership {
         let t = [raw[0] + raw[2], raw[1] + raw[3]];

@@ -403,3 +403,19 @@ fn greedy_hunts_the_sheep_and_ducks_the_pig() {
     // Seat 1 cannot beat ♦A: it keeps the sheep and ducks with ♦2.
     assert_eq!(mv, Move::Play(Play::single(card("2D"))));
 }
+
+#[test]
+fn random_players_average_about_minus_63() {
+    // gongzhu.md §A.15: MrIfOffline's README reports four random players averaging about −63
+    // raw points each, under its rules (no exposure, all hearts flip, no grand-slam rule).
+    let r = rules(&[("exposure_mode", s("none")), ("grand_slam_mode", s("none"))]);
+    let mut row = vec![0; r.columns().len()];
+    let mut total = 0i64;
+    let deals = 10_000;
+    for i in 0..deals {
+        r.play_deal(Policy::Random, &mut deal_rng(99, i), &mut row).unwrap();
+        total += row[..4].iter().map(|&x| x as i64).sum::<i64>();
+    }
+    let mean = total as f64 / (4 * deals) as f64;
+    assert!((-68.0..=-54.0).contains(&mean), "mean raw per seat {mean}");
+}

@@ -17,7 +17,7 @@
 //! the same strength never overcall each other (S004 "不能再亮同级别或该级别以下的牌"), so a
 //! level pair cannot overcall a level pair of another suit unless `suit_ranked_bids` is on.
 
-use crate::cards::{format_cards, Card, Rank, Suit};
+use crate::cards::{format_cards, Card, CardSet, Rank, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue};
@@ -518,6 +518,12 @@ impl Declaring {
         if player >= 4 || (self.opts.decks == 1 && self.winner.is_some()) {
             return;
         }
+        // Only held level cards and held joker pairs can declare (cheap reject while dealing).
+        let held = hand.kinds().intersect(CardSet::rank_mask(self.level))
+            | hand.pairs().intersect(CardSet::JOKERS);
+        if held.is_empty() {
+            return;
+        }
         let mut cards = [Card::SMALL_JOKER; 6];
         for s in Suit::ALL {
             cards[s.index()] = Card::new(s, self.level);
@@ -525,7 +531,10 @@ impl Declaring {
         cards[5] = Card::BIG_JOKER;
         for count in 1..=self.opts.decks {
             for &card in &cards {
-                if (card.is_joker() && count < 2) || hand.count(card) < count as usize {
+                if !held.contains(card)
+                    || (card.is_joker() && count < 2)
+                    || hand.count(card) < count as usize
+                {
                     continue;
                 }
                 let bid = Bid { card, count };

@@ -60,8 +60,7 @@ impl ShengjiRules {
                 || rules.declare.set(name, value)?
                 || rules.scoring.set(name, value)?;
             if !known {
-                let mut names = vec!["decks"];
-                names.extend(rules.option_infos().iter().map(|o| o.name));
+                let names: Vec<&str> = rules.option_infos().iter().map(|o| o.name).collect();
                 return Err(unknown_option(preset, name, value, &names));
             }
         }

@@ -39,7 +39,8 @@ use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator};
-use crate::trick::{check_lead, check_throw, trick_winner, FollowMoves, TrickRules};
+use crate::trick::winner::trick_winner_of;
+use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -114,7 +115,8 @@ pub struct DealResult {
 pub struct Deal {
     rules: ShengjiRules,
     level: Rank,
-    stock: Vec<Card>,
+    /// The shuffled pack (the first `54 × decks` entries); the last kitty-size cards are the kitty.
+    stock: [Card; 3 * NUM_KINDS],
     dealt: usize,
     hand_size: usize,
     first_drawer: u8,
@@ -123,6 +125,9 @@ pub struct Deal {
     hands: [Multiset; NUM_PLAYERS],
     declaring: Declaring,
     declarations: u16,
+    /// Per player: (`declarations` when last checked, whether a legal bid existed). The legal
+    /// bids change only when the player receives a level card or joker, or a bid is accepted.
+    bid_cache: [Option<(u16, bool)>; NUM_PLAYERS],
     /// Remaining seats of the final declaration round (counted down).
     final_round: u8,
     phase: Phase,
@@ -170,11 +175,12 @@ impl Deal {
         }
         let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         let decks = rules.decks;
-        let mut stock: Vec<Card> = Vec::with_capacity(54 * decks as usize);
-        for _ in 0..decks {
-            stock.extend(Card::all());
+        let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        let size = NUM_KINDS * decks as usize;
+        for (i, slot) in stock[..size].iter_mut().enumerate() {
+            *slot = Card::from_index(i % NUM_KINDS).expect("i % 54 is a kind");
         }
-        stock.shuffle(&mut rng);
+        stock[..size].shuffle(&mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
         let (hand_size, _) = hand_and_kitty(decks);
         let mut deal = Deal {
@@ -188,6 +194,7 @@ impl Deal {
             hands: [Multiset::EMPTY; NUM_PLAYERS],
             declaring: Declaring::new(rules.declare, level),
             declarations: 0,
+            bid_cache: [None; NUM_PLAYERS],
             final_round: NUM_PLAYERS as u8,
             phase: Phase::Dealing,
             to_move: first_drawer,
@@ -209,6 +216,11 @@ impl Deal {
         };
         deal.run_dealing();
         Ok(deal)
+    }
+
+    /// The rule set of this deal.
+    pub fn rules(&self) -> &ShengjiRules {
+        &self.rules
     }
 
     pub fn phase(&self) -> Phase {
@@ -283,8 +295,12 @@ impl Deal {
         let total = self.hand_size * NUM_PLAYERS;
         while self.dealt < total {
             let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
-            self.hands[p as usize].add(self.stock[self.dealt]);
+            let card = self.stock[self.dealt];
+            self.hands[p as usize].add(card);
             self.dealt += 1;
+            if card.is_joker() || card.rank() == Some(self.level) {
+                self.bid_cache[p as usize] = None;
+            }
             if self.can_declare(p) {
                 self.to_move = p;
                 return;
@@ -302,9 +318,15 @@ impl Deal {
         self.finish_declaring();
     }
 
-    fn can_declare(&self, p: u8) -> bool {
+    fn can_declare(&mut self, p: u8) -> bool {
+        if let Some((at, any)) = self.bid_cache[p as usize] {
+            if at == self.declarations {
+                return any;
+            }
+        }
         let mut any = false;
         self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
+        self.bid_cache[p as usize] = Some((self.declarations, any));
         any
     }
 
@@ -440,19 +462,21 @@ impl Deal {
 
     fn lead(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        let tr = self.tr();
-        let format = check_lead(tr, &cards, Some(&self.hands[p]))
-            .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?;
+        let tr = self.tr.as_deref().expect("trick rules exist after dealing");
+        // The format is 1.5 KB: write it in place rather than moving it around.
+        self.lead_format = Some(
+            check_lead(tr, &cards, Some(&self.hands[p]))
+                .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?,
+        );
+        let format = self.lead_format.as_ref().expect("just set");
         let mut played = cards;
-        let mut format = format;
         if format.is_throw() {
             let others: [Multiset; 3] =
                 std::array::from_fn(|i| self.hands[(p + 1 + i) % NUM_PLAYERS]);
-            let r = check_throw(tr, &format, &others);
+            let r = check_throw(tr, format, &others);
             if !r.valid {
                 played = r.played;
-                format = decompose(&played, &tr.order, tr.decomposition)
-                    .expect("a forced component is one suit");
+                self.lead_format = decompose(&played, &tr.order, tr.decomposition);
                 self.failed_throws += 1;
                 let fine = match self.rules.play.throw_fail_penalty {
                     ThrowPenalty::TenPerAttempt => 10,
@@ -464,7 +488,6 @@ impl Deal {
         }
         self.hands[p].remove_all(&played)?;
         self.plays[0] = played;
-        self.lead_format = Some(format);
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
         Ok(())
@@ -472,11 +495,17 @@ impl Deal {
 
     fn follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        let format = self.lead_format.expect("a trick has a lead");
-        let moves = FollowMoves::new(self.tr(), &format, &self.hands[p])?;
+        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let moves = FollowMoves::new(self.tr(), format, &self.hands[p])?;
         moves
             .check(&cards)
             .map_err(|e| ZhipaiError::illegal_play(format!("follow {cards}"), e.to_string()))?;
+        self.record_follow(cards)
+    }
+
+    /// Record a follow known to be legal (checked, or drawn from the legal follows).
+    fn record_follow(&mut self, cards: Multiset) -> Result<()> {
+        let p = self.to_move as usize;
         self.hands[p].remove_all(&cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
@@ -488,7 +517,8 @@ impl Deal {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
-        let w = trick_winner(self.tr(), &self.plays)?;
+        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let w = trick_winner_of(self.tr(), format, &self.plays)?;
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
         if self.is_attacker(winner) {
@@ -649,8 +679,8 @@ impl Deal {
 
     fn follow_mask(&self) -> u64 {
         let p = self.to_move as usize;
-        let format = self.lead_format.expect("a trick has a lead");
-        let Ok(moves) = FollowMoves::new(self.tr(), &format, &self.hands[p]) else { return 0 };
+        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let Ok(moves) = FollowMoves::new(self.tr(), format, &self.hands[p]) else { return 0 };
         let mut mask = 0u64;
         let b = self.building;
         moves.for_each(&mut |play| {
@@ -684,7 +714,7 @@ impl Deal {
             Phase::Dealing => action == STOP,
             Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
             Phase::Playing if self.played == 0 => action == STOP,
-            Phase::Playing => b.len() == self.lead_format.expect("lead").cards as usize,
+            Phase::Playing => b.len() == self.lead_format.as_ref().expect("lead").cards as usize,
             Phase::Done => false,
         };
         if !done {
@@ -734,10 +764,21 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = self.lead_format.expect("a trick has a lead");
+                let format = self.lead_format.as_ref().expect("a trick has a lead");
                 let tr = self.tr.as_deref().expect("after dealing");
-                let moves = FollowMoves::new(tr, &format, &self.hands[p])?;
-                Move::Play(moves.sample(&mut self.rng))
+                let hand = &self.hands[p];
+                if format.cards == 1 {
+                    // Same distribution as `FollowMoves::sample` for a single lead (uniform over
+                    // the legal one-card plays: a held kind of the led suit, else any held kind),
+                    // without its tables; `follow` still checks the play.
+                    let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
+                    let pool = if suited.is_empty() { hand.kinds() } else { suited };
+                    let k = self.rng.random_range(0..pool.len() as usize);
+                    let card = pool.iter().nth(k).expect("k < pool size");
+                    Move::Play(Multiset::from_set(CardSet::single(card)))
+                } else {
+                    Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
+                }
             }
         })
     }
@@ -768,7 +809,13 @@ impl Deal {
         }
         while self.phase != Phase::Done {
             let mv = self.random_move()?;
-            self.apply_move(mv)?;
+            match mv {
+                // The random follow is drawn from the legal follows: no second check.
+                Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
+                    self.record_follow(cards)?
+                }
+                _ => self.apply_move(mv)?,
+            }
         }
         Ok(self.result.as_ref().expect("done"))
     }
@@ -778,31 +825,44 @@ fn point_kinds() -> CardSet {
     CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
 }
 
+/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), by popcount over the count planes.
 fn points_of(m: &Multiset) -> i32 {
-    m.iter().map(|c| c.points() as i32).sum()
+    const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
+    const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
+    m.planes()
+        .iter()
+        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
+        .sum::<u32>() as i32
 }
 
 /// Call `f` on every single-unit lead of `cards` (all of one effective suit or several): each
-/// held kind as a single, each pair, each triple, and every tractor/Titanic run (any length ≥ 2,
-/// any start) of pairs and triples.
+/// held kind as a single, each pair, each triple, then the runs of [`for_each_run`].
 fn for_each_unit_lead(
     tr: &TrickRules,
     cards: &Multiset,
     f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
 ) -> ControlFlow<()> {
     for mult in 1..=(tr.decks as usize).min(3) {
-        let held = cards.at_least(mult);
-        for c in held {
+        for c in cards.at_least(mult) {
             let mut u = Multiset::EMPTY;
             for _ in 0..mult {
                 u.add(c);
             }
             f(&u)?;
         }
-        if mult < 2 {
-            continue;
-        }
-        // Runs: start at every kind, extend along adjacent indices of its effective suit.
+    }
+    for_each_run(tr, cards, f)
+}
+
+/// Call `f` on every tractor / Titanic run of `cards`: for multiplicity 2 and 3, from every held
+/// kind, each extension along linked strength indices (one kind per index; §4.1–§4.2).
+fn for_each_run(
+    tr: &TrickRules,
+    cards: &Multiset,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for mult in 2..=(tr.decks as usize).min(3) {
+        let held = cards.at_least(mult);
         for start in held {
             let s = tr.order.suit(start);
             let mut run = Multiset::EMPTY;
@@ -810,10 +870,7 @@ fn for_each_unit_lead(
                 run.add(start);
             }
             let mut idx = tr.order.index(start);
-            loop {
-                if !tr.order.linked(s, idx) {
-                    break;
-                }
+            while tr.order.linked(s, idx) {
                 let Some(next) = tr.order.kinds_at(s, idx + 1).intersect(held).first() else {
                     break;
                 };
@@ -828,6 +885,45 @@ fn for_each_unit_lead(
     ControlFlow::Continue(())
 }
 
+/// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
+fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
+    let mut bits = 0u8;
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        let part = hand.restrict(tr.order.suit_mask(s));
+        if part.len() < 2 || (s == TRUMP && !tr.trump_throw_allowed) {
+            continue;
+        }
+        if !is_single_unit(tr, s, &part) {
+            bits |= 1 << s;
+        }
+    }
+    bits
+}
+
+/// Whether `part` (cards of effective suit `suit`) is one unit: one kind, or every kind held the
+/// same number m ≥ 2 of times at distinct, consecutive, linked strength indices (a tractor or
+/// Titanic, §4.1–§4.2). Anything else decomposes into several units, i.e. is a throw.
+fn is_single_unit(tr: &TrickRules, suit: usize, part: &Multiset) -> bool {
+    let kinds = part.kinds();
+    let n = kinds.len() as usize;
+    let Some(first) = kinds.first() else { return false };
+    if n == 1 {
+        return true;
+    }
+    let m = part.count(first);
+    if m < 2 || part.exactly(m) != kinds {
+        return false;
+    }
+    let idx = tr.order.index_mask(suit, kinds);
+    if idx.count_ones() as usize != n {
+        return false; // two kinds share an index (equal off-suit level cards)
+    }
+    let low = idx.trailing_zeros();
+    let run = idx >> low;
+    let need = ((1u32 << (n - 1)) - 1) << low;
+    run & (run + 1) == 0 && tr.order.links(suit) & need == need
+}
+
 /// Call `f` on every lead candidate of the random policy: the single-unit leads of
 /// [`for_each_unit_lead`], plus, per effective suit, the whole holding of that suit when it is a
 /// throw (several units) and such a throw may be led.
@@ -836,39 +932,76 @@ pub fn for_each_lead_candidate(
     hand: &Multiset,
     f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
 ) {
+    lead_candidates(tr, hand, throw_suits(tr, hand), f)
+}
+
+fn lead_candidates(
+    tr: &TrickRules,
+    hand: &Multiset,
+    throws: u8,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) {
     if for_each_unit_lead(tr, hand, f).is_break() {
         return;
     }
     for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
-        let part = hand.restrict(tr.order.suit_mask(s));
-        if part.len() < 2 || (s == TRUMP && !tr.trump_throw_allowed) {
-            continue;
-        }
-        if decompose(&part, &tr.order, tr.decomposition).is_some_and(|fm| fm.is_throw())
-            && f(&part).is_break()
-        {
+        if throws & (1 << s) != 0 && f(&hand.restrict(tr.order.suit_mask(s))).is_break() {
             return;
         }
     }
 }
 
-/// A lead drawn uniformly from [`for_each_lead_candidate`] (two passes, no allocation).
+/// A lead drawn uniformly from [`for_each_lead_candidate`]: singles, pairs and triples are
+/// counted by popcount, only tractor runs are enumerated (no allocation).
 pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
-    let mut n = 0u32;
-    for_each_lead_candidate(tr, hand, &mut |_| {
-        n += 1;
-        ControlFlow::Continue(())
-    });
-    let mut pick = rng.random_range(0..n.max(1));
-    let mut out = Multiset::EMPTY;
-    for_each_lead_candidate(tr, hand, &mut |c| {
-        if pick == 0 {
-            out = *c;
-            return ControlFlow::Break(());
+    let throws = throw_suits(tr, hand);
+    let tuples: [CardSet; 3] = std::array::from_fn(|m| {
+        if m < tr.decks as usize {
+            hand.at_least(m + 1)
+        } else {
+            CardSet::EMPTY
         }
-        pick -= 1;
+    });
+    let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
+    let mut runs = 0u32;
+    let _ = for_each_run(tr, hand, &mut |_| {
+        runs += 1;
         ControlFlow::Continue(())
     });
+    let total = fixed + runs + throws.count_ones();
+    let mut pick = rng.random_range(0..total.max(1));
+    for (m, t) in tuples.iter().enumerate() {
+        if pick < t.len() {
+            let card = t.iter().nth(pick as usize).expect("pick < len");
+            let mut u = Multiset::EMPTY;
+            for _ in 0..=m {
+                u.add(card);
+            }
+            return u;
+        }
+        pick -= t.len();
+    }
+    let mut out = Multiset::EMPTY;
+    if pick < runs {
+        let _ = for_each_run(tr, hand, &mut |r| {
+            if pick == 0 {
+                out = *r;
+                return ControlFlow::Break(());
+            }
+            pick -= 1;
+            ControlFlow::Continue(())
+        });
+        return out;
+    }
+    pick -= runs;
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        if throws & (1 << s) != 0 {
+            if pick == 0 {
+                return hand.restrict(tr.order.suit_mask(s));
+            }
+            pick -= 1;
+        }
+    }
     out
 }
 
@@ -957,15 +1090,30 @@ const COLUMNS: [Column; 13] = [
     Column { name: "failed_throws", doc: "throws reduced to their forced component" },
 ];
 
+/// The JJ column, present when `jj_scoring` is on.
+const JJ_COLUMN: Column =
+    Column { name: "jj_score", doc: "JJ 防方计分 in units of 基数 (S001, shengji.md §8.4)" };
+
 impl DealSimulator for ShengjiRules {
+    /// The 13 columns of [`COLUMNS`], plus `jj_score` when `jj_scoring` is on.
     fn columns(&self) -> Vec<Column> {
-        COLUMNS.to_vec()
+        let mut cols = COLUMNS.to_vec();
+        if self.scoring.jj_scoring {
+            cols.push(JJ_COLUMN);
+        }
+        cols
     }
 
-    /// Play hand 1 (level 2, random first drawer) with `policy` for every seat.
+    /// Play hand 1 (level 2, random first drawer) with `policy` for every seat. Errors:
+    /// `InvalidValue` for a row of the wrong length or a policy other than random.
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
-        if row.len() != COLUMNS.len() {
-            return Err(ZhipaiError::invalid_value("row length", row.len(), "expected 13 columns"));
+        let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
+        if row.len() != n {
+            return Err(ZhipaiError::invalid_value(
+                "row length",
+                row.len(),
+                format!("expected {n}"),
+            ));
         }
         let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
         let r = *deal.play_out(policy)?;
@@ -984,7 +1132,10 @@ impl DealSimulator for ShengjiRules {
             r.tricks as i32,
             r.failed_throws as i32,
         ];
-        row.copy_from_slice(&values);
+        row[..COLUMNS.len()].copy_from_slice(&values);
+        if let Some(jj) = self.scoring.jj_score(r.attacker_points) {
+            row[COLUMNS.len()] = jj;
+        }
         Ok(())
     }
 }
@@ -995,6 +1146,7 @@ mod tests {
     use crate::options::OptionValue;
     use crate::rollout::deal_rng;
     use proptest::prelude::*;
+    use rand::Rng;
 
     fn rules(preset: &str, opts: &[(&str, OptionValue)]) -> ShengjiRules {
         let o: Vec<(String, OptionValue)> =
@@ -1146,6 +1298,148 @@ mod tests {
             union |= p.kinds().0;
         }
         assert_eq!(d.legal_action_mask(), union);
+    }
+
+    #[test]
+    fn single_unit_check_agrees_with_decompose() {
+        let r = rules("tractor", &[("decks", OptionValue::Int(3))]);
+        let mut rng = deal_rng(8, 0);
+        for level in [Rank::TWO, Rank::FIVE, Rank::ACE] {
+            for trump in [None, Some(Suit::Hearts)] {
+                let tr = r.play.trick_rules(3, level, trump);
+                for _ in 0..300 {
+                    // Random small holdings of one effective suit.
+                    let s = rng.random_range(0..5usize);
+                    let kinds: Vec<Card> = tr.order.suit_mask(s).iter().collect();
+                    if kinds.is_empty() {
+                        continue; // the trump suit's own side suit
+                    }
+                    let mut part = Multiset::EMPTY;
+                    let n = rng.random_range(1..7).min(kinds.len());
+                    let start = rng.random_range(0..kinds.len());
+                    let m = rng.random_range(1..=3);
+                    for c in kinds.iter().cycle().skip(start).take(n) {
+                        for _ in 0..rng.random_range(m..=3).min(3) {
+                            part.add(*c);
+                        }
+                    }
+                    let want = !decompose(&part, &tr.order, tr.decomposition).unwrap().is_throw();
+                    assert_eq!(is_single_unit(&tr, s, &part), want, "{part} level {level}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn single_lead_fast_follow_covers_the_legal_follows() {
+        let r = rules("tractor", &[]);
+        for seed in 0..40 {
+            let mut d = Deal::new(&r, Rank::TWO, Some(0), &mut deal_rng(6, seed)).unwrap();
+            while d.phase() != Phase::Playing {
+                let mv = d.random_move().unwrap();
+                d.apply(mv).unwrap();
+            }
+            let lead = d.hand(0).kinds().first().unwrap();
+            d.apply(Move::Play(Multiset::from_set(CardSet::single(lead)))).unwrap();
+            let format = *d.lead_format.as_ref().unwrap();
+            let hand = d.hand(1);
+            let legal: Vec<Multiset> =
+                FollowMoves::new(d.tr(), &format, &hand).unwrap().enumerate(usize::MAX);
+            let mut seen = std::collections::HashSet::new();
+            for _ in 0..400 {
+                let Move::Play(p) = d.random_move().unwrap() else { panic!() };
+                assert!(legal.contains(&p), "{p} not legal");
+                seen.insert(p);
+            }
+            assert_eq!(seen.len(), legal.len(), "every legal single follow is drawn");
+        }
+    }
+
+    #[test]
+    fn sample_lead_draws_every_candidate() {
+        let r = rules("tractor", &[]);
+        let tr = r.play.trick_rules(2, Rank::TWO, Some(Suit::Spades));
+        let hand: Multiset = "3H 3H 4H 4H 5H 9H 2S 2S AS AS SJ BJ BJ 7C".parse().unwrap();
+        let mut cands = Vec::new();
+        for_each_lead_candidate(&tr, &hand, &mut |c| {
+            cands.push(*c);
+            ControlFlow::Continue(())
+        });
+        // The tractor 3H3H4H4H and the whole heart holding (a throw) are candidates; AS AS and
+        // 2S 2S do not chain (trump A → off-suit level → trump level, §4.2).
+        assert!(cands.contains(&"3H 3H 4H 4H".parse().unwrap()));
+        assert!(cands.contains(&"3H 3H 4H 4H 5H 9H".parse().unwrap()));
+        assert!(!cands.contains(&"AS AS 2S 2S".parse().unwrap()));
+        let mut rng = deal_rng(3, 3);
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..3000 {
+            let l = sample_lead(&tr, &hand, &mut rng);
+            assert!(cands.contains(&l), "{l} is not a candidate");
+            seen.insert(l);
+        }
+        assert_eq!(seen.len(), cands.len());
+    }
+
+    #[test]
+    fn points_by_planes_match_card_points() {
+        for text in ["", "5H", "5H 5H 10S KD KD KD 3C BJ", "AS 2S 4D"] {
+            let m: Multiset = text.parse().unwrap();
+            assert_eq!(points_of(&m), m.iter().map(|c| c.points() as i32).sum::<i32>(), "{text}");
+        }
+        assert_eq!(points_of(&Multiset::full_decks(3, true).unwrap()), 300);
+    }
+
+    #[test]
+    fn no_declaration_and_dealer_options() {
+        // Everybody passes: random_suit gives a suit, flip_kitty the kitty's first level card.
+        let pass_all = |r: &ShengjiRules, seed: u64| {
+            let mut d = Deal::new(r, Rank::TWO, None, &mut deal_rng(21, seed)).unwrap();
+            while d.phase() == Phase::Dealing {
+                d.apply(Move::Pass).unwrap();
+            }
+            d
+        };
+        let r = rules("tractor", &[("no_declaration", OptionValue::Str("random_suit".into()))]);
+        let suits: std::collections::HashSet<_> =
+            (0..40).map(|i| pass_all(&r, i).trump().unwrap()).collect();
+        assert!(!suits.contains(&None) && suits.len() == 4, "{suits:?}");
+        let r = rules("tractor", &[("no_declaration", OptionValue::Str("flip_kitty".into()))]);
+        for i in 0..20 {
+            let d = pass_all(&r, i);
+            let kitty = &d.stock[100..108];
+            assert_eq!(d.trump().unwrap(), flip_kitty_trump(kitty, Rank::TWO));
+        }
+        // first_hand_dealer=first_declarer: the first bidder deals even when overcalled.
+        let r =
+            rules("tractor", &[("first_hand_dealer", OptionValue::Str("first_declarer".into()))]);
+        for seed in 0..20 {
+            let mut d = Deal::new(&r, Rank::TWO, None, &mut deal_rng(22, seed)).unwrap();
+            let mut first = None;
+            while d.phase() == Phase::Dealing {
+                let bid = *d.legal_bids().last().unwrap();
+                first.get_or_insert(d.current_player().unwrap());
+                d.apply(Move::Declare(bid)).unwrap();
+            }
+            assert_eq!(d.dealer(), first);
+        }
+        // no_declaration_dealer=first_drawer: the first drawer deals hand 1.
+        let r =
+            rules("tractor", &[("no_declaration_dealer", OptionValue::Str("first_drawer".into()))]);
+        for seed in 0..10 {
+            let d = pass_all(&r, seed);
+            assert_eq!(d.dealer(), Some(d.first_drawer));
+        }
+    }
+
+    #[test]
+    fn jj_column() {
+        let r = rules("tractor_jj", &[]);
+        let cols = r.columns();
+        assert_eq!(cols.last().unwrap().name, "jj_score");
+        let mut row = vec![0; cols.len()];
+        r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row).unwrap();
+        assert_eq!(row[13], super::super::scoring::jj_score(row[4], r.scoring.jj_small_score));
+        assert!(r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row[..13]).is_err());
     }
 
     #[test]
