@@ -30,17 +30,18 @@ use super::declare::{
     NoDeclaration,
 };
 use super::options::ThrowPenalty;
+use super::policy;
 use super::scoring::{Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
-use crate::combos::{decompose, Format};
+use crate::combos::{decompose_into, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator};
 use crate::trick::winner::trick_winner_of;
-use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
+use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -138,12 +139,15 @@ pub struct Deal {
     leader: u8,
     plays: [Multiset; NUM_PLAYERS],
     played: u8,
-    lead_format: Option<Format>,
+    /// The format of the current trick's lead (meaningful while `played > 0`), written in place.
+    lead_format: Format,
     trick_points: i32,
     dealer_team_points: i32,
     penalty: i32,
     tricks: u16,
     failed_throws: u16,
+    /// Cards played to tricks so far (public information, for the greedy player).
+    gone: Multiset,
     /// The bid / burial / play being built card by card.
     building: Multiset,
     result: Option<DealResult>,
@@ -204,12 +208,13 @@ impl Deal {
             leader: 0,
             plays: [Multiset::EMPTY; NUM_PLAYERS],
             played: 0,
-            lead_format: None,
+            lead_format: Format::EMPTY,
             trick_points: 0,
             dealer_team_points: 0,
             penalty: 0,
             tricks: 0,
             failed_throws: 0,
+            gone: Multiset::EMPTY,
             building: Multiset::EMPTY,
             result: None,
             rng,
@@ -463,12 +468,10 @@ impl Deal {
     fn lead(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         let tr = self.tr.as_deref().expect("trick rules exist after dealing");
-        // The format is 1.5 KB: write it in place rather than moving it around.
-        self.lead_format = Some(
-            check_lead(tr, &cards, Some(&self.hands[p]))
-                .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?,
-        );
-        let format = self.lead_format.as_ref().expect("just set");
+        // Written in place: a format is too big to move around on the hot path.
+        check_lead_into(tr, &cards, Some(&self.hands[p]), &mut self.lead_format)
+            .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?;
+        let format = &self.lead_format;
         let mut played = cards;
         if format.is_throw() {
             let others: [Multiset; 3] =
@@ -476,7 +479,9 @@ impl Deal {
             let r = check_throw(tr, format, &others);
             if !r.valid {
                 played = r.played;
-                self.lead_format = decompose(&played, &tr.order, tr.decomposition);
+                let ok =
+                    decompose_into(&played, &tr.order, tr.decomposition, &mut self.lead_format);
+                debug_assert!(ok, "the forced part is one unit of the led suit");
                 self.failed_throws += 1;
                 let fine = match self.rules.play.throw_fail_penalty {
                     ThrowPenalty::TenPerAttempt => 10,
@@ -487,6 +492,7 @@ impl Deal {
             }
         }
         self.hands[p].remove_all(&played)?;
+        self.gone.add_all(&played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -495,7 +501,7 @@ impl Deal {
 
     fn follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let format = &self.lead_format;
         let moves = FollowMoves::new(self.tr(), format, &self.hands[p])?;
         moves
             .check(&cards)
@@ -507,6 +513,7 @@ impl Deal {
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         self.hands[p].remove_all(&cards)?;
+        self.gone.add_all(&cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -517,7 +524,7 @@ impl Deal {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
-        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let format = &self.lead_format;
         let w = trick_winner_of(self.tr(), format, &self.plays)?;
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
@@ -679,7 +686,7 @@ impl Deal {
 
     fn follow_mask(&self) -> u64 {
         let p = self.to_move as usize;
-        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let format = &self.lead_format;
         let Ok(moves) = FollowMoves::new(self.tr(), format, &self.hands[p]) else { return 0 };
         let mut mask = 0u64;
         let b = self.building;
@@ -714,7 +721,7 @@ impl Deal {
             Phase::Dealing => action == STOP,
             Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
             Phase::Playing if self.played == 0 => action == STOP,
-            Phase::Playing => b.len() == self.lead_format.as_ref().expect("lead").cards as usize,
+            Phase::Playing => b.len() == self.lead_format.cards as usize,
             Phase::Done => false,
         };
         if !done {
@@ -764,7 +771,7 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = self.lead_format.as_ref().expect("a trick has a lead");
+                let format = &self.lead_format;
                 let tr = self.tr.as_deref().expect("after dealing");
                 let hand = &self.hands[p];
                 if format.cards == 1 {
@@ -798,19 +805,59 @@ impl Deal {
         out
     }
 
+    /// The move of the greedy player for the seat to move (rules in [`super::policy`]); it
+    /// sees only that seat's hand, the cards played and its own burial. Errors with
+    /// `IllegalPlay` when the deal is over.
+    pub fn greedy_move(&self) -> Result<Move> {
+        let p = self.to_move as usize;
+        let hand = &self.hands[p];
+        Ok(match self.phase {
+            Phase::Done => {
+                return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
+            }
+            Phase::Dealing => policy::declare(&policy::DeclareView {
+                seat: self.to_move,
+                hand,
+                level: self.level,
+                declaring: &self.declaring,
+            }),
+            Phase::Burying => {
+                let (_, k) = hand_and_kitty(self.rules.decks);
+                let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
+                Move::Bury(policy::bury(self.tr(), hand, k, restricted))
+            }
+            Phase::Playing => {
+                let mut unseen = Multiset::full_decks(self.rules.decks as usize, true)?;
+                unseen.remove_all(hand)?;
+                unseen.remove_all(&self.gone)?;
+                if Some(self.to_move) == self.dealer {
+                    unseen.remove_all(&self.kitty)?;
+                }
+                let view = policy::PlayView {
+                    tr: self.tr(),
+                    hand,
+                    unseen: &unseen,
+                    plays: self.current_trick(),
+                    lead: &self.lead_format,
+                };
+                Move::Play(if self.played == 0 {
+                    policy::lead(&view)
+                } else {
+                    policy::follow(&view)?
+                })
+            }
+        })
+    }
+
     /// Play the deal to the end with `policy` for every seat.
     pub fn play_out(&mut self, policy: Policy) -> Result<&DealResult> {
-        if policy != Policy::Random {
-            return Err(ZhipaiError::invalid_value(
-                "policy",
-                format!("{policy:?}").to_lowercase(),
-                "only random is implemented for Shengji",
-            ));
-        }
         while self.phase != Phase::Done {
-            let mv = self.random_move()?;
+            let mv = match policy {
+                Policy::Random => self.random_move()?,
+                Policy::Greedy => self.greedy_move()?,
+            };
             match mv {
-                // The random follow is drawn from the legal follows: no second check.
+                // Both policies draw follows from the legal follows: no second check.
                 Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
                     self.record_follow(cards)?
                 }
@@ -883,6 +930,32 @@ fn for_each_run(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The number of runs [`for_each_run`] visits, from index masks alone: a start kind at index `i`
+/// of a maximal linked run of held indices `low..=top` extends to `top - i` runs.
+fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
+    let mut n = 0u32;
+    for mult in 2..=(tr.decks as usize).min(3) {
+        let held = cards.at_least(mult);
+        if held.len() < 2 {
+            break;
+        }
+        for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+            let hs = held.intersect(tr.order.suit_mask(s));
+            if hs.len() < 2 {
+                continue;
+            }
+            let mask = tr.order.index_mask(s, hs);
+            crate::combos::for_each_run(mask, tr.order.links(s), |low, len| {
+                for k in 0..len.saturating_sub(1) {
+                    let kinds = hs.intersect(tr.order.kinds_at(s, low + k)).len();
+                    n += kinds * (len - 1 - k) as u32;
+                }
+            });
+        }
+    }
+    n
 }
 
 /// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
@@ -963,11 +1036,7 @@ pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut 
         }
     });
     let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
-    let mut runs = 0u32;
-    let _ = for_each_run(tr, hand, &mut |_| {
-        runs += 1;
-        ControlFlow::Continue(())
-    });
+    let runs = count_runs(tr, hand);
     let total = fixed + runs + throws.count_ones();
     let mut pick = rng.random_range(0..total.max(1));
     for (m, t) in tuples.iter().enumerate() {
@@ -1105,7 +1174,7 @@ impl DealSimulator for ShengjiRules {
     }
 
     /// Play hand 1 (level 2, random first drawer) with `policy` for every seat. Errors:
-    /// `InvalidValue` for a row of the wrong length or a policy other than random.
+    /// `InvalidValue` for a row of the wrong length.
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
         let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
         if row.len() != n {
@@ -1290,7 +1359,7 @@ mod tests {
         }
         let mv = d.random_move().unwrap();
         d.apply(mv).unwrap();
-        let format = d.lead_format.unwrap();
+        let format = d.lead_format;
         let hand = d.hand(d.current_player().unwrap());
         let moves = FollowMoves::new(d.tr(), &format, &hand).unwrap();
         let mut union = 0u64;
@@ -1323,7 +1392,9 @@ mod tests {
                             part.add(*c);
                         }
                     }
-                    let want = !decompose(&part, &tr.order, tr.decomposition).unwrap().is_throw();
+                    let want = !crate::combos::decompose(&part, &tr.order, tr.decomposition)
+                        .unwrap()
+                        .is_throw();
                     assert_eq!(is_single_unit(&tr, s, &part), want, "{part} level {level}");
                 }
             }
@@ -1341,7 +1412,7 @@ mod tests {
             }
             let lead = d.hand(0).kinds().first().unwrap();
             d.apply(Move::Play(Multiset::from_set(CardSet::single(lead)))).unwrap();
-            let format = *d.lead_format.as_ref().unwrap();
+            let format = d.lead_format;
             let hand = d.hand(1);
             let legal: Vec<Multiset> =
                 FollowMoves::new(d.tr(), &format, &hand).unwrap().enumerate(usize::MAX);
@@ -1352,6 +1423,115 @@ mod tests {
                 seen.insert(p);
             }
             assert_eq!(seen.len(), legal.len(), "every legal single follow is drawn");
+        }
+    }
+
+    /// Play a deal with `greedy[seat]` choosing the greedy move (checked through `apply`, which
+    /// refuses illegal moves) and random moves elsewhere; returns the attackers' total.
+    fn mixed_deal(r: &ShengjiRules, seed: u64, greedy: impl Fn(u8, u8) -> bool) -> i32 {
+        let mut d =
+            Deal::new(r, Rank::TWO, Some((seed % 4) as u8), &mut deal_rng(seed, 7)).unwrap();
+        while !d.is_terminal() {
+            let p = d.current_player().unwrap();
+            let mv = if greedy(p, d.dealer().unwrap()) {
+                d.greedy_move().unwrap()
+            } else {
+                d.random_move().unwrap()
+            };
+            d.apply(mv).unwrap_or_else(|e| panic!("seed {seed}: {mv:?} refused: {e}"));
+        }
+        d.result().unwrap().attacker_points
+    }
+
+    #[test]
+    fn greedy_moves_are_legal_under_many_rules() {
+        let cases: [(&str, Vec<(&str, OptionValue)>); 5] = [
+            ("tractor", vec![]),
+            ("tractor", vec![("decks", OptionValue::Int(1))]),
+            ("eighty_points", vec![("decks", OptionValue::Int(3))]),
+            ("tractor_jj", vec![("kitty_bury_restrictions", OptionValue::Str("no_points".into()))]),
+            ("tractor", vec![("trump_throw_allowed", OptionValue::Bool(false))]),
+        ];
+        for (preset, opts) in cases {
+            let r = rules(preset, &opts);
+            for seed in 0..6 {
+                let pts = mixed_deal(&r, seed, |_, _| true);
+                assert!(pts % 5 == 0, "{preset}: {pts}");
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_burial_avoids_points_and_trumps() {
+        let r = rules("tractor", &[]);
+        for seed in 0..20 {
+            let mut d = Deal::new(&r, Rank::TWO, Some(0), &mut deal_rng(seed, 3)).unwrap();
+            while d.phase() == Phase::Dealing {
+                let mv = d.greedy_move().unwrap();
+                d.apply(mv).unwrap();
+            }
+            let hand = d.hand(0);
+            let Move::Bury(b) = d.greedy_move().unwrap() else { panic!("a burial") };
+            let tr = d.tr();
+            let plain = hand.iter().filter(|&c| !tr.order.is_trump(c) && c.points() == 0).count();
+            let buried_plain =
+                b.iter().filter(|&c| !tr.order.is_trump(c) && c.points() == 0).count();
+            assert_eq!(buried_plain, plain.min(8), "seed {seed}: {b} from {hand}");
+            d.apply(Move::Bury(b)).unwrap();
+        }
+    }
+
+    /// Mean and standard error of the attackers' totals.
+    fn mean_se(v: &[i32]) -> (f64, f64) {
+        let n = v.len() as f64;
+        let m = v.iter().map(|&x| x as f64).sum::<f64>() / n;
+        let var = v.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / (n - 1.0);
+        (m, (var / n).sqrt())
+    }
+
+    #[test]
+    fn greedy_teams_beat_random_teams() {
+        let r = rules("tractor", &[("decks", OptionValue::Int(1))]);
+        let n = 300;
+        let attackers = |p: u8, dealer: u8| (p + 4 - dealer) % 2 == 1;
+        let random: Vec<i32> = (0..n).map(|s| mixed_deal(&r, s, |_, _| false)).collect();
+        let greedy_defence: Vec<i32> =
+            (0..n).map(|s| mixed_deal(&r, s, |p, d| !attackers(p, d))).collect();
+        let greedy_attack: Vec<i32> = (0..n).map(|s| mixed_deal(&r, s, attackers)).collect();
+        let (m0, s0) = mean_se(&random);
+        let (m1, s1) = mean_se(&greedy_defence);
+        let (m2, s2) = mean_se(&greedy_attack);
+        let z = |a: f64, sa: f64, b: f64, sb: f64| (a - b) / (sa * sa + sb * sb).sqrt();
+        assert!(z(m0, s0, m1, s1) > 3.0, "greedy defenders keep points: {m0:.1} vs {m1:.1}");
+        assert!(z(m2, s2, m0, s0) > 3.0, "greedy attackers win points: {m2:.1} vs {m0:.1}");
+    }
+
+    #[test]
+    fn count_runs_matches_the_enumeration() {
+        for seed in 0..300u64 {
+            let decks = 1 + (seed % 3) as i64;
+            let r = rules("tractor", &[("decks", OptionValue::Int(decks))]);
+            let mut d = Deal::new(
+                &r,
+                Rank::from_index((seed % 13) as u8).unwrap(),
+                Some(0),
+                &mut deal_rng(seed, 1),
+            )
+            .unwrap();
+            while d.phase() == Phase::Dealing {
+                let mv = d.random_move().unwrap();
+                d.apply(mv).unwrap();
+            }
+            let tr = d.tr().clone();
+            for p in 0..4 {
+                let hand = d.hand(p);
+                let mut n = 0u32;
+                let _ = for_each_run(&tr, &hand, &mut |_| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(count_runs(&tr, &hand), n, "seed {seed} hand {hand}");
+            }
         }
     }
 
@@ -1492,7 +1672,11 @@ mod tests {
         let mut row = vec![0; r.columns().len()];
         r.play_deal(Policy::Random, &mut deal_rng(1, 1), &mut row).unwrap();
         assert!((0..4).contains(&row[0]) && (0..=4).contains(&row[1]));
-        assert!(r.play_deal(Policy::Greedy, &mut deal_rng(1, 1), &mut row).is_err());
+        let mut greedy = vec![0; row.len()];
+        r.play_deal(Policy::Greedy, &mut deal_rng(1, 1), &mut greedy).unwrap();
+        let mut greedy_again = vec![0; row.len()];
+        r.play_deal(Policy::Greedy, &mut deal_rng(1, 1), &mut greedy_again).unwrap();
+        assert_eq!(greedy, greedy_again, "the greedy player is deterministic");
         let mut again = vec![0; row.len()];
         r.play_deal(Policy::Random, &mut deal_rng(1, 1), &mut again).unwrap();
         assert_eq!(row, again, "reproducible from the seed");
