@@ -35,11 +35,12 @@ use super::scoring::{Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
 use crate::combos::{decompose_into, Format};
+use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::winner::trick_winner_of;
 use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
@@ -167,16 +168,7 @@ impl Deal {
         dealer: Option<u8>,
         rng: &mut impl RngCore,
     ) -> Result<Deal> {
-        if let Some(d) = dealer.filter(|d| *d >= 4) {
-            return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
-        }
-        if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
-            return Err(ZhipaiError::invalid_option(
-                "throw_fail_penalty",
-                "structured",
-                "not implemented in the deal state yet",
-            ));
-        }
+        check_start(rules, dealer)?;
         let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         let decks = rules.decks;
         let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
@@ -186,7 +178,79 @@ impl Deal {
         }
         stock[..size].shuffle(&mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
-        let (hand_size, _) = hand_and_kitty(decks);
+        Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
+    }
+
+    /// A deal of the given `hands` (seat order) and `kitty` (Monte Carlo evaluation): each hand
+    /// is received in a random order drawn from `rng` (so declarations happen as the cards come
+    /// in, §2.2), the kitty is the end of the stock. `dealer` as in [`Deal::new`].
+    ///
+    /// Errors: `InvalidValue` for a dealer seat outside 0..4, a hand or kitty of the wrong size
+    /// (§1.1) or cards that are not exactly the `decks` packs; `InvalidOption` as in
+    /// [`Deal::new`].
+    pub fn from_hands(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        hands: &[Multiset; NUM_PLAYERS],
+        kitty: &Multiset,
+        rng: &mut impl RngCore,
+    ) -> Result<Deal> {
+        check_start(rules, dealer)?;
+        let (hand_size, kitty_size) = hand_and_kitty(rules.decks);
+        let mut all = *kitty;
+        for (p, h) in hands.iter().enumerate() {
+            if h.len() != hand_size {
+                return Err(ZhipaiError::invalid_value(
+                    format!("hand of seat {p}"),
+                    h,
+                    format!("expected {hand_size} cards with {} decks", rules.decks),
+                ));
+            }
+            all.add_all(h)?;
+        }
+        if kitty.len() != kitty_size {
+            return Err(ZhipaiError::invalid_value(
+                "kitty",
+                kitty,
+                format!("expected {kitty_size} cards with {} decks", rules.decks),
+            ));
+        }
+        if all != Multiset::full_decks(rules.decks as usize, true)? {
+            return Err(ZhipaiError::invalid_value(
+                "deal",
+                all,
+                format!("expected exactly {} full packs with jokers", rules.decks),
+            ));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
+        let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        for (p, h) in hands.iter().enumerate() {
+            let mut order: Vec<Card> = h.iter().collect();
+            order.shuffle(&mut rng);
+            // Seat p receives the draws first_drawer + i ≡ p (mod 4).
+            let offset = (p + NUM_PLAYERS - first_drawer as usize) % NUM_PLAYERS;
+            for (t, &c) in order.iter().enumerate() {
+                stock[offset + t * NUM_PLAYERS] = c;
+            }
+        }
+        for (j, c) in kitty.iter().enumerate() {
+            stock[hand_size * NUM_PLAYERS + j] = c;
+        }
+        Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
+    }
+
+    /// The deal after the shuffle: deal from `stock` until the first decision.
+    fn start(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        stock: [Card; 3 * NUM_KINDS],
+        first_drawer: u8,
+        rng: ChaCha8Rng,
+    ) -> Deal {
+        let (hand_size, _) = hand_and_kitty(rules.decks);
         let mut deal = Deal {
             rules: rules.clone(),
             level,
@@ -220,7 +284,7 @@ impl Deal {
             rng,
         };
         deal.run_dealing();
-        Ok(deal)
+        deal
     }
 
     /// The rule set of this deal.
@@ -852,20 +916,40 @@ impl Deal {
     /// Play the deal to the end with `policy` for every seat.
     pub fn play_out(&mut self, policy: Policy) -> Result<&DealResult> {
         while self.phase != Phase::Done {
-            let mv = match policy {
-                Policy::Random => self.random_move()?,
-                Policy::Greedy => self.greedy_move()?,
-            };
-            match mv {
-                // Both policies draw follows from the legal follows: no second check.
-                Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
-                    self.record_follow(cards)?
-                }
-                _ => self.apply_move(mv)?,
-            }
+            self.policy_step(policy)?;
         }
         Ok(self.result.as_ref().expect("done"))
     }
+
+    /// Apply the move `policy` chooses for the seat to move.
+    fn policy_step(&mut self, policy: Policy) -> Result<()> {
+        let mv = match policy {
+            Policy::Random => self.random_move()?,
+            Policy::Greedy => self.greedy_move()?,
+        };
+        match mv {
+            // Both policies draw follows from the legal follows: no second check.
+            Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
+                self.record_follow(cards)
+            }
+            _ => self.apply_move(mv),
+        }
+    }
+}
+
+/// The checks of [`Deal::new`] before any card is dealt.
+fn check_start(rules: &ShengjiRules, dealer: Option<u8>) -> Result<()> {
+    if let Some(d) = dealer.filter(|d| *d >= 4) {
+        return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
+    }
+    if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
+        return Err(ZhipaiError::invalid_option(
+            "throw_fail_penalty",
+            "structured",
+            "not implemented in the deal state yet",
+        ));
+    }
+    Ok(())
 }
 
 fn point_kinds() -> CardSet {
@@ -1176,6 +1260,80 @@ impl DealSimulator for ShengjiRules {
     /// Play hand 1 (level 2, random first drawer) with `policy` for every seat. Errors:
     /// `InvalidValue` for a row of the wrong length.
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
+        self.check_row(row)?;
+        let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
+        let r = *deal.play_out(policy)?;
+        self.write_row(&r, row);
+        Ok(())
+    }
+
+    /// Two packs (or one, or three) with jokers, four hands of 12 / 25 / 39 cards and a kitty of
+    /// 6 / 8 / 6 (§1.1).
+    fn deal_shape(&self) -> Option<DealShape> {
+        let (hand, kitty) = hand_and_kitty(self.decks);
+        DealShape::new(self.decks as usize, true, &[hand; NUM_PLAYERS], kitty).ok()
+    }
+
+    /// Shengji reading of the hook (hand 1 at level 2, as [`DealSimulator::play_deal`]): the
+    /// given hands are received card by card in a random order, with declarations as they come
+    /// in ([`Deal::from_hands`]). `start.dealer = Some(s)` makes seat `s` the dealer and first
+    /// drawer (a later hand); `None` lets the declarations decide (hand 1).
+    ///
+    /// A candidate (`start.first_action`) is a card multiset for `start.seat`:
+    /// * empty: pass at its first declaration opportunity;
+    /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
+    /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
+    ///   first follow or lead), after any burial chosen by the policy.
+    ///
+    /// An illegal forced action is an `IllegalPlay` naming it; a deal that does not have the
+    /// shape of [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        self.check_row(row)?;
+        let hands: [Multiset; NUM_PLAYERS] =
+            start.deal.hands.clone().try_into().map_err(|h: Vec<_>| {
+                ZhipaiError::invalid_value("deal", format!("{} hands", h.len()), "Shengji deals 4")
+            })?;
+        let dealer = match start.dealer {
+            Some(d) if d >= NUM_PLAYERS => {
+                return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"))
+            }
+            d => d.map(|d| d as u8),
+        };
+        let mut deal = Deal::from_hands(self, Rank::TWO, dealer, &hands, &start.deal.kitty, rng)?;
+        let (_, kitty_size) = hand_and_kitty(self.decks);
+        let mut forced = start.first_action.copied();
+        while !deal.is_terminal() {
+            let mv = match forced {
+                Some(m) if deal.to_move as usize == start.seat => match deal.phase {
+                    Phase::Dealing => m.is_empty().then_some(Move::Pass),
+                    Phase::Burying => (m.len() == kitty_size).then_some(Move::Bury(m)),
+                    Phase::Playing => Some(Move::Play(m)),
+                    Phase::Done => None,
+                },
+                _ => None,
+            };
+            match mv {
+                Some(mv) => {
+                    forced = None;
+                    deal.apply(mv)?;
+                }
+                None => deal.policy_step(policy)?,
+            }
+        }
+        let r = *deal.result().expect("done");
+        self.write_row(&r, row);
+        Ok(())
+    }
+}
+
+impl ShengjiRules {
+    fn check_row(&self, row: &[i32]) -> Result<()> {
         let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
         if row.len() != n {
             return Err(ZhipaiError::invalid_value(
@@ -1184,8 +1342,11 @@ impl DealSimulator for ShengjiRules {
                 format!("expected {n}"),
             ));
         }
-        let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
-        let r = *deal.play_out(policy)?;
+        Ok(())
+    }
+
+    /// One result row of [`COLUMNS`] (plus `jj_score`).
+    fn write_row(&self, r: &DealResult, row: &mut [i32]) {
         let values = [
             r.dealer as i32,
             r.trump.map_or(4, |s| s.index() as i32),
@@ -1205,7 +1366,6 @@ impl DealSimulator for ShengjiRules {
         if let Some(jj) = self.scoring.jj_score(r.attacker_points) {
             row[COLUMNS.len()] = jj;
         }
-        Ok(())
     }
 }
 
@@ -1504,6 +1664,65 @@ mod tests {
         let z = |a: f64, sa: f64, b: f64, sb: f64| (a - b) / (sa * sa + sb * sb).sqrt();
         assert!(z(m0, s0, m1, s1) > 3.0, "greedy defenders keep points: {m0:.1} vs {m1:.1}");
         assert!(z(m2, s2, m0, s0) > 3.0, "greedy attackers win points: {m2:.1} vs {m0:.1}");
+    }
+
+    /// A deal of `rules` split as `play_from_deal` expects, from a shuffled pack.
+    fn sampled_deal(r: &ShengjiRules, seed: u64) -> crate::deal::Deal {
+        crate::deal::deal(&r.deal_shape().unwrap(), &mut deal_rng(seed, 0))
+    }
+
+    #[test]
+    fn play_from_deal_uses_the_hands_and_forces_the_first_action() {
+        let r = rules("tractor", &[]);
+        let deal = sampled_deal(&r, 5);
+        let hands: [Multiset; 4] = deal.hands.clone().try_into().unwrap();
+        // The hands are dealt unchanged, whatever the order of reception.
+        let d = Deal::from_hands(&r, Rank::TWO, Some(2), &hands, &deal.kitty, &mut deal_rng(1, 1))
+            .unwrap();
+        let mut d2 = d.clone();
+        while d2.phase() == Phase::Dealing {
+            d2.apply(Move::Pass).unwrap();
+        }
+        for p in 0..4u8 {
+            let mut want = hands[p as usize];
+            if p == 2 {
+                want.add_all(&deal.kitty).unwrap();
+            }
+            assert_eq!(d2.hand(p), want, "seat {p}");
+        }
+        let cols = r.columns().len();
+        let run = |start: &StartingDeal<'_>, policy: Policy| {
+            let mut row = vec![0; cols];
+            r.play_from_deal(policy, start, &mut deal_rng(9, 9), &mut row).map(|_| row)
+        };
+        let base = StartingDeal::new(&deal, 2).with_dealer(Some(2));
+        for policy in [Policy::Random, Policy::Greedy] {
+            assert_eq!(run(&base, policy).unwrap(), run(&base, policy).unwrap(), "reproducible");
+            assert_eq!(run(&base, policy).unwrap()[0], 2, "the dealer is fixed");
+        }
+        // A burial of 8 held cards is applied: the kitty then holds their points.
+        let mut burial = Multiset::EMPTY;
+        for c in hands[2].iter().filter(|c| c.points() > 0).take(8) {
+            burial.add(c);
+        }
+        if burial.len() == 8 {
+            let row = run(&base.with_first_action(Some(&burial)), Policy::Greedy).unwrap();
+            assert_eq!(row[6] as u32, burial.iter().map(|c| c.points()).sum::<u32>());
+        }
+        // A single-card first lead from the dealer's hand is applied; one it lacks is refused.
+        let card = hands[2].kinds().first().unwrap();
+        let lead = Multiset::from_set(CardSet::single(card));
+        assert!(run(&base.with_first_action(Some(&lead)), Policy::Random).is_ok());
+        let missing = Card::all().find(|&c| hands[2].count(c) == 0 && deal.kitty.count(c) == 0);
+        if let Some(c) = missing {
+            let bad = Multiset::from_set(CardSet::single(c));
+            let e = run(&base.with_first_action(Some(&bad)), Policy::Random).unwrap_err();
+            assert!(matches!(e, ZhipaiError::IllegalPlay { .. }), "{e}");
+        }
+        // Wrong shapes are refused.
+        let wrong = crate::deal::Deal { hands: deal.hands[..3].to_vec(), kitty: deal.kitty };
+        assert!(run(&StartingDeal::new(&wrong, 0), Policy::Random).is_err());
+        assert!(run(&base.with_dealer(Some(4)), Policy::Random).is_err());
     }
 
     #[test]
