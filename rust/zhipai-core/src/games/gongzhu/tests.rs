@@ -498,9 +498,7 @@ proptest! {
         for layer in 1..=decks {
             prop_assert_ne!(e.level.iter().filter(|&&l| l >= layer).count(), 3);
         }
-        for i in 0..4 {
-            prop_assert!(e.level[i] >= lv[i]);
-        }
+        prop_assert!(e.level.iter().zip(&lv).all(|(a, b)| a >= b));
     }
 
     /// Hand evaluation starts from exactly the given hands, whatever the deal and dealer.
@@ -510,8 +508,8 @@ proptest! {
         let hands = super::state::deal_hands(&r, &mut deal_rng(seed, 0));
         let deal = crate::deal::Deal { hands: hands.to_vec(), kitty: Multiset::EMPTY };
         let st = super::evaluate::starting_state(&r, &deal, dealer, &mut deal_rng(seed, 1)).unwrap();
-        for s in 0..4 {
-            prop_assert_eq!(*st.hand(s), hands[s]);
+        for (s, hand) in hands.iter().enumerate() {
+            prop_assert_eq!(st.hand(s), hand);
         }
         if let Some(d) = dealer {
             prop_assert_eq!(st.first_leader(), d);
