@@ -16,7 +16,6 @@ pub mod fast;
 pub mod options;
 pub mod play;
 pub mod policy;
-pub mod random;
 pub mod scoring;
 pub mod session;
 pub mod state;

@@ -17,7 +17,6 @@
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
-use super::random::below;
 use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
@@ -127,6 +126,18 @@ fn follow_utility(state: &State, trick: &[Play], exposure: &Exposure) -> i64 {
     }
 }
 
+/// A uniform index in `0..n` (`n ≥ 1`) by rand's `random_range`, shared by the general state
+/// and the fast rollout so both draw the same numbers. A forced choice (`n = 1`, common in the
+/// late tricks) draws nothing.
+#[inline]
+pub fn pick_index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
+    if n <= 1 {
+        0
+    } else {
+        rng.random_range(0..n)
+    }
+}
+
 /// Choose a move for the seat to act with `policy`, drawing randomness from `rng`. `buf` is a
 /// reusable buffer for the legal plays.
 pub fn choose<R: Rng + ?Sized>(
@@ -140,13 +151,13 @@ pub fn choose<R: Rng + ?Sized>(
             Policy::Greedy => greedy_exposure(state),
             Policy::Random => {
                 let moves = state.legal_moves();
-                moves[below(rng, moves.len())]
+                moves[pick_index(rng, moves.len())]
             }
         },
         _ => {
             state.legal_plays_into(buf);
             Move::Play(match policy {
-                Policy::Random => buf[below(rng, buf.len())],
+                Policy::Random => buf[pick_index(rng, buf.len())],
                 Policy::Greedy => greedy_play(state, buf),
             })
         }

@@ -12,6 +12,7 @@ use super::scoring::{
 use crate::cards::Card;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
+use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Action code of [`Move::Expose`] of `EXPOSABLE[i]` is `EXPOSE_ACTION + i`.
@@ -126,7 +127,7 @@ pub struct State {
 pub fn shuffled_deck<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Card; 104] {
     let mut deck = TWO_DECKS;
     let n = 52 * rules.decks as usize;
-    super::random::shuffle(rng, &mut deck[..n]);
+    deck[..n].shuffle(rng);
     deck
 }
 
@@ -174,7 +175,7 @@ pub fn first_leader<R: Rng + ?Sized>(
         }
     }
     if n > 1 {
-        holders[super::random::below(rng, n)]
+        holders[rng.random_range(0..n)]
     } else {
         holders[0]
     }

@@ -476,3 +476,45 @@ fn random_players_average_about_minus_63() {
     let mean = total as f64 / (4 * deals) as f64;
     assert!((-68.0..=-54.0).contains(&mean), "mean raw per seat {mean}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// §A.6/§A.12 auto-exposure as a closure: it only adds exposures, never past the decks'
+    /// copies, stops with no layer at exactly 3 cards, and never applies when switched off.
+    #[test]
+    fn auto_fourth_closes_every_layer(two in any::<bool>(), lv in proptest::array::uniform4(0u8..3)) {
+        let decks = if two { 2u8 } else { 1 };
+        let lv = lv.map(|l| l.min(decks));
+        let on = rules(&[("decks", OptionValue::Int(decks as i64)), ("auto_expose_fourth", OptionValue::Bool(true))]);
+        let off = rules(&[("decks", OptionValue::Int(decks as i64)), ("auto_expose_fourth", OptionValue::Bool(false))]);
+        let mut e = Exposure { level: lv };
+        prop_assert_eq!(e.auto_fourth(&off), None);
+        let mut steps = 0;
+        while let Some(i) = e.auto_fourth(&on) {
+            e.level[i] += 1;
+            steps += 1;
+            prop_assert!(steps <= 2 && e.level[i] <= decks);
+        }
+        for layer in 1..=decks {
+            prop_assert_ne!(e.level.iter().filter(|&&l| l >= layer).count(), 3);
+        }
+        prop_assert!(e.level.iter().zip(&lv).all(|(a, b)| a >= b));
+    }
+
+    /// Hand evaluation starts from exactly the given hands, whatever the deal and dealer.
+    #[test]
+    fn evaluation_keeps_the_given_hands(seed in any::<u64>(), two in any::<bool>(), dealer in proptest::option::of(0usize..4)) {
+        let r = rules(&[("decks", OptionValue::Int(if two { 2 } else { 1 }))]);
+        let hands = super::state::deal_hands(&r, &mut deal_rng(seed, 0));
+        let deal = crate::deal::Deal { hands: hands.to_vec(), kitty: Multiset::EMPTY };
+        let st = super::evaluate::starting_state(&r, &deal, dealer, &mut deal_rng(seed, 1)).unwrap();
+        for (s, hand) in hands.iter().enumerate() {
+            prop_assert_eq!(st.hand(s), hand);
+        }
+        if let Some(d) = dealer {
+            prop_assert_eq!(st.first_leader(), d);
+        } else {
+            prop_assert!(st.hand(st.first_leader()).contains(card("2C")));
+        }
+    }
+}
