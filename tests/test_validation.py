@@ -200,3 +200,65 @@ def test_fixed_card_is_placed_and_the_rest_dealt_uniformly():
     p = float((batch[:, 0, ace_spades] == 2).mean())
     se = (24 / 107 * (1 - 24 / 107) / n) ** 0.5
     assert abs(p - 24 / 107) < 5 * se, p
+
+
+# --- simulate: counts and threads; CLI output checked before the run ----------------------------
+
+@pytest.mark.parametrize("kw, bad", [
+    (dict(deals=10**30), "deals 1000000000000000000000000000000"),
+    (dict(deals=50.0), "deals 50.0"),
+    (dict(deals=50, threads=10000), "threads 10000"),
+    (dict(deals=50, threads=True), "threads True"),
+    (dict(deals=50, threads=0), "threads 0"),
+])
+def test_simulate_counts(kw, bad):
+    with pytest.raises(zhipai.InvalidValueError) as e:
+        zhipai.simulate("tractor", **kw, progress=False)
+    assert bad in str(e.value)
+
+
+def test_more_threads_than_deals_is_clamped_and_changes_nothing():
+    a = zhipai.simulate("tractor", 3, threads=64, seed=5, progress=False)
+    b = zhipai.simulate("tractor", 3, threads=1, seed=5, progress=False)
+    assert (a["attacker_points"] == b["attacker_points"]).all()
+
+
+def _cli(*args: str):
+    import subprocess
+    import sys
+
+    # 10**12 deals: a check made after the run would time out instead of failing fast.
+    return subprocess.run([sys.executable, "-m", "zhipai.cli", *args], capture_output=True,
+                          text=True, timeout=60)
+
+
+def _missing(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is None
+
+
+@pytest.mark.parametrize("flags, module, text", [
+    (["--out", "x.parquet"], "pyarrow", "pyarrow"),
+    (["--plot", "x.png"], "matplotlib", "matplotlib"),
+])
+def test_cli_missing_optional_package_fails_before_the_run(tmp_path, flags, module, text):
+    if not _missing(module):
+        pytest.skip(f"{module} is installed")
+    flags = [str(tmp_path / f) if "." in f else f for f in flags]
+    r = _cli("simulate", "tractor", "--deals", str(10**12), "-q", *flags)
+    assert r.returncode == 2, r.stderr
+    assert r.stderr.startswith("zhipai: error:") and text in r.stderr
+    assert r.stderr.count("\n") == 1 and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("flags, text", [
+    (["--out", "x.txt"], ".csv, .parquet or .npz"),
+    (["--out", "x.csv", "--aggregate-only"], "--aggregate-only"),
+    (["--threads", "10000"], "threads 10000"),
+])
+def test_cli_bad_output_fails_before_the_run(tmp_path, flags, text):
+    flags = [str(tmp_path / f) if f.startswith("x.") else f for f in flags]
+    r = _cli("simulate", "tractor", "--deals", str(10**12), "-q", *flags)
+    assert r.returncode == 2, r.stderr
+    assert text in r.stderr and r.stderr.count("\n") == 1

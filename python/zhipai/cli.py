@@ -8,6 +8,7 @@ import sys
 from typing import Sequence
 
 import zhipai
+from zhipai.simulate import _optional
 from zhipai.deal import register_cli as _register_deal_cli
 
 
@@ -60,14 +61,22 @@ def _rules_from_args(args: argparse.Namespace) -> zhipai.Rules:
     return zhipai.rules(args.preset, **options)
 
 
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    rules = _rules_from_args(args)
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse a bad --out / --plot before a long run, not after it (the rows would be lost)."""
     if args.out:
-        # Check before a long run, not after it.
         if args.aggregate_only:
             raise ValueError("--out needs rows: it cannot be combined with --aggregate-only")
         if not args.out.lower().endswith((".csv", ".parquet", ".npz")):
             raise ValueError(f"cannot save to {args.out!r}: expected a .csv, .parquet or .npz file")
+        if args.out.lower().endswith(".parquet"):
+            _optional("pyarrow.parquet", "--out FILE.parquet", "arrow")
+    if args.plot:
+        _optional("matplotlib", "--plot", "plot")
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    _check_outputs(args)
     status = 0
     try:
         result = zhipai.simulate(
@@ -105,7 +114,8 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", "-n", type=int, default=10_000, help="number of deals (default 10000)")
     p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
-    p.add_argument("--threads", "-t", type=int, help="worker threads (default: every core)")
+    p.add_argument("--threads", "-t", type=int,
+                   help="worker threads, 1-256 (default: every core; more than the deals are clamped)")
     p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file")
     p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")
@@ -177,7 +187,8 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--threads", "-t", type=int, help="worker threads (default: every core)")
+    p.add_argument("--threads", "-t", type=int,
+                   help="worker threads, 1-256 (default: every core; more than the samples are clamped)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_evaluate)
 
@@ -223,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # Output piped into e.g. `head`, which stopped reading: not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, ImportError) as e:
         print(f"zhipai: error: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

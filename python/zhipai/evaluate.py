@@ -29,6 +29,8 @@ from zhipai.simulate import (
     ProgressArg,
     SimulationInterrupted,
     _check_count,
+    _check_seed,
+    _check_threads,
     _exact_stats,
     _progress_callback,
     _resolve_rules,
@@ -66,9 +68,8 @@ def _void_text(value: CardsArg, seat: int) -> str:
 
 
 def _seat(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise InvalidValueError(f"invalid {what} {value!r}: expected a seat number ≥ 0")
-    return int(value)
+    """A seat number ≥ 0 (the game checks its upper bound); bools and floats refused."""
+    return int(_core._check_int(what, value, 0, 255))
 
 
 def _engine(rules: Rules) -> Callable[..., dict[str, Any]]:
@@ -204,11 +205,10 @@ def evaluate(
         SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
     """
     seat = _seat(seat, "seat")
-    _check_count("samples", samples)
-    _check_count("threads", threads, allow_none=True)
-    _check_count("chunk_size", chunk_size, allow_none=True)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InvalidValueError(f"invalid seed {seed!r}: expected an int in 0..2**64")
+    samples = _check_count("samples", samples)
+    threads = _check_threads(threads, samples)
+    chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
+    seed = _check_seed(seed)
     if policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
     known = dict(known or {})

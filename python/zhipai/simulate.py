@@ -348,13 +348,28 @@ def _engine(rules: Rules) -> Callable[..., dict[str, Any]]:
     return run
 
 
-def _check_count(name: str, value: Any, *, allow_none: bool = False) -> None:
+# Most worker threads: more only thrash the machine (each thread owns a rayon worker and buffers).
+MAX_THREADS = 256
+_MAX_COUNT = 2**63 - 1
+
+
+def _check_count(name: str, value: Any, *, allow_none: bool = False, hi: int = _MAX_COUNT) -> Any:
+    """``value`` as an int from 1 to ``hi`` (ints and numpy ints; bools and floats refused), or
+    ``None`` when allowed; else ``InvalidValueError`` naming it (the binding's shared check)."""
     if value is None and allow_none:
-        return
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise InvalidValueError(f"invalid {name} {value!r}: expected an int")
-    if value < 1:
-        raise InvalidValueError(f"invalid {name} {value}: expected at least 1")
+        return None
+    return int(_core._check_int(name, value, 1, hi))
+
+
+def _check_threads(threads: Any, work: int) -> int | None:
+    """Worker threads: 1 to :data:`MAX_THREADS` (else ``InvalidValueError`` naming ``threads``),
+    clamped to ``work`` (one deal or sample per thread at most; extra threads would idle)."""
+    t = _check_count("threads", threads, allow_none=True, hi=MAX_THREADS)
+    return None if t is None else min(t, work)
+
+
+def _check_seed(seed: Any) -> int:
+    return int(_core._check_int("seed", seed, 0, 2**64 - 1))
 
 
 def _resolve_rules(rules: Rules | str) -> Rules:
@@ -410,12 +425,14 @@ def simulate(
 
     Args:
         rules: a ``zhipai.Rules`` (``zhipai.rules(preset, **options)``) or a preset name.
-        deals: number of deals, an int ≥ 1.
+        deals: number of deals, an int from 1 to ``2**63 - 1`` (numpy ints accepted; bools and
+            floats refused).
         policy: ``"random"`` (uniform over legal choices) or ``"greedy"`` (the game's documented
             rule-based player), used for every seat and decision. Python callables are not
             available yet (see the module docs for what the games must expose).
         seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``.
-        threads: worker threads ≥ 1, default every core. Results do not depend on it.
+        threads: worker threads, 1 to ``MAX_THREADS`` (256), default every core; more threads
+            than deals are clamped to ``deals``. Results do not depend on it.
         progress: ``None`` (default) = tqdm bar when stderr is a terminal; ``True``/``False`` =
             always/never; or a callable ``f(done, total)`` called about every 100 ms from the
             calling thread — returning ``False`` stops the run (the prefix is returned).
@@ -433,11 +450,10 @@ def simulate(
         InvalidOptionError: unknown preset, or a game whose simulation is not available yet.
         SimulationInterrupted: Ctrl-C; ``.result`` holds the completed prefix.
     """
-    _check_count("deals", deals)
-    _check_count("threads", threads, allow_none=True)
-    _check_count("chunk_size", chunk_size, allow_none=True)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise InvalidValueError(f"invalid seed {seed!r}: expected an int in 0..2**64")
+    deals = _check_count("deals", deals)
+    threads = _check_threads(threads, deals)
+    chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
+    seed = _check_seed(seed)
     if callable(policy):
         raise InvalidValueError(
             f"invalid policy {policy!r}: Python callables need the game's step-by-step state "

@@ -152,6 +152,9 @@ fn run_sim<'py>(
     Ok(d)
 }
 
+/// Most worker threads (`zhipai.simulate.MAX_THREADS`).
+const MAX_THREADS: usize = 256;
+
 fn options(
     deals: u64,
     policy: &str,
@@ -160,6 +163,14 @@ fn options(
     chunk_size: Option<usize>,
 ) -> PyResult<RunOptions> {
     let policy: Policy = guard(|| policy.parse())?;
+    // `zhipai.simulate` checks these too (`MAX_THREADS`); repeated here so no caller can ask the
+    // pool for thousands of threads: 1..=256, and never more threads than deals.
+    if let Some(t) = threads.filter(|t| !(1..=MAX_THREADS).contains(t)) {
+        return guard(|| {
+            Err(ZhipaiError::invalid_value("threads", t, format!("expected 1 to {MAX_THREADS}")))
+        });
+    }
+    let threads = threads.map(|t| t.min(usize::try_from(deals.max(1)).unwrap_or(usize::MAX)));
     Ok(RunOptions { threads, chunk_size, ..RunOptions::new(deals, seed, policy) })
 }
 
