@@ -407,7 +407,7 @@ impl ConstrainedDealer {
                 return Err(ZhipaiError::invalid_value(
                     format!("{what} hand"),
                     len - 1,
-                    format!("the deal has {n} hands (0..{n})"),
+                    format!("the deal has {n} hands (0 to {})", n - 1),
                 ));
             }
         }

@@ -102,7 +102,7 @@ pub fn evaluate(
         return Err(ZhipaiError::invalid_value(
             "seat",
             req.seat,
-            format!("the deal has seats 0..{hands}"),
+            format!("the deal has seats 0 to {}", hands - 1),
         ));
     }
     let size = shape.hand_sizes()[req.seat];
@@ -117,7 +117,7 @@ pub fn evaluate(
         return Err(ZhipaiError::invalid_value(
             "dealer",
             d,
-            format!("the deal has seats 0..{hands}"),
+            format!("the deal has seats 0 to {}", hands - 1),
         ));
     }
     let candidates = if req.candidates.is_empty() { vec![None] } else { req.candidates.clone() };
