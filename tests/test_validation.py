@@ -262,3 +262,16 @@ def test_cli_bad_output_fails_before_the_run(tmp_path, flags, text):
     r = _cli("simulate", "tractor", "--deals", str(10**12), "-q", *flags)
     assert r.returncode == 2, r.stderr
     assert text in r.stderr and r.stderr.count("\n") == 1
+
+
+def test_shengji_state_arguments():
+    d = sj.Deal(R, seed=1)
+    with pytest.raises(zhipai.InvalidValueError, match="player 7"):
+        d.hand(7)
+    with pytest.raises(zhipai.InvalidValueError, match="action 1.5"):
+        d.apply_action(1.5)
+    with pytest.raises(zhipai.InvalidValueError, match="action -1"):
+        d.apply_action(-1)
+    with pytest.raises(zhipai.InvalidValueError, match="dealer 4"):
+        sj.Deal(R, dealer=4)
+    assert d.hand(np.int64(0)) == d.hand(0)

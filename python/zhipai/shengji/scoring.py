@@ -197,7 +197,7 @@ class Deal:
         return self._s.legal_actions()
 
     def apply_action(self, action: int) -> None:
-        self._s.apply_action(int(action))
+        self._s.apply_action(action)
 
     def legal_bids(self) -> list[str]:
         return self._s.legal_bids()

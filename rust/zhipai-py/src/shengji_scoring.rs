@@ -191,8 +191,9 @@ impl PyDeal {
         self.0.returns()
     }
 
-    fn hand(&self, player: u8) -> String {
-        self.0.hand(player).to_string()
+    fn hand(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
+        let player: u8 = convert::int_in("player", player, 0, 3)?;
+        Ok(self.0.hand(player).to_string())
     }
 
     #[getter]
@@ -215,7 +216,8 @@ impl PyDeal {
         self.0.legal_actions()
     }
 
-    fn apply_action(&mut self, action: usize) -> PyResult<()> {
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action: usize = convert::int_in("action", action, 0, u16::MAX as i128)?;
         guard(|| self.0.apply_action(action))
     }
 
