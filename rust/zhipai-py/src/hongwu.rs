@@ -574,8 +574,10 @@ impl PyHongWuState {
         PyHongWuAuction(self.0.auction().clone()).legal_bids(py)
     }
 
-    /// Candidate leads of the seat to act: every single, pair and tractor held (throws are
-    /// legal too but not listed). `[]` outside a lead.
+    /// Candidate leads of the seat to act: every single, pair and tractor held, plus the whole
+    /// holding of each plain suit that is a throw (hongwu.md §B.7) — the leads the `"random"`
+    /// policy draws from uniformly. Other throws (part of a suit) are legal too but not listed.
+    /// `[]` outside a lead.
     fn lead_candidates(&self) -> Vec<Vec<PyCard>> {
         if self.0.phase() != Phase::Play || !self.0.current_trick().is_empty() {
             return Vec::new();
