@@ -147,8 +147,6 @@ pub struct Deal {
     penalty: i32,
     tricks: u16,
     failed_throws: u16,
-    /// Cards played to tricks so far (public information, for the greedy player).
-    gone: Multiset,
     /// The bid / burial / play being built card by card.
     building: Multiset,
     result: Option<DealResult>,
@@ -278,7 +276,6 @@ impl Deal {
             penalty: 0,
             tricks: 0,
             failed_throws: 0,
-            gone: Multiset::EMPTY,
             building: Multiset::EMPTY,
             result: None,
             rng,
@@ -556,7 +553,6 @@ impl Deal {
             }
         }
         self.hands[p].remove_all(&played)?;
-        self.gone.add_all(&played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -577,7 +573,6 @@ impl Deal {
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         self.hands[p].remove_all(&cards)?;
-        self.gone.add_all(&cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -858,12 +853,22 @@ impl Deal {
         let (_, k) = hand_and_kitty(self.rules.decks);
         let hand = self.hands[self.to_move as usize];
         let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
-        let mut free: Vec<Card> = hand.restrict(!restricted).iter().collect();
-        let mut rest: Vec<Card> = hand.restrict(restricted).iter().collect();
-        free.shuffle(&mut self.rng);
-        rest.shuffle(&mut self.rng);
+        // Stack buffers (a dealer holds at most 45 cards): the free cards, then the restricted.
+        let mut buf = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        let mut n_free = 0;
+        for c in hand.restrict(!restricted).iter() {
+            buf[n_free] = c;
+            n_free += 1;
+        }
+        let mut n = n_free;
+        for c in hand.restrict(restricted).iter() {
+            buf[n] = c;
+            n += 1;
+        }
+        buf[..n_free].shuffle(&mut self.rng);
+        buf[n_free..n].shuffle(&mut self.rng);
         let mut out = Multiset::EMPTY;
-        for &c in free.iter().chain(rest.iter()).take(k) {
+        for &c in buf[..n].iter().take(k) {
             out.add(c);
         }
         out
@@ -891,11 +896,14 @@ impl Deal {
                 Move::Bury(policy::bury(self.tr(), hand, k, restricted))
             }
             Phase::Playing => {
-                let mut unseen = Multiset::full_decks(self.rules.decks as usize, true)?;
-                unseen.remove_all(hand)?;
-                unseen.remove_all(&self.gone)?;
-                if Some(self.to_move) == self.dealer {
-                    unseen.remove_all(&self.kitty)?;
+                // Not seen by this seat = the other hands, plus the kitty unless it buried it
+                // (the pack minus its hand, the cards played and its own burial).
+                let mut unseen =
+                    if Some(self.to_move) == self.dealer { Multiset::EMPTY } else { self.kitty };
+                for (q, h) in self.hands.iter().enumerate() {
+                    if q != p {
+                        unseen.add_all(h)?;
+                    }
                 }
                 let view = policy::PlayView {
                     tr: self.tr(),
