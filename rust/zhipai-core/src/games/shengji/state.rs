@@ -921,6 +921,24 @@ impl Deal {
         })
     }
 
+    /// The burial `policy` chooses for the dealer while keeping `keep` (a forced first lead)
+    /// in hand; when `keep` is not held the burial is chosen from the whole hand (the lead is
+    /// then refused when played).
+    fn burial_keeping(&mut self, policy: Policy, keep: &Multiset) -> Result<Move> {
+        let p = self.to_move as usize;
+        let held = self.hands[p];
+        let (_, k) = hand_and_kitty(self.rules.decks);
+        if held.contains_all(keep) && held.len() - keep.len() >= k {
+            self.hands[p].remove_all(keep)?;
+        }
+        let mv = match policy {
+            Policy::Random => self.random_move(),
+            Policy::Greedy => self.greedy_move(),
+        };
+        self.hands[p] = held;
+        mv
+    }
+
     /// Play the deal to the end with `policy` for every seat.
     pub fn play_out(&mut self, policy: Policy) -> Result<&DealResult> {
         while self.phase != Phase::Done {
@@ -1291,7 +1309,8 @@ impl DealSimulator for ShengjiRules {
     /// * empty: pass at its first declaration opportunity;
     /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
     /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
-    ///   first follow or lead), after any burial chosen by the policy.
+    ///   first follow or lead), after the policy's burial when it is the dealer (chosen from
+    ///   the cards other than the candidate's, so that the lead stays possible).
     ///
     /// An illegal forced action is an `IllegalPlay` naming it; a deal that does not have the
     /// shape of [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
@@ -1320,13 +1339,17 @@ impl DealSimulator for ShengjiRules {
             let mv = match forced {
                 Some(m) if deal.to_move as usize == start.seat => match deal.phase {
                     Phase::Dealing => m.is_empty().then_some(Move::Pass),
-                    Phase::Burying => (m.len() == kitty_size).then_some(Move::Bury(m)),
+                    Phase::Burying if m.len() == kitty_size => Some(Move::Bury(m)),
+                    Phase::Burying => Some(deal.burial_keeping(policy, &m)?),
                     Phase::Playing => Some(Move::Play(m)),
                     Phase::Done => None,
                 },
                 _ => None,
             };
             match mv {
+                Some(Move::Bury(b)) if forced.is_some_and(|m| m.len() != kitty_size) => {
+                    deal.apply(Move::Bury(b))?; // the policy's burial; the lead is still forced
+                }
                 Some(mv) => {
                     forced = None;
                     deal.apply(mv)?;
