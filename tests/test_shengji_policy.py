@@ -29,8 +29,8 @@ def test_greedy_simulation_runs_and_is_reproducible():
     pa, pb = a.stats("attacker_points"), b.stats("attacker_points")
     assert pa == pb
     assert pa["count"] == 200 and pa["sum"] % 5 == 0
-    # 25 tricks in every 2-deck deal; throws are never led by the greedy player.
-    assert a.stats("tricks")["min"] == 25 and a.stats("failed_throws")["max"] == 0
+    # At most 25 tricks (pairs and tractors take several cards); the greedy player never throws.
+    assert a.stats("tricks")["max"] <= 25 and a.stats("failed_throws")["max"] == 0
 
 
 def test_greedy_differs_from_random():

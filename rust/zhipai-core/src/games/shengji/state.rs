@@ -86,6 +86,18 @@ pub enum Move {
     Play(Multiset),
 }
 
+impl std::fmt::Display for Move {
+    /// `pass`, `declare 2H 2H`, `bury …`, `play …` (cards in canonical notation).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Pass => f.write_str("pass"),
+            Move::Declare(b) => write!(f, "declare {b}"),
+            Move::Bury(m) => write!(f, "bury {m}"),
+            Move::Play(m) => write!(f, "play {m}"),
+        }
+    }
+}
+
 /// The end of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DealResult {
@@ -438,7 +450,7 @@ impl Deal {
     pub fn apply(&mut self, mv: Move) -> Result<()> {
         if !self.building.is_empty() {
             return Err(ZhipaiError::illegal_play(
-                format!("{mv:?}"),
+                mv.to_string(),
                 "a card-by-card move is being built; finish it with apply_action",
             ));
         }
@@ -472,11 +484,9 @@ impl Deal {
                     self.follow(cards)
                 }
             }
-            (Phase::Done, _) => {
-                Err(ZhipaiError::illegal_play(format!("{mv:?}"), "the deal is over"))
-            }
+            (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv.to_string(), "the deal is over")),
             (phase, _) => Err(ZhipaiError::illegal_play(
-                format!("{mv:?}"),
+                mv.to_string(),
                 format!("not a move of the {phase:?} phase"),
             )),
         }
