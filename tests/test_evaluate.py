@@ -123,3 +123,19 @@ def test_cli_evaluate_errors_exit_2(capsys):
     p = subprocess.run([sys.executable, "-m", "zhipai.cli", "evaluate", "tractor", "--hand", "AS"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "not available" in p.stderr
+
+
+HONG_WU_HAND = "BJ SJ 5H 5H AS AS KS QS JS 10S 9S 8S AH KH QH JH 10H AD KD QD JD 10D AC KC QC"
+
+
+def test_real_game_hook_hong_wu():
+    # Hong Wu implements DealSimulator::play_from_deal: same columns as simulate, deterministic
+    # for any threads, and knowledge no deal satisfies is refused.
+    a = zhipai.evaluate("hong_wu", 0, HONG_WU_HAND, samples=60, dealer=0, threads=1, progress=False)
+    b = zhipai.evaluate("hong_wu", 0, HONG_WU_HAND, samples=60, dealer=0, threads=2, chunk_size=7, progress=False)
+    assert len(a) == 60 and a.columns == zhipai.simulate("hong_wu", 1, progress=False).columns
+    for col in a.columns:
+        assert np.array_equal(a.outcomes(0)[col], b.outcomes(0)[col]), col
+    with pytest.raises(zhipai.ImpossibleDealError):
+        three_big_jokers = "BJ BJ BJ SJ 5H AS AS KS QS JS 10S 9S 8S AH KH QH JH 10H AD KD QD JD 10D AC KC"
+        zhipai.evaluate("hong_wu", 0, three_big_jokers, samples=5, progress=False)

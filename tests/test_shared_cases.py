@@ -1,9 +1,8 @@
 """Every rule-case file in ``shared/cases/`` through the case runner (shared/cases/FORMAT.md).
 
 ``shared/`` is found next to the repository root, or next to one of its ancestors (worktrees live
-one level deeper), or at ``$ZHIPAI_SHARED``. A failed case fails the test. Skipped cases (checks
-whose game is not implemented yet) mark the file's test as xfail with the count, for now; the
-lead tightens this to "0 skipped" when the games land.
+one level deeper), or at ``$ZHIPAI_SHARED``. A failed case fails the test, and so does a skipped
+one: every game is implemented, so a skipped case means a check the engine lost.
 """
 
 from __future__ import annotations
@@ -42,7 +41,5 @@ def test_shared_cases_are_present():
 def test_shared_case_file(path: Path):
     report = check_cases(path)
     assert report.failed == 0, f"{path.name}: {report}\n" + "\n".join(map(str, report.failures))
-    assert report.passed + report.skipped > 0, f"{path.name} holds no cases"
-    if report.skipped:
-        pytest.xfail(f"{path.name}: {report} — {report.skipped} cases skipped "
-                     f"(checks not implemented yet, e.g. {report.skipped_ids[0]})")
+    assert report.skipped == 0, f"{path.name}: {report}; skipped: {report.skipped_ids}"
+    assert report.passed > 0, f"{path.name} holds no cases"

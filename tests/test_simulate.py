@@ -289,6 +289,12 @@ def test_cli_errors_are_one_line_exit_2(capsys):
     assert "--option 'decks'" in capsys.readouterr().err
     assert main(["simulate", "gongzhu", "-n", "0"]) == 2
     assert "deals 0" in capsys.readouterr().err
+    # a bad --out is refused before the run, not after it
+    assert main(["simulate", "gongzhu", "-n", "5", "--out", "r.xlsx"]) == 2
+    captured = capsys.readouterr()
+    assert "r.xlsx" in captured.err and captured.out == ""
+    assert main(["simulate", "gongzhu", "-n", "5", "--out", "r.csv", "--aggregate-only"]) == 2
+    assert "--aggregate-only" in capsys.readouterr().err
 
 
 def test_cli_subprocess_error_exit_2():

@@ -19,7 +19,7 @@ fn driver(c: &mut Criterion) {
     g.throughput(Throughput::Elements(DEALS));
     g.sample_size(20);
     // The games reach the driver as `&dyn DealSimulator`; so does the baseline.
-    let dyn_game: &dyn DealSimulator = black_box(&game);
+    let dyn_game: &dyn DealSimulator = black_box(&game as &dyn DealSimulator);
     g.bench_function("plain_loop", |b| {
         b.iter(|| {
             let mut row = [0i32; 4];

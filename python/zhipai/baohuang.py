@@ -17,6 +17,22 @@ Mechanics (every function takes an optional ``rules=zhipai.rules("baohuang", ...
 
 :class:`Game` / :class:`State` play whole deals with OpenSpiel-style verbs.
 
+Built-in policies (``zhipai.simulate("baohuang", policy=...)``, ``zhipai.evaluate``):
+
+* ``"random"`` — uniform over every legal move at every decision, accession included: a player
+  offered the scepter or a grab chance grabs (抢独) as often as he picks any other option, so
+  **most random deals are 抢独** (about 64% 抢独, 17% 明保, 16% 暗保, 1% each 明独 / 暗独; see
+  the ``mode`` column of ``zhipai simulate baohuang``). A uniform baseline, not a model of players.
+* ``"greedy"`` — ascends with a 3-copy card (else 4-copy, 暗独), else abdicates; never grabs;
+  plays its lowest naturals, beats with the cheapest play, passes to its partner.
+
+Hand evaluation (``zhipai.evaluate("baohuang", seat, hand, candidates=[...])``): seat 0 is the
+first-dealt seat with 44 cards, seats 1..4 hold 43. The scepter holder is ``dealer`` when given,
+else the evaluated seat if its hand has a BJ, else a BJ holder drawn at random. A candidate of the
+scepter holder is its accession decision: ``""`` = 让位 (yield the scepter), one card such as
+``"BJ"`` = 抢独 (grab), copies of one card such as ``"9C 9C 9C"`` = 登基 with it. For any other
+seat a candidate is its first play (``""`` = pass). A 黄局 rollout reports ``emperor = -1``.
+
 Errors: ``InvalidCardError`` for bad card text, ``IllegalPlayError`` for a malformed play or an
 action not allowed, ``InvalidValueError`` for bad places, seats or hands, ``InvalidOptionError``
 for rules of another game.

@@ -61,6 +61,12 @@ def _rules_from_args(args: argparse.Namespace) -> zhipai.Rules:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
+    if args.out:
+        # Check before a long run, not after it.
+        if args.aggregate_only:
+            raise ValueError("--out needs rows: it cannot be combined with --aggregate-only")
+        if not args.out.lower().endswith((".csv", ".parquet", ".npz")):
+            raise ValueError(f"cannot save to {args.out!r}: expected a .csv, .parquet or .npz file")
     status = 0
     try:
         result = zhipai.simulate(
@@ -77,7 +83,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} deals", file=sys.stderr)
     print(result.summary())
-    if args.out and not args.aggregate_only:
+    if args.out:
         print(f"rows written to {result.save(args.out)}")
     if args.plot:
         result.plot(args.plot)

@@ -1,7 +1,11 @@
 //! Built-in players and the simulation contract (`rollout::DealSimulator`).
 //!
 //! * `random`: uniform over the legal moves at every decision, accession included
-//!   ([`State::sample_move`]).
+//!   ([`State::sample_move`]). Every player offered the scepter or a grab chance picks grab
+//!   (抢独) with probability 1/(options), so **most random deals are 抢独**: about 64% 抢独,
+//!   17% 明保, 16% 暗保, 1% each 明独 / 暗独 (`zhipai simulate baohuang -n 5000`, column `mode`).
+//!   That is the documented meaning of `random` (a uniform baseline, not a model of players);
+//!   use `greedy` for deals where accession follows the hand.
 //! * `greedy` (a documented rule-based player, no lookahead):
 //!   - accession: ascend with a 3-copy card if he has one (first in kind order), else with a
 //!     4-copy card (then 暗独), else abdicate; never grab; a guard plays 暗保; 逼位 takes the first
@@ -13,12 +17,16 @@
 //!     jokers"); apply for 接风 instead of passing when allowed; never yield.
 
 use super::moves::{self, Shape};
+use super::options::{Deck, ExtraCardTo};
 use super::scoring::Mode;
 use super::state::{Move, Phase, State, PLAYERS};
 use super::BaohuangRules;
+use crate::cards::Card;
+use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::rollout::{Column, DealSimulator, StartingDeal};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -105,9 +113,9 @@ fn cheapest_beat(state: &State, seat: u8, prev: &Shape) -> Option<Shape> {
 }
 
 const COLUMNS: [Column; 22] = [
-    Column { name: "emperor", doc: "seat of the emperor (0..5, playing order)" },
+    Column { name: "emperor", doc: "seat of the emperor (0..5, playing order); -1 for a 黄局 deal in hand evaluation (no redeal there; scores 0)" },
     Column { name: "guard", doc: "seat of the guard, -1 in solo modes" },
-    Column { name: "mode", doc: "0 normal (暗保), 1 open_guard (明保), 2 grab (抢独), 3 open_solo (明独), 4 secret_solo (暗独)" },
+    Column { name: "mode", doc: "0 normal (暗保), 1 open_guard (明保), 2 grab (抢独), 3 open_solo (明独), 4 secret_solo (暗独); the random policy is uniform over every legal accession move, so most random deals are 抢独; -1 for 黄局 in evaluation" },
     Column { name: "open_guard", doc: "1 if the guard chose 明保 (scores doubled)" },
     Column { name: "solo", doc: "1 if the emperor played alone (抢独, 明独, 暗独)" },
     Column { name: "dengji_card", doc: "kind index 0..54 of the 登基 card, -1 for 抢独" },
@@ -156,35 +164,185 @@ impl DealSimulator for BaohuangRules {
 
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
         let (s, redeals) = self.play_out(policy, rng)?;
-        let places = s.places();
-        let e = s.emperor().expect("a played deal has an emperor");
-        let guard = s.guard().map_or(-1, i32::from);
-        let mut v = [0i32; COLUMNS.len()];
-        v[0] = e as i32;
-        v[1] = guard;
-        v[2] = s.mode().code();
-        v[3] = (s.mode() == Mode::OpenGuard) as i32;
-        v[4] = s.mode().is_solo() as i32;
-        v[5] = s.dengji_card().map_or(-1, |c| c.index() as i32);
-        v[6] = s.abdications() as i32;
-        v[7] = (s.abdications() >= PLAYERS as u8) as i32;
-        v[8] = redeals;
-        v[9] = s.plays() as i32;
-        v[10] = places[e as usize] as i32;
-        v[11] = s.guard().map_or(-1, |g| places[g as usize] as i32);
-        for seat in 0..PLAYERS {
-            v[12 + seat] = places[seat] as i32;
-            v[17 + seat] = s.returns()[seat];
-        }
-        let n = row.len().min(v.len());
-        row[..n].copy_from_slice(&v[..n]);
+        write_row(&s, redeals, row);
         Ok(())
     }
+
+    /// Four decks with jokers, hands of 44, 43, 43, 43, 43 and no kitty (§C.1): **seat 0 is the
+    /// first-dealt seat**, which gets the extra card. Seats are in playing order, so any seating
+    /// is expressed by choosing the evaluated seat: a 44-card hand is seat 0, a 43-card hand one
+    /// of seats 1..5 (seat `s` sits `s` places after the 44-card player in playing order).
+    /// `None` (evaluation unavailable) for `deck = 168` (not whole decks) and
+    /// `extra_card_to = scepter_last`.
+    fn deal_shape(&self) -> Option<DealShape> {
+        let default_deal =
+            self.deck == Deck::Full216 && self.extra_card_to == ExtraCardTo::FirstDealtSeat;
+        default_deal.then(|| DealShape::new(4, true, &[44, 43, 43, 43, 43], 0).ok()).flatten()
+    }
+
+    /// Baohuang reading of the hook (the hands are used unchanged; a 黄局 deal cannot be redealt
+    /// here, so it is reported with `emperor = -1` and all scores 0):
+    ///
+    /// * **Scepter (权杖).** The four BJ are alike in card notation, so the scepter holder is:
+    ///   `start.dealer` when given (that seat must hold a BJ: pass it as known cards when it is
+    ///   not the evaluated seat, else `InvalidValue`); otherwise the evaluated seat when its hand
+    ///   holds a BJ (its holder knows the marked card; the question "ascend or yield?"); otherwise
+    ///   one of the other seats' BJ drawn uniformly from `rng` (as the shuffle does).
+    /// * **First action when the evaluated seat holds the scepter**: its accession decision
+    ///   (§C.3), the first decision of the deal:
+    ///   - `""` (empty) = 让位 (abdicate: the scepter passes clockwise);
+    ///   - one card (write the BJ) = 抢独 (grab: emperor alone, §C.3.5);
+    ///   - two or more copies of one kind X (e.g. `"9C 9C 9C"`, `"BJ BJ BJ"`) = 登基 with X
+    ///     (3 copies: a hidden guard holds the 4th; 4 copies: 独保, then the policy picks 明独 or
+    ///     暗独); X must be one of the seat's 登基 options.
+    /// * **Otherwise**: its first card-play decision (its first lead or response): the cards of
+    ///   that play (suits as given), `""` = pass (过牌). Decisions it meets before (a grab chance,
+    ///   逼位, 明保 / 暗保) are the policy's.
+    ///
+    /// A forced action that is not legal where it applies is an `IllegalPlay` naming the cards
+    /// (e.g. a play that does not beat the play on the table).
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        let hands: [Multiset; PLAYERS] =
+            start.deal.hands.clone().try_into().map_err(|h: Vec<Multiset>| {
+                ZhipaiError::invalid_value("deal", format!("{} hands", h.len()), "Baohuang deals 5")
+            })?;
+        if start.seat >= PLAYERS {
+            return Err(ZhipaiError::invalid_value("seat", start.seat, "expected 0..5"));
+        }
+        let scepter = scepter_seat(&hands, start, rng)?;
+        let first_dealt = (0..PLAYERS).max_by_key(|&s| (hands[s].len(), PLAYERS - s)).unwrap_or(0);
+        let mut state = State::from_hands(self, hands, scepter, first_dealt as u8)?;
+        let seat = start.seat as u8;
+        let holder = scepter == seat;
+        let mut forced = start.first_action;
+        while let Some(to_act) = state.current_player() {
+            let applies = match state.phase() {
+                Phase::Accession => holder,
+                Phase::Play => !holder,
+                _ => false,
+            };
+            match forced.filter(|_| to_act == seat && applies) {
+                Some(cards) => {
+                    forced = None;
+                    apply_forced(&mut state, cards)?;
+                }
+                None => {
+                    let mv = choose(policy, &state, rng).expect("a player is to act");
+                    state.apply_unchecked(mv);
+                }
+            }
+        }
+        write_row(&state, 0, row);
+        Ok(())
+    }
+}
+
+/// The scepter holder of an evaluated deal (see [`BaohuangRules::play_from_deal`]).
+fn scepter_seat(
+    hands: &[Multiset; PLAYERS],
+    start: &StartingDeal<'_>,
+    rng: &mut ChaCha8Rng,
+) -> Result<u8> {
+    let bj = |s: usize| hands[s].count(Card::BIG_JOKER);
+    if let Some(d) = start.dealer {
+        if d >= PLAYERS || bj(d) == 0 {
+            return Err(ZhipaiError::invalid_value(
+                "dealer",
+                d,
+                "the dealer is the scepter holder and must hold a BJ (give it as a known card)",
+            ));
+        }
+        return Ok(d as u8);
+    }
+    if bj(start.seat) > 0 {
+        return Ok(start.seat as u8);
+    }
+    let total: usize = (0..PLAYERS).map(bj).sum();
+    let mut k = rng.random_range(0..total.max(1));
+    for s in 0..PLAYERS {
+        if k < bj(s) {
+            return Ok(s as u8);
+        }
+        k -= bj(s);
+    }
+    Err(ZhipaiError::invalid_value("hands", "no BJ", "the deck has four BJ"))
+}
+
+/// Apply an evaluation candidate where it applies: an accession decision in `Accession`, a play
+/// or pass in `Play` (see [`BaohuangRules::play_from_deal`]).
+fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
+    if state.phase() == Phase::Play {
+        if cards.is_empty() {
+            let why = state.check_move(&Move::Pass).err();
+            return match why {
+                Some(why) => Err(ZhipaiError::illegal_play("\"\" (pass)", why)),
+                None => state.apply(Move::Pass),
+            };
+        }
+        return state.apply_cards(cards);
+    }
+    let kinds = cards.kinds();
+    let mv =
+        match (cards.len(), kinds.len()) {
+            (0, _) => Move::Abdicate,
+            (1, _) => Move::Grab,
+            (_, 1) => Move::Ascend(kinds.iter().next().expect("one kind")),
+            _ => return Err(ZhipaiError::illegal_play(
+                cards,
+                "an accession candidate is \"\" (让位), one card (抢独) or copies of the 登基 card",
+            )),
+        };
+    state
+        .check_move(&mv)
+        .map_err(|why| ZhipaiError::illegal_play(cards, format!("{mv}: {why}")))?;
+    state.apply_unchecked(mv);
+    Ok(())
+}
+
+/// One result row (see `COLUMNS`); a void deal (黄局, only in hand evaluation) has emperor,
+/// guard, mode and 登基 card -1 and everything else 0 but the abdications.
+fn write_row(s: &State, redeals: i32, row: &mut [i32]) {
+    let places = s.places();
+    let mut v = [0i32; COLUMNS.len()];
+    v[6] = s.abdications() as i32;
+    v[8] = redeals;
+    match s.emperor() {
+        None => {
+            for k in [0, 1, 2, 5, 11] {
+                v[k] = -1;
+            }
+        }
+        Some(e) => {
+            v[0] = e as i32;
+            v[1] = s.guard().map_or(-1, i32::from);
+            v[2] = s.mode().code();
+            v[3] = (s.mode() == Mode::OpenGuard) as i32;
+            v[4] = s.mode().is_solo() as i32;
+            v[5] = s.dengji_card().map_or(-1, |c| c.index() as i32);
+            v[7] = (s.abdications() >= PLAYERS as u8) as i32;
+            v[9] = s.plays() as i32;
+            v[10] = places[e as usize] as i32;
+            v[11] = s.guard().map_or(-1, |g| places[g as usize] as i32);
+            for seat in 0..PLAYERS {
+                v[12 + seat] = places[seat] as i32;
+                v[17 + seat] = s.returns()[seat];
+            }
+        }
+    }
+    let n = row.len().min(v.len());
+    row[..n].copy_from_slice(&v[..n]);
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Rank;
     use crate::rollout::deal_rng;
 
     #[test]
@@ -211,6 +369,149 @@ mod tests {
         r.play_deal(Policy::Random, &mut deal_rng(11, 4), &mut a).unwrap();
         r.play_deal(Policy::Random, &mut deal_rng(11, 4), &mut b).unwrap();
         assert_eq!(a, b);
+    }
+
+    /// A dealt deck rotated so that the 44-card (first-dealt) hand is seat 0, as in
+    /// `deal_shape`, with the scepter seat.
+    fn shaped_deal(seed: u64) -> (crate::deal::Deal, u8) {
+        let d = super::super::state::deal(&BaohuangRules::default(), &mut deal_rng(seed, 0));
+        let f = d.first_dealt as usize;
+        let hands = (0..PLAYERS).map(|i| d.hands[(f + i) % PLAYERS]).collect();
+        let scepter = ((d.scepter as usize + PLAYERS - f) % PLAYERS) as u8;
+        (crate::deal::Deal { hands, kitty: Multiset::EMPTY }, scepter)
+    }
+
+    fn eval_row(start: &StartingDeal<'_>, policy: Policy, seed: u64) -> Result<Vec<i32>> {
+        let r = BaohuangRules::default();
+        let mut row = vec![i32::MIN; COLUMNS.len()];
+        r.play_from_deal(policy, start, &mut deal_rng(seed, 7), &mut row).map(|_| row)
+    }
+
+    fn ms(text: &str) -> Multiset {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn deal_shape_is_44_then_four_43() {
+        let shape = BaohuangRules::default().deal_shape().unwrap();
+        assert_eq!(shape.hand_sizes(), &[44, 43, 43, 43, 43]);
+        assert_eq!(shape.deck(), super::super::state::full_deck(&BaohuangRules::default()));
+        let r168 = BaohuangRules { deck: Deck::Rizhao168, ..Default::default() };
+        assert!(r168.deal_shape().is_none(), "168 cards are not whole decks");
+        let last = BaohuangRules { extra_card_to: ExtraCardTo::ScepterLast, ..Default::default() };
+        assert!(last.deal_shape().is_none());
+    }
+
+    #[test]
+    fn play_from_deal_uses_the_given_hands_and_the_holder_keeps_the_scepter() {
+        let r = BaohuangRules::default();
+        for seed in 0..6 {
+            let (deal, scepter) = shaped_deal(seed);
+            let start = StartingDeal::new(&deal, scepter as usize);
+            for policy in [Policy::Random, Policy::Greedy] {
+                let row = eval_row(&start, policy, seed).unwrap();
+                assert_eq!(row, eval_row(&start, policy, seed).unwrap(), "deterministic");
+                // The same deal played by hand from the same hands and generator.
+                let hands: [Multiset; PLAYERS] = deal.hands.clone().try_into().unwrap();
+                let mut s = State::from_hands(&r, hands, scepter, 0).unwrap();
+                let mut rng = deal_rng(seed, 7);
+                while let Some(mv) = choose(policy, &s, &mut rng) {
+                    s.apply(mv).unwrap();
+                }
+                let mut expect = vec![0; COLUMNS.len()];
+                write_row(&s, 0, &mut expect);
+                assert_eq!(row, expect, "seed {seed} {policy:?}");
+                assert!(!row.contains(&i32::MIN));
+            }
+        }
+    }
+
+    #[test]
+    fn forced_accession_decisions() {
+        // A deal whose scepter holder can ascend.
+        let r = BaohuangRules::default();
+        let (deal, scepter, card) = (0..50)
+            .find_map(|seed| {
+                let (deal, sc) = shaped_deal(seed);
+                let opts = super::super::ascension_options(&deal.hands[sc as usize], true, &r);
+                opts.first().map(|&(c, _)| (deal, sc, c))
+            })
+            .unwrap();
+        let seat = scepter as usize;
+        let col = |name: &str| COLUMNS.iter().position(|c| c.name == name).unwrap();
+        let yield_ = Multiset::EMPTY;
+        let grab = ms("BJ");
+        let ascend = Multiset::from_cards(&[card, card, card]).unwrap();
+        for seed in 0..5 {
+            let run_with = |cand: &Multiset, policy| {
+                let start = StartingDeal::new(&deal, seat).with_first_action(Some(cand));
+                eval_row(&start, policy, seed).unwrap()
+            };
+            let run = |cand: &Multiset| run_with(cand, Policy::Random);
+            // Greedy players never grab, so after 让位 the scepter really moves on.
+            let y = run_with(&yield_, Policy::Greedy);
+            assert!(y[col("abdications")] >= 1, "让位 passes the scepter");
+            assert!(run_with(&yield_, Policy::Greedy) != run_with(&ascend, Policy::Greedy));
+            let g = run(&grab);
+            assert_eq!((g[col("emperor")], g[col("mode")]), (seat as i32, Mode::Grab.code()));
+            assert_eq!(g[col("abdications")], 0);
+            let a = run(&ascend);
+            assert_eq!(a[col("emperor")], seat as i32);
+            assert_eq!(a[col("dengji_card")], card.index() as i32);
+        }
+        // Not an accession shape, or a card it cannot ascend with: IllegalPlay naming the cards.
+        let two_kinds = ms("BJ SJ");
+        let start = StartingDeal::new(&deal, seat).with_first_action(Some(&two_kinds));
+        let e = eval_row(&start, Policy::Random, 0).unwrap_err();
+        assert!(
+            matches!(e, ZhipaiError::IllegalPlay { .. }) && e.to_string().contains("SJ BJ"),
+            "{e}"
+        );
+        let hand = &deal.hands[seat];
+        let pair = hand.kinds().iter().find(|&c| hand.count(c) == 2).unwrap();
+        let cand = Multiset::from_cards(&[pair, pair]).unwrap();
+        let start = StartingDeal::new(&deal, seat).with_first_action(Some(&cand));
+        let e = eval_row(&start, Policy::Random, 0).unwrap_err();
+        assert!(e.to_string().contains(&format!("ascend {pair}")), "{e}");
+    }
+
+    #[test]
+    fn forced_first_play_of_a_non_holder_and_the_scepter_rule() {
+        let (deal, scepter) = shaped_deal(3);
+        // A seat without BJ: the scepter is drawn among the BJ holders.
+        let seat = (0..PLAYERS).find(|&s| !deal.hands[s].contains(Card::BIG_JOKER)).unwrap();
+        let col = |name: &str| COLUMNS.iter().position(|c| c.name == name).unwrap();
+        let pass = Multiset::EMPTY;
+        let start = StartingDeal::new(&deal, seat).with_dealer(Some(scepter as usize));
+        // Greedy never grabs, so the non-holder is never emperor: its first play decision is a
+        // response, where a pass is always legal.
+        let row = eval_row(&start.with_first_action(Some(&pass)), Policy::Greedy, 1).unwrap();
+        assert_ne!(row[col("emperor")], seat as i32);
+        // Naturals of two ranks are never one play.
+        let hand = &deal.hands[seat];
+        let mut kinds = hand.kinds().iter().filter(|c| !c.is_joker());
+        let (a, b) = (kinds.next().unwrap(), kinds.find(|c| c.rank() != Some(Rank::TWO)).unwrap());
+        let bad = Multiset::from_cards(&[a, b]).unwrap();
+        if a.rank() != b.rank() {
+            let e = eval_row(&start.with_first_action(Some(&bad)), Policy::Greedy, 1).unwrap_err();
+            assert!(matches!(e, ZhipaiError::IllegalPlay { .. }), "{e}");
+        }
+        // The dealer fixes the scepter; a dealer without BJ is refused, naming it.
+        let no_bj = StartingDeal::new(&deal, scepter as usize).with_dealer(Some(seat));
+        let e = eval_row(&no_bj, Policy::Greedy, 1).unwrap_err();
+        assert!(e.to_string().contains(&format!("dealer {seat}")), "{e}");
+        // Without a dealer, the scepter follows the BJ: every emperor under greedy play started
+        // at a BJ holder or got the scepter by abdication; over seeds, several holders occur.
+        let mut first_holders = std::collections::BTreeSet::new();
+        for seed in 0..40 {
+            let row = eval_row(&StartingDeal::new(&deal, seat), Policy::Greedy, seed).unwrap();
+            if row[col("abdications")] == 0 {
+                first_holders.insert(row[col("emperor")]);
+            }
+        }
+        for s in &first_holders {
+            assert!(deal.hands[*s as usize].contains(Card::BIG_JOKER), "seat {s}");
+        }
     }
 
     #[test]

@@ -21,10 +21,11 @@ use super::random::below;
 use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
+use crate::deal::DealShape;
 use crate::error::Result;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::rollout::{Column, DealSimulator, StartingDeal};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -269,6 +270,23 @@ impl DealSimulator for GongzhuRules {
         play_out(&mut state, policy, rng, &mut buf);
         write_row(self, &state.summary(), row);
         Ok(())
+    }
+
+    /// Four hands of `13 · decks` cards, no kitty (see [`super::evaluate::deal_shape`]).
+    fn deal_shape(&self) -> Option<DealShape> {
+        super::evaluate::deal_shape(self)
+    }
+
+    /// Play the given deal; `start.dealer` = the first leader (a later deal), a candidate is
+    /// the seat's exposure decision or its first play: see [`super::evaluate`].
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        super::evaluate::play_from_deal(self, policy, start, rng, row)
     }
 }
 

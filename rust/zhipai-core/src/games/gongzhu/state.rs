@@ -203,7 +203,9 @@ impl State {
         State::from_hands_with_holder(rules, hands, opening, holder)
     }
 
-    fn from_hands_with_holder(
+    /// [`State::from_hands`] with the first leader of [`Opening::FirstOfMatch`] given (the
+    /// holder of the first-lead card the caller picked, e.g. by [`first_leader`]).
+    pub(super) fn from_hands_with_holder(
         rules: &GongzhuRules,
         hands: [Multiset; 4],
         opening: Opening,
@@ -455,15 +457,27 @@ impl State {
         }
     }
 
-    /// The 3-of-4 automatic exposure (§A.6), then the first lead.
+    /// The 3-of-4 automatic exposure (§A.6; two decks: layer by layer, see
+    /// [`Exposure::auto_fourth`]), then the first lead. The copy exposed is held by the first
+    /// seat in exposure order (from the first leader) holding an unexposed copy ([I]: only
+    /// matters in two decks, where it decides whose copy is restricted by §A.7).
     fn finish_exposure(&mut self) {
-        if let Some(i) = self.exposure().auto_fourth(&self.rules) {
+        while let Some(i) = self.exposure().auto_fourth(&self.rules) {
             let c = EXPOSABLE[i];
-            if let Some(s) = (0..4).find(|&s| self.hands[s].contains(c)) {
-                self.open[s].add(c);
-                self.restricted[s].add(c);
-                self.auto_exposed = true;
+            let mut seat = self.leader as usize;
+            let mut holder = None;
+            for _ in 0..4 {
+                if self.hands[seat].count(c) > self.open[seat].count(c) {
+                    holder = Some(seat);
+                    break;
+                }
+                seat = self.rules.next_seat(seat);
             }
+            // A card below its layer always has an unexposed copy in some hand.
+            let Some(s) = holder else { break };
+            self.open[s].add(c);
+            self.restricted[s].add(c);
+            self.auto_exposed = true;
         }
         self.phase = Phase::Play;
         self.current = self.leader;

@@ -222,6 +222,63 @@ fn auto_fourth_exposure_in_a_deal() {
     assert_eq!(st.exposure().level, [1, 1, 1, 1]);
 }
 
+/// Two decks: each seat exposes every copy it holds of the given cards, then ends.
+fn two_deck_exposure(r: &GongzhuRules, seed: u64, expose: &[&str]) -> State {
+    let mut st = State::deal(r, &mut deal_rng(seed, 1), Opening::LedBy(0));
+    for _ in 0..4 {
+        let p = st.current_player().unwrap();
+        for c in expose {
+            for _ in 0..st.hand(p).count(card(c)) {
+                st.apply(Move::Expose(card(c))).unwrap();
+            }
+        }
+        st.apply(Move::EndExposure).unwrap();
+    }
+    st
+}
+
+#[test]
+fn two_deck_auto_fourth_is_off_by_default_and_can_be_turned_on() {
+    // §A.12: "3-of-4 auto-exposure: default off for two decks"; the option turns it on.
+    let two = rules(&[("decks", OptionValue::Int(2))]);
+    assert!(!two.auto_expose_fourth() && GongzhuRules::default().auto_expose_fourth());
+    let st = two_deck_exposure(&two, 4, &["QS", "JD", "10C"]);
+    assert!(!st.auto_exposed());
+    assert_eq!(st.exposure().level, [2, 2, 2, 0]);
+    let on =
+        rules(&[("decks", OptionValue::Int(2)), ("auto_expose_fourth", OptionValue::Bool(true))]);
+    // Option order does not matter (decks given after the option).
+    let on2 =
+        rules(&[("auto_expose_fourth", OptionValue::Bool(true)), ("decks", OptionValue::Int(2))]);
+    assert_eq!(on, on2);
+    let st = two_deck_exposure(&on, 4, &["QS", "JD", "10C"]);
+    assert!(st.auto_exposed());
+    // Both layers complete: both ♥A copies exposed, in the hands that hold them.
+    assert_eq!(st.exposure().level, [2, 2, 2, 2]);
+    let exposed_ah: usize = (0..4).map(|s| st.exposed(s).0.count(card("AH"))).sum();
+    assert_eq!(exposed_ah, 2);
+    for s in 0..4 {
+        assert_eq!(st.exposed(s).0.count(card("AH")), st.hand(s).count(card("AH")));
+    }
+    // One copy of each of three cards (the first holder's copy): one ♥A copy at layer 1.
+    let mut st = State::deal(&on, &mut deal_rng(4, 1), Opening::LedBy(0));
+    let mut done = [false; 3];
+    for _ in 0..4 {
+        let p = st.current_player().unwrap();
+        for (i, c) in ["QS", "JD", "10C"].iter().enumerate() {
+            if !done[i] && st.hand(p).contains(card(c)) {
+                st.apply(Move::Expose(card(c))).unwrap();
+                done[i] = true;
+            }
+        }
+        st.apply(Move::EndExposure).unwrap();
+    }
+    assert_eq!(st.exposure().level, [1, 1, 1, 1]);
+    // One deck with the option off explicitly: no auto-exposure.
+    let off = rules(&[("auto_expose_fourth", OptionValue::Bool(false))]);
+    assert!(!off.auto_expose_fourth());
+}
+
 #[test]
 fn options_reject_bad_values() {
     let bad = |k: &str, v: OptionValue| {

@@ -122,7 +122,8 @@ choice_option! {
         LastTrickMultiplied => "last_trick_multiplied",
         /// Always the dealer's: never part of X.
         AlwaysDealer => "always_dealer",
-        /// Nobody's: counted on neither side.
+        /// Nobody's: never part of X, and not the dealer's own points under
+        /// `dealer_points = own_tricks` (under `200_minus_X` it acts like `always_dealer`).
         Ignored => "ignored",
         /// A 闲家 winning the last trick adds them once to X.
         LastTrickUnmultiplied => "last_trick_unmultiplied",

@@ -14,7 +14,8 @@ use crate::combos::{for_each_run, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
-use crate::trick::{check_lead, check_throw, trick_winner, FollowMoves, TrickRules};
+use crate::trick::winner::trick_winner_of;
+use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::Rng;
 
@@ -268,15 +269,14 @@ impl HongWuState {
 
     /// Whether `action` is legal for the seat to act; the error (`IllegalPlay`) gives the rule.
     pub fn check(&self, action: &Action) -> Result<()> {
-        self.resolve(action, false).map(|_| ())
+        self.resolve(action, false)
     }
 
-    /// Check `action` (follows only when not `trusted`) and return what it does: for plays the
-    /// cards actually played and, for a lead, their format.
-    fn resolve(&self, action: &Action, trusted: bool) -> Result<Option<(Played, Option<Format>)>> {
+    /// Check `action` (a follow only when not `trusted`).
+    fn resolve(&self, action: &Action, trusted: bool) -> Result<()> {
         match (self.phase, action) {
-            (Phase::Auction, Action::Bid(b)) => self.auction.check(self.to_act, *b).map(|_| None),
-            (Phase::Trump, Action::Trump(_)) => Ok(None),
+            (Phase::Auction, Action::Bid(b)) => self.auction.check(self.to_act, *b),
+            (Phase::Trump, Action::Trump(_)) => Ok(()),
             (Phase::Kitty, Action::Bury(cards)) => {
                 if cards.len() != KITTY_SIZE {
                     return self.illegal(action, format!("bury exactly {KITTY_SIZE} cards"));
@@ -284,58 +284,55 @@ impl HongWuState {
                 if !self.hands[self.to_act].contains_all(cards) {
                     return self.illegal(action, "the dealer does not hold these cards");
                 }
-                Ok(None)
+                Ok(())
             }
-            (Phase::Play, Action::Play(cards)) => {
-                self.resolve_play(action, cards, trusted).map(Some)
+            (Phase::Play, Action::Play(cards)) if self.lead.is_none() => {
+                self.resolve_lead(action, cards).map(|_| ())
             }
+            (Phase::Play, Action::Play(cards)) if !trusted => self.check_follow(action, cards),
+            (Phase::Play, Action::Play(_)) => Ok(()),
             (Phase::Over, _) => self.illegal(action, "the deal is over"),
             (phase, _) => self.illegal(action, format!("not an action of the {phase} phase")),
         }
     }
 
-    fn resolve_play(
-        &self,
-        action: &Action,
-        cards: &Multiset,
-        trusted: bool,
-    ) -> Result<(Played, Option<Format>)> {
+    /// Check a lead and return the cards actually led (a failed throw is reduced, §B.7) with
+    /// their format.
+    fn resolve_lead(&self, action: &Action, cards: &Multiset) -> Result<(Played, Format)> {
         let tr = self.tr.as_deref().expect("trick rules set in the play phase");
         let seat = self.to_act;
-        let hand = &self.hands[seat];
-        let Some(lead) = &self.lead else {
-            let format = match check_lead(tr, cards, Some(hand)) {
-                Ok(f) => f,
-                Err(e) => return self.illegal(action, e),
-            };
-            if !format.is_throw() {
-                return Ok((Played { seat, cards: *cards, failed_throw: None }, Some(format)));
-            }
-            // A throw is checked against the other three hands in playing order (§B.7).
-            let mut others = [Multiset::EMPTY; PLAYERS - 1];
-            let mut s = seat;
-            for o in others.iter_mut() {
-                s = self.next_seat(s);
-                *o = self.hands[s];
-            }
-            let r = check_throw(tr, &format, &others);
-            if r.valid {
-                return Ok((Played { seat, cards: *cards, failed_throw: None }, Some(format)));
-            }
-            let forced = check_lead(tr, &r.played, None)
-                .map_err(|e| ZhipaiError::illegal_play(r.played, e))?;
-            return Ok((
-                Played { seat, cards: r.played, failed_throw: Some(*cards) },
-                Some(forced),
-            ));
+        let format = match check_lead(tr, cards, Some(&self.hands[seat])) {
+            Ok(f) => f,
+            Err(e) => return self.illegal(action, e),
         };
-        if !trusted {
-            let moves = FollowMoves::new(tr, lead, hand)?;
-            if let Err(e) = moves.check(cards) {
-                return self.illegal(action, e);
-            }
+        if !format.is_throw() {
+            return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
         }
-        Ok((Played { seat, cards: *cards, failed_throw: None }, None))
+        // A throw is checked against the other three hands in playing order (§B.7).
+        let mut others = [Multiset::EMPTY; PLAYERS - 1];
+        let mut s = seat;
+        for o in others.iter_mut() {
+            s = self.next_seat(s);
+            *o = self.hands[s];
+        }
+        let r = check_throw(tr, &format, &others);
+        if r.valid {
+            return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
+        }
+        let forced =
+            check_lead(tr, &r.played, None).map_err(|e| ZhipaiError::illegal_play(r.played, e))?;
+        Ok((Played { seat, cards: r.played, failed_throw: Some(*cards) }, forced))
+    }
+
+    /// Check a follow of the current lead.
+    fn check_follow(&self, action: &Action, cards: &Multiset) -> Result<()> {
+        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+        let lead = self.lead.as_ref().expect("a lead to follow");
+        let moves = FollowMoves::new(tr, lead, &self.hands[self.to_act])?;
+        match moves.check(cards) {
+            Ok(()) => Ok(()),
+            Err(e) => self.illegal(action, e),
+        }
     }
 
     /// Apply `action` for the seat to act. Errors with `IllegalPlay` (and the reason) when it is
@@ -352,7 +349,22 @@ impl HongWuState {
     }
 
     fn apply_inner(&mut self, action: &Action, trusted: bool) -> Result<Option<Played>> {
-        let resolved = self.resolve(action, trusted)?;
+        if let (Phase::Play, Action::Play(cards)) = (self.phase, action) {
+            // Leads keep their format in place (it is large: no copies through return values).
+            let p = if self.lead.is_none() {
+                let (p, format) = self.resolve_lead(action, cards)?;
+                self.lead = Some(format);
+                p
+            } else {
+                if !trusted {
+                    self.check_follow(action, cards)?;
+                }
+                Played { seat: self.to_act, cards: *cards, failed_throw: None }
+            };
+            self.play_cards(&p)?;
+            return Ok(Some(p));
+        }
+        self.resolve(action, trusted)?;
         match *action {
             Action::Bid(b) => {
                 self.auction.act(self.to_act, b)?;
@@ -379,19 +391,12 @@ impl HongWuState {
                 self.phase = Phase::Play;
                 self.leader = self.to_act; // the dealer leads the first trick (§B.7)
             }
-            Action::Play(_) => {
-                let (p, format) = resolved.expect("a play resolves to cards");
-                self.play_cards(&p, format)?;
-                return Ok(Some(p));
-            }
+            Action::Play(_) => unreachable!("plays are handled above"),
         }
         Ok(None)
     }
 
-    fn play_cards(&mut self, p: &Played, lead_format: Option<Format>) -> Result<()> {
-        if self.n_plays == 0 {
-            self.lead = lead_format;
-        }
+    fn play_cards(&mut self, p: &Played) -> Result<()> {
         self.hands[p.seat].remove_all(&p.cards)?;
         self.played.add_all(&p.cards)?;
         self.plays[self.n_plays] = p.cards;
@@ -404,8 +409,11 @@ impl HongWuState {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
-        let tr = self.tr.as_deref().expect("trick rules in play");
-        let w = trick_winner(tr, &self.plays)?;
+        let (w, multiplier) = {
+            let tr = self.tr.as_deref().expect("trick rules in play");
+            let lead = self.lead.as_ref().expect("trick had a lead");
+            (trick_winner_of(tr, lead, &self.plays)?, kitty_multiplier_of(lead))
+        };
         let mut winner = self.leader;
         for _ in 0..w {
             winner = self.next_seat(winner);
@@ -426,13 +434,13 @@ impl HongWuState {
         }
         self.won[winner] += points;
         self.tricks += 1;
-        let lead = self.lead.take().expect("trick had a lead");
+        self.lead = None;
         self.n_plays = 0;
         self.leader = winner;
         self.to_act = winner;
         if self.hands.iter().all(|h| h.is_empty()) {
             self.last_winner = Some(winner);
-            self.last_multiplier = kitty_multiplier_of(&lead);
+            self.last_multiplier = multiplier;
             self.settle()?;
         }
         Ok(())

@@ -1,0 +1,93 @@
+"""Monte Carlo hand evaluation on Baohuang: accession candidates, first plays, the CLI."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+import zhipai
+
+# A monster 44-card hand for seat 0 (the first-dealt seat): all four BJ (so it holds the
+# scepter) and SJ, every 2, and 3 copies of ♣9 to ascend with.
+MONSTER = (
+    "BJ BJ BJ BJ SJ SJ SJ SJ 2S 2S 2S 2H 2H 2H 2D 2D 2D 2C 2C 2C AS AS AS AH AH AH AD AD AD "
+    "AC AC AC 9C 9C 9C KS KS KS KH KH KH KD KD QS"
+)
+ASCEND, YIELD, GRAB = "9C 9C 9C", "", "BJ"
+
+
+def test_monster_hand_ascending_beats_yielding_and_grab_always_wins() -> None:
+    ev = zhipai.evaluate(
+        "baohuang", seat=0, hand=MONSTER, samples=600, candidates=[ASCEND, YIELD, GRAB], policy="greedy", seed=5
+    )
+    assert ev.completed == 600
+    rows = {r["candidate"]: r for r in ev.compare("score_0")}
+    # Yield vs ascend, paired on the same deals: the whole 95% CI of the difference is below 0.
+    # (Ascending with this hand: the emperor is nearly always 大客, the group score G ≥ 0 and he
+    # gets 2G/3; yielding makes him a rebel, who gains only when the emperor's group loses.)
+    assert rows[YIELD]["diff_ci95"][1] < 0
+    # 抢独 pays the emperor exactly ±40 (§C.10) and he is the emperor, alone, every time.
+    out = ev.outcomes(GRAB)
+    assert set(np.unique(out["score_0"])) <= {-40, 40}
+    assert (out["emperor"] == 0).all() and (out["mode"] == 2).all() and (out["guard"] == -1).all()
+    assert rows[GRAB]["mean"] > rows[ASCEND]["mean"]
+    # Ascending with ♣9 (3 copies): the 登基 card is ♣9 and the guard is the holder of the 4th.
+    asc = ev.outcomes(ASCEND)
+    assert (asc["dengji_card"] == zhipai.Card("9C").index).all()
+    assert (asc["emperor"] == 0).all() and ((asc["guard"] >= 1) & (asc["guard"] <= 4)).all()
+    # Zero-sum every deal, every candidate.
+    for c in ev.candidates:
+        o = ev.outcomes(c)
+        assert (sum(o[f"score_{s}"].astype(np.int64) for s in range(5)) == 0).all()
+
+
+def test_evaluation_is_reproducible_and_thread_independent() -> None:
+    kw = dict(seat=0, hand=MONSTER, samples=64, candidates=[ASCEND, YIELD], seed=3)
+    a = zhipai.evaluate("baohuang", threads=1, **kw)
+    b = zhipai.evaluate("baohuang", threads=2, chunk_size=5, **kw)
+    for c in (0, 1):
+        for col in a.columns:
+            assert np.array_equal(a.outcomes(c)[col], b.outcomes(c)[col])
+
+
+def test_a_43_card_hand_without_bj_forces_its_first_play() -> None:
+    # Seat 2 (43 cards): pairs only and no BJ, so greedy play never makes it emperor (it cannot
+    # ascend, and greedy never grabs); its first decision in play is a response: "" = pass.
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    hand = " ".join([f"{r}S {r}S" for r in ranks] + [f"{r}H {r}H" for r in ranks[:8]] + ["JH"])
+    assert len(hand.split()) == 43
+    ev = zhipai.evaluate("baohuang", seat=2, hand=hand, samples=50, candidates=[None, ""], policy="greedy", seed=1)
+    # Its first response is forced to a pass; the policy's own first decision sometimes beats,
+    # so the two candidates differ on some deal, and both settle every deal (zero-sum).
+    assert ev.completed == 50
+    a, b = ev.outcomes(0), ev.outcomes(1)
+    assert any(not np.array_equal(a[c], b[c]) for c in ev.columns)
+    for o in (a, b):
+        assert (sum(o[f"score_{s}"].astype(np.int64) for s in range(5)) == 0).all()
+
+
+def test_bad_evaluation_requests_name_the_value() -> None:
+    with pytest.raises(zhipai.InvalidValueError, match="43"):
+        zhipai.evaluate("baohuang", seat=1, hand=MONSTER, samples=10)
+    with pytest.raises(zhipai.IllegalPlayError, match="SJ BJ"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=10, candidates=["BJ SJ"])
+    with pytest.raises(zhipai.IllegalPlayError, match="ascend KD"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=10, candidates=["KD KD"])
+    with pytest.raises(zhipai.InvalidValueError, match="dealer 3"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=10, dealer=3)
+    with pytest.raises(zhipai.InvalidOptionError, match="not available"):
+        zhipai.evaluate(zhipai.rules("baohuang", deck=168), seat=0, hand=MONSTER, samples=10)
+
+
+def test_cli_evaluate_baohuang() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "zhipai.cli", "evaluate", "baohuang", "-q", "--hand", MONSTER, "--samples", "1000",
+         "-c", ASCEND, "-c", GRAB, "-p", "greedy"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "baohuang: seat 0, 1000 samples, policy greedy" in out.stdout
+    assert "score_0" in out.stdout and ASCEND in out.stdout
