@@ -115,7 +115,7 @@ def test_error_paths(m: Mechanics) -> None:
     with pytest.raises(zhipai.InvalidValueError, match="more than 2 times"):
         m.classify("AH AH AH")
     with pytest.raises(zhipai.InvalidValueError, match="cards"):
-        m.winner(["AH", "KH KH"])
+        m.winner(["AH", "KH KH", "3H", "4H"])
     with pytest.raises(zhipai.InvalidValueError, match="fewer"):
         m.follows("AH AH", "3C")
     with pytest.raises(zhipai.InvalidValueError, match="one effective suit"):

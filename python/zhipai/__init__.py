@@ -2,6 +2,13 @@
 
 The Rust core (``zhipai._core``) does the work; this package configures games and analyses results.
 Card notation: rank then suit (``10H``, ``AS``, ``JS``), ``T`` for 10, jokers ``SJ``/``BJ``.
+
+Game modules: ``zhipai.shengji`` (Tractor / 升级 / 八十分, JJ 拖拉机), ``zhipai.hongwu`` (红五),
+``zhipai.gongzhu`` (拱猪), ``zhipai.baohuang`` (青岛保皇) — all imported with the package.
+
+Arguments: counts, indices and seeds are Python ints or numpy integers (``operator.index``);
+bools and floats are refused. Every bad argument raises a :class:`ZhipaiError` subclass naming
+the value (``InvalidValueError``, ``InvalidCardError``, ``InvalidOptionError``, ...).
 """
 
 from __future__ import annotations
@@ -22,16 +29,16 @@ from zhipai._core import (
     cards_from_array,
     cards_to_array,
 )
-from zhipai.deal import Deal, deal, deal_batch
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
-from zhipai import gongzhu as gongzhu  # noqa: E402  (game module: zhipai.gongzhu)
-from zhipai import baohuang as baohuang  # noqa: E402  (Qingdao Baohuang mechanics and State)
+from zhipai.deal import Deal, deal, deal_batch
 from zhipai.evaluate import Evaluation, evaluate
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
+from zhipai import baohuang, gongzhu, hongwu, shengji  # game modules (zhipai.shengji, ...)
 
 __all__ = [
     "Card",
+    "Deal",
     "Evaluation",
     "IllegalPlayError",
     "ImpossibleDealError",
@@ -47,13 +54,16 @@ __all__ = [
     "cards",
     "cards_from_array",
     "cards_to_array",
-    "hongwu",
+    "deal",
+    "deal_batch",
     "evaluate",
+    "gongzhu",
+    "hongwu",
     "presets",
     "rules",
+    "shengji",
     "simulate",
 ]
-__all__ += ["Deal", "deal", "deal_batch"]
 
 
 def rules(preset: str, **options: Any) -> Rules:
@@ -82,6 +92,3 @@ def presets() -> list[dict[str, Any]]:
         }
         for name, game, desc, opts in _presets()
     ]
-
-
-from zhipai import hongwu  # noqa: E402  (Hong Wu 红五: auction, settlement, order)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -218,6 +219,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except zhipai.ZhipaiError as e:
         print(f"zhipai: error: {e}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        # Output piped into e.g. `head`, which stopped reading: not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except (OSError, ValueError) as e:
         print(f"zhipai: error: {e}", file=sys.stderr)
         return 2

@@ -15,7 +15,9 @@ matters) and answers that are card lists come back in canonical notation, sorted
 Errors (all subclasses of ``zhipai.ZhipaiError``):
 
 * ``InvalidCardError``: a card that does not parse (the message names it).
-* ``InvalidValueError``: a bad level or trump, a card held more often than there are decks, a
+* ``InvalidValueError``: a bad level or trump, a card held more often than there are decks (in one
+  list or across the lists of one call), a trick without exactly 4 plays, an argument of the
+  wrong type (a card list that is not a string, a float or bool seed or limit), a
   lead that is empty or mixes effective suits where a lead format is needed, plays of different
   lengths, a hand with fewer cards than the lead.
 * ``IllegalPlayError``: ``check_throw`` on a lead that is not legal at all (mixed suits, a
@@ -29,6 +31,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from zhipai._core import Rules, TrickMechanics
+from zhipai._core import rules as _rules
 
 __all__ = ["Format", "Mechanics", "ThrowCheck"]
 
@@ -65,16 +68,23 @@ class Mechanics:
 
     Args:
         rules: a Shengji-family rule set (``zhipai.rules("tractor")``, ``"tractor_jj"``,
-            ``"eighty_points"``; ``"hong_wu"`` once its trick rules land).
+            ``"eighty_points"``, ``"hong_wu"``) or a preset name (``"tractor"``: its defaults).
         level: the level rank, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``.
         trump: the trump suit ``"S" "H" "D" "C"``, or ``"NT"`` for no-trump.
 
+    Every method takes card lists as strings; a trick has 4 plays and a throw is checked against
+    the 3 other hands. Cards given to one call for different players (lead and hand, the plays of
+    a trick, the throw and the other hands) are distinct physical cards, so together they may
+    hold each card at most ``decks`` times.
+
     Raises:
         InvalidValueError: a bad level or trump.
-        InvalidOptionError: a rule set without Shengji-style tricks (or Hong Wu for now).
+        InvalidOptionError: a rule set without Shengji-style tricks, or an unknown preset name.
     """
 
-    def __init__(self, rules: Rules, level: str = "2", trump: str = "NT") -> None:
+    def __init__(self, rules: Rules | str, level: str = "2", trump: str = "NT") -> None:
+        if isinstance(rules, str):
+            rules = _rules(rules, None)
         self._m = TrickMechanics(rules, str(level), str(trump))
 
     @property
@@ -115,7 +125,7 @@ class Mechanics:
         Raises:
             IllegalPlayError: ``cards`` is not a legal lead at all.
         """
-        valid, played, beaten = self._m.check_throw(cards, list(others))
+        valid, played, beaten = self._m.check_throw(cards, others)
         return ThrowCheck(valid, played, beaten)
 
     def check_follow(self, lead: str, hand: str, play: str) -> str | None:
@@ -129,7 +139,7 @@ class Mechanics:
 
     def follows(self, lead: str, hand: str, limit: int | None = None) -> list[str]:
         """Every legal follow as a card list (distinct card multisets), in a deterministic order,
-        at most ``limit`` of them."""
+        at most ``limit`` of them (an integer ≥ 0; ``None``: all)."""
         return list(self._m.follows(lead, hand, limit))
 
     def count_follows(self, lead: str, hand: str) -> int:
@@ -138,12 +148,12 @@ class Mechanics:
 
     def sample_follow(self, lead: str, hand: str, seed: int = 0) -> str:
         """One legal follow drawn uniformly from ``follows(...)``, reproducible from ``seed``."""
-        return str(self._m.sample_follow(lead, hand, int(seed)))
+        return str(self._m.sample_follow(lead, hand, seed))
 
     def winner(self, plays: list[str]) -> int:
         """Index of the play that wins the trick; ``plays[0]`` is the lead as played, the others
         follow in playing order (shengji.md §6, option ``throw_compare``)."""
-        return int(self._m.winner(list(plays)))
+        return int(self._m.winner(plays))
 
     def kitty_multiplier(self, lead: str, winning_play: str | None = None) -> int:
         """Multiplier of the kitty's points when the attackers win the last trick with this lead

@@ -49,7 +49,7 @@ def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str
         InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules.
         InvalidCardError: unparsable cards.
     """
-    pairs = [(int(p), str(c)) for p, c in bids]
+    pairs = [(_core._check_int("player", p, 0, 3), str(c)) for p, c in bids]
     final, trump, first, illegal_at, reason = _core.shengji_declare(rules, level, pairs)
     return {
         "final": None if final is None else [final[0], final[1]],
@@ -71,9 +71,10 @@ def level_change(rules: Rules, attacker_points: int) -> dict[str, Any]:
         ``jj_scoring`` is on, ``"jj_score"`` (JJ 防方计分 in units of 基数, §8.4).
 
     Raises:
-        InvalidValueError: non-Shengji rules or ``|attacker_points| > 10**6``.
+        InvalidValueError: non-Shengji rules, ``|attacker_points| > 10**6``, or
+            ``attacker_points`` not an integer (a float, bool or ``None``).
     """
-    side, levels, take_over, jj = _core.shengji_level_change(rules, int(attacker_points))
+    side, levels, take_over, jj = _core.shengji_level_change(rules, attacker_points)
     out: dict[str, Any] = {"side": side, "levels": levels, "take_over": take_over}
     if jj is not None:
         out["jj_score"] = jj
@@ -90,9 +91,10 @@ def jj_score(rules: Rules, attacker_points: int) -> dict[str, int]:
         ``{"score": 防方计分 in units of 基数, "points": score * base}``.
 
     Raises:
-        InvalidValueError: non-Shengji rules or ``|attacker_points| > 10**6``.
+        InvalidValueError: non-Shengji rules, ``|attacker_points| > 10**6``, or
+            ``attacker_points`` not an integer (a float, bool or ``None``).
     """
-    score, points = _core.shengji_jj_score(rules, int(attacker_points))
+    score, points = _core.shengji_jj_score(rules, attacker_points)
     return {"score": score, "points": points}
 
 
@@ -126,7 +128,7 @@ def level_advance(
             non-Shengji rules or ``|attacker_points| > 10**6``.
     """
     side, levels, take_over, new, dealer, attackers, won = _core.shengji_level_advance(
-        rules, str(level), str(attacker_level), int(attacker_points), bool(last_trick_single_jack)
+        rules, str(level), str(attacker_level), attacker_points, bool(last_trick_single_jack)
     )
     return {
         "side": side,

@@ -1,5 +1,5 @@
 //! Shuffling and dealing: plain deals, and deals under constraints (fixed cards, cards known to
-//! be in the kitty, voids), drawn exactly uniformly among all consistent deals.
+//! be in the kitty, voids): the known cards placed, the rest dealt exactly uniformly.
 //!
 //! # Model
 //!
@@ -21,9 +21,15 @@
 //! * `voids[h]`: hand `h` holds no card whose kind is in this [`CardSet`] mask — game code passes
 //!   an effective-suit mask (e.g. all trumps) when a player failed to follow.
 //!
-//! [`ConstrainedDealer`] is built once per constraint set and then draws any number of deals,
-//! each uniform among the deals consistent with the constraints (the posterior of a fair shuffle
-//! given what is known). It is exact — no rejection sampling:
+//! [`ConstrainedDealer`] is built once per constraint set and then draws any number of deals:
+//! the fixed (and kitty) cards are placed, and the remaining cards are dealt uniformly among the
+//! deals consistent with the rest (open places, voids). That is the posterior of a fair shuffle
+//! given that *these physical cards* were seen in those places — a seat's own hand, cards exposed
+//! by play — which is what Monte Carlo evaluation conditions on. It is not conditioning on "the
+//! hand holds at least these kinds": with 2 decks, `fixed[0] = AS` and 25-card hands, hand 0 gets
+//! the second AS with probability 24/107 (its 24 open places among the 107 unplaced cards'
+//! places), not the ≈0.126 of the deals in which hand 0 holds at least one AS. It is exact — no
+//! rejection sampling:
 //!
 //! 1. The fixed cards are placed; every hand and the kitty keeps some *open places*.
 //! 2. The remaining *free* cards are grouped by the set of places allowed to take them (a kind is
@@ -291,7 +297,9 @@ impl Constraints {
         Constraints::default()
     }
 
-    /// Set the cards known to be in hand `hand` (replacing earlier ones).
+    /// Set the cards known to be in hand `hand` (replacing earlier ones): these physical cards
+    /// are placed there; the hand's other places are dealt like any open place, so they may
+    /// receive further copies of the same kinds (module docs).
     pub fn fix_hand(mut self, hand: usize, cards: Multiset) -> Self {
         if self.fixed.len() <= hand {
             self.fixed.resize(hand + 1, Multiset::EMPTY);
@@ -365,7 +373,8 @@ struct Plan {
     tables: Vec<Vec<f64>>,
 }
 
-/// Draws deals uniformly among those consistent with a [`Constraints`] (module docs). Build once,
+/// Places the known cards of a [`Constraints`] and deals the rest uniformly among the consistent
+/// deals (module docs). Build once,
 /// then call [`ConstrainedDealer::deal`] or [`ConstrainedDealer::deal_into`] many times.
 #[derive(Clone, Debug)]
 pub struct ConstrainedDealer {

@@ -12,7 +12,6 @@ use crate::cards::PyCard;
 use crate::errors::{guard, guard_detached};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
 use zhipai_core::cards::CardSet;
 use zhipai_core::deal::{ConstrainedDealer, Constraints, Deal, DealShape};
 use zhipai_core::rollout::deal_rng;
@@ -22,19 +21,6 @@ use zhipai_core::{Multiset, Result, ZhipaiError, NUM_KINDS};
 fn count(what: &str, value: i64) -> Result<usize> {
     usize::try_from(value)
         .map_err(|_| ZhipaiError::invalid_value(what, value, "must not be negative"))
-}
-
-/// The seed as `u64`, or `InvalidValue` for an int outside `0..2**64` (other types: `TypeError`).
-fn seed_arg(seed: &Bound<'_, PyAny>) -> PyResult<u64> {
-    if seed.is_instance_of::<PyInt>() {
-        if let Ok(s) = seed.extract::<u64>() {
-            return Ok(s);
-        }
-        return guard(|| {
-            Err(ZhipaiError::invalid_value("seed", seed, "expected an integer in 0..2**64"))
-        });
-    }
-    seed.extract::<u64>()
 }
 
 /// The dealer for the arguments shared by `deal` and `deal_batch`.
@@ -84,14 +70,13 @@ fn deal<'py>(
     kitty: i64,
     jokers: bool,
     seed: &Bound<'py, PyAny>,
-    index: i64,
+    index: u64,
     fixed: Vec<String>,
     kitty_cards: &str,
     voids: Vec<u64>,
 ) -> PyResult<(Vec<Vec<PyCard>>, Vec<PyCard>, Bound<'py, PyArray2<u8>>)> {
-    let seed = seed_arg(seed)?;
+    let seed = crate::convert::seed(seed)?;
     let d: Deal = guard(|| {
-        let index = count("deal index", index)? as u64;
         let dealer = dealer(decks, &hand_sizes, kitty, jokers, &fixed, kitty_cards, &voids)?;
         Ok(dealer.deal(&mut deal_rng(seed, index)))
     })?;
@@ -116,27 +101,34 @@ fn deal_batch<'py>(
     kitty: i64,
     jokers: bool,
     seed: &Bound<'py, PyAny>,
-    start: i64,
-    n: i64,
+    start: u64,
+    n: u64,
     fixed: Vec<String>,
     kitty_cards: &str,
     voids: Vec<u64>,
 ) -> PyResult<Bound<'py, PyArray3<u8>>> {
-    let seed = seed_arg(seed)?;
+    let seed = crate::convert::seed(seed)?;
     let rows = hand_sizes.len() + 1;
     let (n, counts) = guard_detached(py, || {
-        let start = count("start", start)? as u64;
-        let n = count("number of deals", n)?;
+        // Deals start .. start + n: the last one, start + n - 1, must be a u64.
+        if n > 0 && start.checked_add(n - 1).is_none() {
+            return Err(ZhipaiError::invalid_value(
+                "start",
+                start,
+                format!("start + n = {start} + {n} exceeds the 2**64 deals of a seed"),
+            ));
+        }
         let dealer = dealer(decks, &hand_sizes, kitty, jokers, &fixed, kitty_cards, &voids)?;
         let per_deal = rows * NUM_KINDS;
         // Allocation failure would abort the interpreter: report it as a bad `n` instead.
         let too_big = || {
             ZhipaiError::invalid_value(
-                "number of deals",
+                "n",
                 n,
                 format!("the result ({rows} x 54 bytes per deal) does not fit in memory"),
             )
         };
+        let n = usize::try_from(n).map_err(|_| too_big())?;
         let total = n.checked_mul(per_deal).ok_or_else(too_big)?;
         let mut counts = Vec::new();
         counts.try_reserve_exact(total).map_err(|_| too_big())?;

@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 
 mod baohuang;
 mod cards;
+mod convert;
 mod deal;
 mod errors;
 mod gongzhu;
@@ -22,6 +23,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     baohuang::register(m)?;
     cards::register(m)?;
+    convert::register(m)?;
     deal::register(m)?;
     gongzhu::register(m)?;
     hongwu::register(m)?;

@@ -1,12 +1,16 @@
 //! `TrickMechanics`: the trick machinery of the Shengji family (and, later, Hong Wu) for one
 //! deal's level and trump. Thin: parsing, error mapping; every rule is in `zhipai_core::trick`.
 
+use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use pyo3::prelude::*;
 use zhipai_core::combos::{decompose, Format};
 use zhipai_core::trick::{self, FollowMoves, TrickRules};
 use zhipai_core::{Multiset, Rank, Rules, Suit, ZhipaiError};
+
+/// Players at a Shengji-family table (shengji.md §1.1; Hong Wu too): a trick has 4 plays.
+const NUM_PLAYERS: usize = 4;
 
 /// Trick mechanics of one deal: `TrickMechanics(rules, level, trump)`; see
 /// `zhipai.shengji.Mechanics` for the documented Python API.
@@ -36,6 +40,53 @@ impl PyTrickMechanics {
         Ok(m)
     }
 
+    /// A card-list argument (a string in notation), parsed and checked against the decks.
+    fn arg(&self, what: &str, value: &Bound<'_, PyAny>) -> PyResult<Multiset> {
+        let text = convert::text(what, value, "a string of cards such as 'AS AS KH'")?;
+        guard(|| self.cards(what, &text))
+    }
+
+    /// A list-of-card-lists argument (plays of a trick, other hands): exactly `count` lists
+    /// (the players of a trick) when given, each parsed and checked.
+    fn args(
+        &self,
+        what: &str,
+        value: &Bound<'_, PyAny>,
+        count: Option<usize>,
+    ) -> PyResult<Vec<Multiset>> {
+        let texts = convert::text_list(what, value, "card lists such as 'AS AS'")?;
+        if let Some(n) = count.filter(|&n| n != texts.len()) {
+            return Err(convert::invalid(
+                what,
+                value,
+                format!("expected {n} card lists (4 players), got {}", texts.len()),
+            ));
+        }
+        guard(|| texts.iter().map(|t| self.cards(what, t)).collect())
+    }
+
+    /// Card lists held by different players (disjoint physical cards of one deal) may together
+    /// hold each card at most `decks` times; else `InvalidValue` naming the card and its count.
+    fn check_total(&self, what: &str, lists: &[&Multiset]) -> Result<(), ZhipaiError> {
+        let mut total = [0u32; zhipai_core::NUM_KINDS];
+        for m in lists {
+            for (t, c) in total.iter_mut().zip(m.counts()) {
+                *t += u32::from(c);
+            }
+        }
+        let decks = u32::from(self.tr.decks);
+        if let Some((k, &n)) = total.iter().enumerate().find(|(_, &n)| n > decks) {
+            let card = zhipai_core::Card::from_index(k).expect("kind index");
+            let all: Vec<String> = lists.iter().map(|m| format!("'{m}'")).collect();
+            return Err(ZhipaiError::invalid_value(
+                what,
+                format!("[{}]", all.join(", ")),
+                format!("{card} appears {n} times in all, but {decks} decks hold only {decks}"),
+            ));
+        }
+        Ok(())
+    }
+
     /// The format of a lead as played (one effective suit, non-empty).
     fn format(&self, what: &str, m: &Multiset) -> Result<Format, ZhipaiError> {
         decompose(m, &self.tr.order, self.tr.decomposition).ok_or_else(|| {
@@ -43,17 +94,21 @@ impl PyTrickMechanics {
         })
     }
 
+    /// The follows of `hand` to `lead` (lead and hand together within the decks' copies).
     fn with_moves<T>(
         &self,
-        lead: &str,
-        hand: &str,
+        lead: &Bound<'_, PyAny>,
+        hand: &Bound<'_, PyAny>,
         f: impl FnOnce(&FollowMoves<'_>) -> Result<T, ZhipaiError>,
-    ) -> Result<T, ZhipaiError> {
-        let lead_m = self.cards("lead", lead)?;
-        let format = self.format("lead", &lead_m)?;
-        let hand = self.cards("hand", hand)?;
-        let moves = FollowMoves::new(&self.tr, &format, &hand)?;
-        f(&moves)
+    ) -> PyResult<T> {
+        let lead_m = self.arg("lead", lead)?;
+        let hand = self.arg("hand", hand)?;
+        guard(|| {
+            self.check_total("lead and hand", &[&lead_m, &hand])?;
+            let format = self.format("lead", &lead_m)?;
+            let moves = FollowMoves::new(&self.tr, &format, &hand)?;
+            f(&moves)
+        })
     }
 }
 
@@ -87,97 +142,113 @@ impl PyTrickMechanics {
 
     /// `(kind, units)`: kind `single pair triple tractor titanic throw`, or `invalid` for an empty
     /// or mixed-suit card list (then `units` is empty).
-    fn classify(&self, cards: &str) -> PyResult<(String, Vec<String>)> {
-        guard(|| {
-            let m = self.cards("cards", cards)?;
-            Ok(match decompose(&m, &self.tr.order, self.tr.decomposition) {
-                None => ("invalid".to_string(), Vec::new()),
-                Some(f) => {
-                    (f.kind().name().to_string(), f.units.iter().map(|u| u.to_string()).collect())
-                }
-            })
+    fn classify(&self, cards: &Bound<'_, PyAny>) -> PyResult<(String, Vec<String>)> {
+        let m = self.arg("cards", cards)?;
+        Ok(match decompose(&m, &self.tr.order, self.tr.decomposition) {
+            None => ("invalid".to_string(), Vec::new()),
+            Some(f) => {
+                (f.kind().name().to_string(), f.units.iter().map(|u| u.to_string()).collect())
+            }
         })
     }
 
     /// `None` when the lead is structurally legal, else the reason.
     #[pyo3(signature = (cards, hand = None))]
-    fn check_lead(&self, cards: &str, hand: Option<&str>) -> PyResult<Option<String>> {
-        guard(|| {
-            let m = self.cards("cards", cards)?;
-            let h = hand.map(|h| self.cards("hand", h)).transpose()?;
-            Ok(trick::check_lead(&self.tr, &m, h.as_ref()).err().map(|e| e.to_string()))
-        })
+    fn check_lead(
+        &self,
+        cards: &Bound<'_, PyAny>,
+        hand: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<String>> {
+        let m = self.arg("cards", cards)?;
+        let h = hand.filter(|h| !h.is_none()).map(|h| self.arg("hand", h)).transpose()?;
+        Ok(trick::check_lead(&self.tr, &m, h.as_ref()).err().map(|e| e.to_string()))
     }
 
-    /// `(valid, played, beaten_cards)` for a throw checked against the other hands.
-    fn check_throw(&self, cards: &str, others: Vec<String>) -> PyResult<(bool, String, usize)> {
+    /// `(valid, played, beaten_cards)` for a throw checked against the 3 other hands.
+    fn check_throw(
+        &self,
+        cards: &Bound<'_, PyAny>,
+        others: &Bound<'_, PyAny>,
+    ) -> PyResult<(bool, String, usize)> {
+        let m = self.arg("cards", cards)?;
+        let others = self.args("others", others, Some(NUM_PLAYERS - 1))?;
         guard(|| {
-            let m = self.cards("cards", cards)?;
+            let all: Vec<&Multiset> = std::iter::once(&m).chain(others.iter()).collect();
+            self.check_total("cards and others", &all)?;
             let format = trick::check_lead(&self.tr, &m, None)
                 .map_err(|e| ZhipaiError::illegal_play(m, e))?;
-            let others: Vec<Multiset> =
-                others.iter().map(|o| self.cards("others", o)).collect::<Result<_, _>>()?;
             let r = trick::check_throw(&self.tr, &format, &others);
             Ok((r.valid, r.played.to_string(), r.beaten_cards))
         })
     }
 
     /// `None` when `play` legally follows `lead` from `hand`, else the reason.
-    fn check_follow(&self, lead: &str, hand: &str, play: &str) -> PyResult<Option<String>> {
-        guard(|| {
-            self.with_moves(lead, hand, |moves| {
-                let p = self.cards("play", play)?;
-                Ok(moves.check(&p).err().map(|e| e.to_string()))
-            })
-        })
+    fn check_follow(
+        &self,
+        lead: &Bound<'_, PyAny>,
+        hand: &Bound<'_, PyAny>,
+        play: &Bound<'_, PyAny>,
+    ) -> PyResult<Option<String>> {
+        let p = self.arg("play", play)?;
+        self.with_moves(lead, hand, |moves| Ok(moves.check(&p).err().map(|e| e.to_string())))
     }
 
-    /// Every legal follow (up to `limit`), in a deterministic order.
+    /// Every legal follow (up to `limit`, an integer ≥ 0), in a deterministic order.
     #[pyo3(signature = (lead, hand, limit = None))]
-    fn follows(&self, lead: &str, hand: &str, limit: Option<usize>) -> PyResult<Vec<String>> {
-        guard(|| {
-            self.with_moves(lead, hand, |moves| {
-                Ok(moves
-                    .enumerate(limit.unwrap_or(usize::MAX))
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect())
-            })
+    fn follows(
+        &self,
+        lead: &Bound<'_, PyAny>,
+        hand: &Bound<'_, PyAny>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Vec<String>> {
+        let limit: Option<usize> = convert::opt_int_in("limit", limit, 0, u32::MAX as i128)?;
+        self.with_moves(lead, hand, |moves| {
+            Ok(moves.enumerate(limit.unwrap_or(usize::MAX)).iter().map(|m| m.to_string()).collect())
         })
     }
 
     /// Number of legal follows (distinct card multisets).
-    fn count_follows(&self, lead: &str, hand: &str) -> PyResult<u64> {
-        guard(|| self.with_moves(lead, hand, |moves| Ok(moves.count())))
+    fn count_follows(&self, lead: &Bound<'_, PyAny>, hand: &Bound<'_, PyAny>) -> PyResult<u64> {
+        self.with_moves(lead, hand, |moves| Ok(moves.count()))
     }
 
-    /// One legal follow drawn uniformly, reproducible from `seed`.
-    fn sample_follow(&self, lead: &str, hand: &str, seed: u64) -> PyResult<String> {
-        guard(|| {
-            self.with_moves(lead, hand, |moves| {
-                let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
-                Ok(moves.sample(&mut rng).to_string())
-            })
+    /// One legal follow drawn uniformly, reproducible from `seed` (0 to 2**64 - 1).
+    fn sample_follow(
+        &self,
+        lead: &Bound<'_, PyAny>,
+        hand: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<String> {
+        let seed = convert::seed(seed)?;
+        self.with_moves(lead, hand, |moves| {
+            let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
+            Ok(moves.sample(&mut rng).to_string())
         })
     }
 
-    /// Index of the winning play (index 0 = the lead as played).
-    fn winner(&self, plays: Vec<String>) -> PyResult<usize> {
+    /// Index of the winning play among the 4 plays (index 0 = the lead as played).
+    fn winner(&self, plays: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let plays = self.args("plays", plays, Some(NUM_PLAYERS))?;
         guard(|| {
-            let plays: Vec<Multiset> =
-                plays.iter().map(|p| self.cards("plays", p)).collect::<Result<_, _>>()?;
+            self.check_total("plays", &plays.iter().collect::<Vec<_>>())?;
             trick::trick_winner(&self.tr, &plays)
         })
     }
 
     /// The kitty multiplier when the attackers win the last trick.
     #[pyo3(signature = (lead, winning_play = None))]
-    fn kitty_multiplier(&self, lead: &str, winning_play: Option<&str>) -> PyResult<u32> {
-        guard(|| {
-            let l = self.cards("lead", lead)?;
-            let w = winning_play.map(|w| self.cards("winning_play", w)).transpose()?;
-            trick::kitty_multiplier(&self.rules, &self.tr, &l, w.as_ref())
-        })
+    fn kitty_multiplier(
+        &self,
+        lead: &Bound<'_, PyAny>,
+        winning_play: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<u32> {
+        let l = self.arg("lead", lead)?;
+        let w = winning_play
+            .filter(|w| !w.is_none())
+            .map(|w| self.arg("winning_play", w))
+            .transpose()?;
+        // No copy check across the two: the winning play may be the lead itself.
+        guard(|| trick::kitty_multiplier(&self.rules, &self.tr, &l, w.as_ref()))
     }
 
     fn __repr__(&self) -> String {

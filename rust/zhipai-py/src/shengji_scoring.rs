@@ -2,6 +2,7 @@
 //!
 //! Plain tuples out; `zhipai.shengji.scoring` turns them into documented dicts.
 
+use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use pyo3::prelude::*;
@@ -26,11 +27,9 @@ fn shengji(rules: &PyRules) -> Result<&ShengjiRules> {
     }
 }
 
-fn points(p: i64) -> Result<i32> {
-    i32::try_from(p)
-        .ok()
-        .filter(|p| p.abs() <= 1_000_000)
-        .ok_or_else(|| ZhipaiError::invalid_value("attacker_points", p, "expected |P| ≤ 1000000"))
+/// The attackers' points: an integer (numpy ints too; not bool or float) with |P| ≤ 10**6.
+fn points(p: &Bound<'_, PyAny>) -> PyResult<i32> {
+    convert::int_in("attacker_points", p, -1_000_000, 1_000_000)
 }
 
 fn level_rank(text: &str) -> Result<Rank> {
@@ -82,11 +81,11 @@ pub fn shengji_declare(
 #[pyfunction]
 pub fn shengji_level_change(
     rules: &PyRules,
-    attacker_points: i64,
+    attacker_points: &Bound<'_, PyAny>,
 ) -> PyResult<(&'static str, u8, bool, Option<i32>)> {
+    let p = points(attacker_points)?;
     guard(|| {
         let r = shengji(rules)?;
-        let p = points(attacker_points)?;
         let c = r.scoring.level_change(p);
         Ok((c.side.name(), c.levels, c.take_over, r.scoring.jj_score(p)))
     })
@@ -95,13 +94,14 @@ pub fn shengji_level_change(
 /// `shengji_jj_score(rules, attacker_points)` → (计分 in units of 基数, 积分 = 计分 × 基数),
 /// with the rules' `jj_small_score` and `base` (whether or not `jj_scoring` is on).
 #[pyfunction]
-pub fn shengji_jj_score(rules: &PyRules, attacker_points: i64) -> PyResult<(i64, i64)> {
+pub fn shengji_jj_score(
+    rules: &PyRules,
+    attacker_points: &Bound<'_, PyAny>,
+) -> PyResult<(i64, i64)> {
+    let p = points(attacker_points)?;
     guard(|| {
         let r = shengji(rules)?;
-        let s = zhipai_core::games::shengji::scoring::jj_score(
-            points(attacker_points)?,
-            r.scoring.jj_small_score,
-        ) as i64;
+        let s = zhipai_core::games::shengji::scoring::jj_score(p, r.scoring.jj_small_score) as i64;
         Ok((s, s * r.scoring.base))
     })
 }
@@ -116,14 +116,15 @@ pub fn shengji_level_advance(
     rules: &PyRules,
     level: &str,
     attacker_level: &str,
-    attacker_points: i64,
+    attacker_points: &Bound<'_, PyAny>,
     last_trick_single_jack: bool,
 ) -> PyResult<AdvanceTuple> {
+    let p = points(attacker_points)?;
     guard(|| {
         let r = shengji(rules)?;
         let lv: Level = r.scoring.parse_level("level", level)?;
         let al: Level = r.scoring.parse_level("attacker_level", attacker_level)?;
-        let a = r.scoring.level_advance(lv, al, points(attacker_points)?, last_trick_single_jack);
+        let a = r.scoring.level_advance(lv, al, p, last_trick_single_jack);
         Ok((
             a.change.side.name(),
             a.change.levels,
@@ -155,18 +156,18 @@ impl PyDeal {
     /// `ShengjiDeal(rules, level="2", dealer=None, seed=0)`: shuffle and deal up to the first
     /// decision. `dealer=None` is hand 1 (the declaration decides the dealer).
     #[new]
-    #[pyo3(signature = (rules, level="2", dealer=None, seed=0))]
-    fn new(rules: &PyRules, level: &str, dealer: Option<i64>, seed: u64) -> PyResult<Self> {
+    #[pyo3(signature = (rules, level="2", dealer=None, seed=None))]
+    fn new(
+        rules: &PyRules,
+        level: &str,
+        dealer: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let dealer: Option<u8> = convert::opt_int_in("dealer", dealer, 0, 3)?;
+        let seed = convert::opt_int_in("seed", seed, 0, u64::MAX as i128)?.unwrap_or(0);
         guard(|| {
             let r = shengji(rules)?;
             let level = level_rank(level)?;
-            let dealer =
-                match dealer {
-                    None => None,
-                    Some(d) => Some(u8::try_from(d).ok().filter(|d| *d < 4).ok_or_else(|| {
-                        ZhipaiError::invalid_value("dealer", d, "players are 0..=3")
-                    })?),
-                };
             let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
             Ok(PyDeal(Deal::new(r, level, dealer, &mut rng)?))
         })
