@@ -93,7 +93,7 @@ def test_error_paths() -> None:
     g = gz.Game(seed=5)
     with pytest.raises(zhipai.IllegalPlayError):
         g.apply("QS QS")
-    with pytest.raises(TypeError):
+    with pytest.raises(zhipai.InvalidOptionError, match="decks"):
         gz.score(["", "", "", ""], rules=zhipai.rules("gongzhu"), decks=2)
 
 

@@ -8,9 +8,19 @@ names and values as in the digest's options list).
 Seats are 0..3. In :func:`trick_winner` and the ``lead``/``play`` arguments, card lists use the
 notation of ``zhipai.cards`` (``"QS"``, ``"10C 10C"``); a pair lead is two identical cards.
 
-Errors: ``InvalidCardError`` (bad card text), ``InvalidValueError`` (bad hand, seat, play shape,
-more copies than the decks hold), ``InvalidOptionError`` (bad option), ``IllegalPlayError``
-(an illegal move applied to a :class:`Game`).
+Errors (all subclasses of ``zhipai.ZhipaiError``, each naming the bad value):
+``InvalidCardError`` (bad card text), ``InvalidValueError`` (bad hand, seat, seed, count, play
+shape, more copies than the decks hold, or an argument of the wrong type such as ``None`` or a
+float where an int or cards are expected), ``InvalidOptionError`` (bad option, or both
+``rules=`` and keyword options), ``IllegalPlayError`` (an illegal move applied to a
+:class:`Game`).
+
+Hand evaluation: ``zhipai.evaluate("gongzhu", seat, hand, candidates=[...])``. A candidate is
+either the seat's **exposure decision** — the exposable cards it exposes (``"QS"``,
+``"QS AH"``; ``""`` = expose nothing) — or its **first play** (any other card, e.g. ``"3D"``; two
+decks: two cards). ``dealer=s`` makes seat ``s`` lead the first trick with any card (a later
+deal); without it the holder of ``first_lead_card`` leads it (the first deal of a match). See
+``rust/zhipai-core/src/games/gongzhu/evaluate.rs``.
 """
 
 from __future__ import annotations
@@ -18,8 +28,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+import numpy as np
+
 from zhipai import _core
-from zhipai._core import Rules
+from zhipai._core import InvalidOptionError, InvalidValueError, Rules
 
 __all__ = [
     "DealScore",
@@ -34,12 +46,71 @@ __all__ = [
 
 def _rules(rules: Rules | None, options: dict[str, Any]) -> Rules:
     if rules is not None and options:
-        raise TypeError("pass either rules= or keyword options, not both")
+        raise InvalidOptionError(
+            f"invalid options {sorted(options)}: pass either rules= or keyword options, not both"
+        )
+    if rules is not None and not isinstance(rules, Rules):
+        raise InvalidValueError(f"invalid rules {rules!r}: expected zhipai.rules(\"gongzhu\", ...)")
     return rules if rules is not None else _core.rules("gongzhu", options)
 
 
-def _cards(cards: str | Iterable[Any]) -> str:
-    return cards if isinstance(cards, str) else " ".join(str(c) for c in cards)
+def _cards(cards: Any, what: str = "cards") -> str:
+    """Card-list text of a string or an iterable of cards (``Card`` or card strings)."""
+    if isinstance(cards, str):
+        return cards
+    if cards is None or isinstance(cards, (bytes, int, float)) or not isinstance(cards, Iterable):
+        raise InvalidValueError(f"invalid {what} {cards!r}: expected cards like 'QS 10C' or a list of cards")
+    items = list(cards)
+    for c in items:
+        if not isinstance(c, (str, _core.Card)):
+            raise InvalidValueError(f"invalid {what} {cards!r}: {c!r} is not a card")
+    return " ".join(str(c) for c in items)
+
+
+def _int(value: Any, what: str, lo: int, hi: int) -> int:
+    """``value`` as an int in ``lo..hi`` (``hi`` excluded), else ``InvalidValueError`` naming it."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not lo <= int(value) < hi:
+        raise InvalidValueError(f"invalid {what} {value!r}: expected an int in {lo}..{hi - 1}")
+    return int(value)
+
+
+def _seed(seed: Any) -> int:
+    return _int(seed, "seed", 0, 2**64)
+
+
+def _seat(seat: Any, what: str = "seat") -> int:
+    return _int(seat, what, 0, 4)
+
+
+def _card_lists(lists: Any, what: str, n: int | None = None) -> list[str]:
+    if isinstance(lists, (str, bytes)) or not isinstance(lists, Iterable):
+        raise InvalidValueError(f"invalid {what} {lists!r}: expected a list of card lists")
+    out = [_cards(x, f"{what} entry") for x in lists]
+    if n is not None and len(out) != n:
+        raise InvalidValueError(f"invalid {what} {lists!r}: expected {n} card lists, got {len(out)}")
+    return out
+
+
+def _suits(suits: Any) -> list[str]:
+    if isinstance(suits, str):
+        suits = suits.split()
+    if not isinstance(suits, Iterable):
+        raise InvalidValueError(f"invalid suits_led_before {suits!r}: expected suit letters like ['S', 'H']")
+    out = list(suits)
+    for x in out:
+        if not isinstance(x, str):
+            raise InvalidValueError(f"invalid suits_led_before entry {x!r}: expected a suit letter S, H, D or C")
+    return out
+
+
+def _flag(value: Any, what: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidValueError(f"invalid {what} {value!r}: expected True or False")
+    return bool(value)
+
+
+def _lead(lead: Any) -> str | None:
+    return None if lead is None else _cards(lead, "lead")
 
 
 @dataclass(frozen=True)
@@ -69,7 +140,9 @@ def score(
     not exposable, or exposures the rules do not allow.
     """
     r = _rules(rules, options)
-    raw, final = _core.gongzhu_score(r, [_cards(t) for t in taken], _cards(exposed), _cards(closed))
+    raw, final = _core.gongzhu_score(
+        r, _card_lists(taken, "taken", 4), _cards(exposed, "exposed"), _cards(closed, "closed")
+    )
     return DealScore(list(raw), list(final))
 
 
@@ -92,7 +165,12 @@ def legal_plays(
     r = _rules(rules, options)
     return list(
         _core.gongzhu_legal_plays(
-            r, _cards(hand), lead, _cards(exposed), list(suits_led_before), first_trick_of_match
+            r,
+            _cards(hand, "hand"),
+            _lead(lead),
+            _cards(exposed, "exposed"),
+            _suits(suits_led_before),
+            _flag(first_trick_of_match, "first_trick_of_match"),
         )
     )
 
@@ -114,19 +192,20 @@ def is_legal(
     r = _rules(rules, options)
     reason = _core.gongzhu_check_play(
         r,
-        _cards(hand),
-        _cards(play),
-        lead,
-        _cards(exposed),
-        list(suits_led_before),
-        first_trick_of_match,
+        _cards(hand, "hand"),
+        _cards(play, "play"),
+        _lead(lead),
+        _cards(exposed, "exposed"),
+        _suits(suits_led_before),
+        _flag(first_trick_of_match, "first_trick_of_match"),
     )
     return (reason is None, reason)
 
 
 def trick_winner(plays: list[str], *, rules: Rules | None = None, **options: Any) -> int:
     """Index (leader = 0) of the play that wins the trick (§A.2; pair tricks §A.12)."""
-    return int(_core.gongzhu_trick_winner(_rules(rules, options), [_cards(p) for p in plays]))
+    r = _rules(rules, options)
+    return int(_core.gongzhu_trick_winner(r, _card_lists(plays, "plays")))
 
 
 def play_match(
@@ -135,7 +214,10 @@ def play_match(
     """Play up to ``deals`` deals of a match (or until ``match_end``) with ``policy``
     (``"random"`` or ``"greedy"``) for every seat: ``(deals played, accumulated final scores)``.
     Later deals are led by the previous pig-taker (§A.8)."""
-    n, totals = _core.gongzhu_match(_rules(rules, options), deals, policy, seed)
+    r = _rules(rules, options)
+    if policy not in ("random", "greedy"):
+        raise InvalidValueError(f"invalid policy {policy!r}: expected 'random' or 'greedy'")
+    n, totals = _core.gongzhu_match(r, _int(deals, "deals", 0, 2**32), policy, _seed(seed))
     return int(n), list(totals)
 
 
@@ -162,7 +244,10 @@ class Game:
         rules: Rules | None = None,
         **options: Any,
     ) -> None:
-        self._s = _core.GongzhuState(_rules(rules, options), seed, hands, leader)
+        r = _rules(rules, options)
+        h = None if hands is None else _card_lists(hands, "hands", 4)
+        lead = None if leader is None else _seat(leader, "leader")
+        self._s = _core.GongzhuState(r, _seed(seed), h, lead)
 
     @classmethod
     def _wrap(cls, state: Any) -> "Game":
@@ -177,23 +262,29 @@ class Game:
 
     @property
     def phase(self) -> str:
+        """``"exposure"``, ``"play"`` or ``"done"``."""
         return self._s.phase  # type: ignore[no-any-return]
 
     def is_terminal(self) -> bool:
+        """Whether every trick has been played."""
         return bool(self._s.is_terminal())
 
     def legal_actions(self) -> list[int]:
+        """Legal action codes of the seat to act, ascending (empty when terminal)."""
         return list(self._s.legal_actions())
 
     def legal_moves(self) -> list[str]:
+        """Legal moves as text (``"QS"``, ``"expose QS"``, ``"end exposure"``)."""
         return list(self._s.legal_moves())
 
     def apply_action(self, action: int) -> None:
         """Apply an action code. Raises ``IllegalPlayError`` (with the rule) if illegal."""
-        self._s.apply_action(action)
+        self._s.apply_action(_int(action, "action", 0, self.num_actions()))
 
     def apply(self, move: str) -> None:
         """Apply a move as text (``"QS"``, ``"10C 10C"``, ``"expose QS"``, ``"end exposure"``)."""
+        if not isinstance(move, str):
+            raise InvalidValueError(f"invalid move {move!r}: expected text like 'QS' or 'expose QS'")
         self._s.apply_move(move)
 
     def returns(self) -> list[float]:
@@ -206,14 +297,16 @@ class Game:
         return DealScore(list(raw), list(final))
 
     def hand(self, seat: int) -> str:
-        return self._s.hand(seat)  # type: ignore[no-any-return]
+        """Cards ``seat`` (0..3) still holds. Raises ``InvalidValueError`` for another seat."""
+        return self._s.hand(_seat(seat))  # type: ignore[no-any-return]
 
     def taken(self, seat: int) -> str:
-        return self._s.taken(seat)  # type: ignore[no-any-return]
+        """Cards ``seat`` (0..3) took in won tricks."""
+        return self._s.taken(_seat(seat))  # type: ignore[no-any-return]
 
     def exposed(self, seat: int) -> tuple[str, str]:
         """``(open, closed)`` exposed cards of ``seat``."""
-        return tuple(self._s.exposed(seat))  # type: ignore[return-value]
+        return tuple(self._s.exposed(_seat(seat)))  # type: ignore[return-value]
 
     def current_trick(self) -> tuple[int, list[str]]:
         """``(leader seat, plays so far)``."""
@@ -222,6 +315,7 @@ class Game:
 
     @property
     def tricks_played(self) -> int:
+        """Completed tricks (13 in one deck; 13 to 26 in two)."""
         return int(self._s.tricks_played)
 
     @property
@@ -230,16 +324,22 @@ class Game:
         return self._s.next_deal_leader  # type: ignore[no-any-return]
 
     def clone(self) -> "Game":
+        """An independent copy of this deal."""
         return Game._wrap(self._s.clone())
 
     @staticmethod
     def num_actions() -> int:
+        """Number of distinct action codes."""
         return int(_core.GongzhuState.num_actions())
 
     @staticmethod
     def action_to_string(action: int) -> str:
-        return str(_core.GongzhuState.action_to_string(action))
+        """The move of an action code as text. Raises ``InvalidValueError`` outside the codes."""
+        return str(_core.GongzhuState.action_to_string(_int(action, "action", 0, Game.num_actions())))
 
     @staticmethod
     def string_to_action(move: str) -> int:
+        """The action code of a move given as text."""
+        if not isinstance(move, str):
+            raise InvalidValueError(f"invalid move {move!r}: expected text like 'QS' or 'expose QS'")
         return int(_core.GongzhuState.string_to_action(move))

@@ -17,8 +17,13 @@ use crate::order::CardOrder;
 use crate::trick::Decomposition;
 use std::fmt;
 
-/// Most units a decomposition holds (a lead never has more cards than this).
-pub const MAX_UNITS: usize = 64;
+/// Most units a decomposition holds. Each kind of an effective suit ends up in at most two units
+/// (`MultiplicityFirst` puts all copies of a kind in one unit; `LongestComponent` can split 3 or
+/// 4 copies into a pair plus a single or pair), and an effective suit has at most 18 kinds in
+/// Shengji (12 of the trump suit + 4 level cards + 2 jokers) and fewer in Hong Wu with at most 2
+/// copies, so 40 covers every lead; a small capacity keeps [`Format`] cheap to build and copy
+/// (tested in `tests::capacity_covers_every_order`).
+pub const MAX_UNITS: usize = 40;
 
 /// One unit of a lead or play: `len` consecutive strength indices of effective suit `suit`,
 /// ending at `top`, each held `mult` times, using the kinds in `kinds` (one per index).
@@ -118,14 +123,27 @@ pub struct Units {
 
 impl Default for Units {
     fn default() -> Self {
-        Units { len: 0, items: [Unit::default(); MAX_UNITS] }
+        Units::EMPTY
     }
 }
 
 impl Units {
-    /// Append a unit (ignored past [`MAX_UNITS`], which no legal lead reaches).
+    /// No units.
+    pub const EMPTY: Units = Units {
+        len: 0,
+        items: [Unit { suit: 0, mult: 0, len: 0, top: 0, kinds: CardSet::EMPTY }; MAX_UNITS],
+    };
+
+    /// Remove every unit (keeps the storage).
+    #[inline]
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Append a unit (ignored past [`MAX_UNITS`], which no decomposition reaches).
     #[inline]
     pub fn push(&mut self, u: Unit) {
+        debug_assert!((self.len as usize) < MAX_UNITS, "more than MAX_UNITS units");
         if (self.len as usize) < MAX_UNITS {
             self.items[self.len as usize] = u;
             self.len += 1;
@@ -173,7 +191,16 @@ pub struct Format {
     pub units: Units,
 }
 
+impl Default for Format {
+    fn default() -> Self {
+        Format::EMPTY
+    }
+}
+
 impl Format {
+    /// No cards, no units (a buffer for [`decompose_into`]).
+    pub const EMPTY: Format = Format { suit: 0, cards: 0, units: Units::EMPTY };
+
     /// `single pair triple tractor titanic` for one unit, `throw` for several.
     pub fn kind(&self) -> LeadKind {
         match self.units.as_slice() {
@@ -212,13 +239,26 @@ pub fn single_suit(cards: &Multiset, order: &CardOrder) -> Option<usize> {
 /// Split `cards` (all of one effective suit) into units with `method` (module docs). Returns
 /// `None` when `cards` is empty or mixes effective suits.
 pub fn decompose(cards: &Multiset, order: &CardOrder, method: Decomposition) -> Option<Format> {
-    let suit = single_suit(cards, order)?;
-    let mut units = Units::default();
+    let mut f = Format::EMPTY;
+    decompose_into(cards, order, method, &mut f).then_some(f)
+}
+
+/// [`decompose`] writing into `out` (no copy of the format on hot paths). Returns `false`, with
+/// `out` unspecified, when `cards` is empty or mixes effective suits.
+pub fn decompose_into(
+    cards: &Multiset,
+    order: &CardOrder,
+    method: Decomposition,
+    out: &mut Format,
+) -> bool {
+    let Some(suit) = single_suit(cards, order) else { return false };
+    let units = &mut out.units;
+    units.clear();
     let mut rem = *cards;
     match method {
         Decomposition::MultiplicityFirst => {
             for mult in (2..=crate::multiset::MAX_COPIES as u8).rev() {
-                layered_runs(&mut rem, order, suit, mult, &mut units);
+                layered_runs(&mut rem, order, suit, mult, units);
             }
         }
         Decomposition::LongestComponent => {
@@ -240,7 +280,9 @@ pub fn decompose(cards: &Multiset, order: &CardOrder, method: Decomposition) -> 
         }
     }
     units.sort_by_size();
-    Some(Format { suit: suit as u8, cards: cards.len() as u8, units })
+    out.suit = suit as u8;
+    out.cards = cards.len() as u8;
+    true
 }
 
 /// Remove the cards of `u` from `rem` (they must be held).
@@ -473,6 +515,43 @@ mod tests {
         let o = order(Rank::TWO, Some(Suit::Clubs));
         assert!(decompose(&ms("9S 9S 8H 8H"), &o, Decomposition::MultiplicityFirst).is_none());
         assert!(decompose(&Multiset::EMPTY, &o, Decomposition::MultiplicityFirst).is_none());
+    }
+
+    #[test]
+    fn capacity_covers_every_order() {
+        // Each kind yields at most 2 units (module docs), so 2 × the largest effective suit must
+        // fit; Hong Wu (≤ 2 copies, ≤ 1 unit per kind) is covered by the same bound.
+        let mut most = 0;
+        for level in 0..13 {
+            let level = Rank::from_index(level).unwrap();
+            for trump in [None, Some(Suit::Spades), Some(Suit::Hearts)] {
+                let o = order(level, trump);
+                for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+                    most = most.max(o.suit_mask(s).len() as usize);
+                }
+            }
+        }
+        assert_eq!(most, 18);
+        assert!(2 * most <= MAX_UNITS);
+        for trump in [Suit::Spades, Suit::Hearts] {
+            let o = crate::games::hongwu::HongWuRules::from_preset("hong_wu", &[])
+                .unwrap()
+                .order(trump);
+            for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+                assert!(o.suit_mask(s).len() as usize <= MAX_UNITS, "Hong Wu suit {s}");
+            }
+        }
+        // The worst case, four copies of all 18 trump kinds split by LongestComponent.
+        let o = order(Rank::TWO, Some(Suit::Spades));
+        let mut all = Multiset::EMPTY;
+        for c in o.suit_mask(crate::order::TRUMP) {
+            for _ in 0..3 {
+                all.add(c);
+            }
+        }
+        let f = decompose(&all, &o, Decomposition::LongestComponent).unwrap();
+        assert_eq!(f.cards as usize, all.len());
+        assert_eq!(f.units.iter().map(|u| u.cards()).sum::<usize>(), all.len());
     }
 
     #[test]

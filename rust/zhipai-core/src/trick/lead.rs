@@ -3,7 +3,7 @@
 
 use super::{ForcedPlay, ThrowCheck, ThrowScope, TrickRules};
 use crate::cards::{format_cards, CardSet};
-use crate::combos::{decompose, run_starts, Format, Unit};
+use crate::combos::{decompose_into, run_starts, Format, Unit};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use std::fmt;
@@ -44,6 +44,19 @@ pub fn check_lead(
     cards: &Multiset,
     hand: Option<&Multiset>,
 ) -> Result<Format, LeadError> {
+    let mut format = Format::EMPTY;
+    check_lead_into(tr, cards, hand, &mut format)?;
+    Ok(format)
+}
+
+/// [`check_lead`] writing the format into `out` (hot paths keep one buffer per deal instead of
+/// moving a format around). On error `out` is unspecified.
+pub fn check_lead_into(
+    tr: &TrickRules,
+    cards: &Multiset,
+    hand: Option<&Multiset>,
+    out: &mut Format,
+) -> Result<(), LeadError> {
     if cards.is_empty() {
         return Err(LeadError::Empty);
     }
@@ -52,11 +65,13 @@ pub fn check_lead(
             return Err(LeadError::NotHeld(format_cards(&h.missing_from(cards))));
         }
     }
-    let format = decompose(cards, &tr.order, tr.decomposition).ok_or(LeadError::MixedSuits)?;
-    if format.is_throw() && format.suit as usize == TRUMP && !tr.trump_throw_allowed {
+    if !decompose_into(cards, &tr.order, tr.decomposition, out) {
+        return Err(LeadError::MixedSuits);
+    }
+    if out.is_throw() && out.suit as usize == TRUMP && !tr.trump_throw_allowed {
         return Err(LeadError::TrumpThrow);
     }
-    Ok(format)
+    Ok(())
 }
 
 /// The outcome of a throw check.

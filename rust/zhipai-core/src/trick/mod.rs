@@ -40,7 +40,9 @@ use crate::order::CardOrder;
 use crate::rules::Rules;
 
 pub use follow::{check_follow, structure_score, FollowError, FollowMoves};
-pub use lead::{check_lead, check_throw, for_each_unit_lead, LeadError, ThrowResult};
+pub use lead::{
+    check_lead, check_lead_into, check_throw, for_each_unit_lead, LeadError, ThrowResult,
+};
 pub use winner::{trick_winner, trick_winner_of};
 
 /// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).

@@ -5,8 +5,8 @@
 //! property test checks this on every option combination that matters).
 
 use super::options::{ExposedDiscard, ExposureMode, FirstLead, GongzhuRules};
+use super::policy::pick_index;
 use super::policy::{write_row, DealSummary};
-use super::random::below;
 use super::scoring::{Exposure, EXPOSABLE, PIG};
 use super::state::shuffled_deck;
 use crate::cards::Suit;
@@ -133,7 +133,7 @@ fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealS
                 }
                 opts[n] = 8;
                 n += 1;
-                match opts[below(rng, n)] {
+                match opts[pick_index(rng, n)] {
                     8 => break,
                     i if i < 4 => open[seat] |= EXPOSABLE[i as usize].bit(),
                     i => closed[seat] |= EXPOSABLE[i as usize - 4].bit(),
@@ -165,7 +165,7 @@ fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealS
         } else {
             playable(hands[seat], restricted[seat], 0xF & !suits_led, 0)
         };
-        let lead = nth_bit(legal, below(rng, legal.count_ones() as usize));
+        let lead = nth_bit(legal, pick_index(rng, legal.count_ones() as usize));
         hands[seat] &= !lead;
         restricted[seat] &= !lead;
         let led = suit_of_bit(lead);
@@ -179,7 +179,7 @@ fn random_deal_body<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealS
             let p = playable(hands[seat], restricted[seat], guarded, always);
             let follow = p & led_mask;
             let legal = if follow != 0 { follow } else { p };
-            let bit = nth_bit(legal, below(rng, legal.count_ones() as usize));
+            let bit = nth_bit(legal, pick_index(rng, legal.count_ones() as usize));
             hands[seat] &= !bit;
             restricted[seat] &= !bit;
             cards |= bit;

@@ -9,12 +9,13 @@
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
 //! * [`policy`]: the `random` and `greedy` players and the simulation contract.
+//! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
 
+pub mod evaluate;
 pub mod fast;
 pub mod options;
 pub mod play;
 pub mod policy;
-pub mod random;
 pub mod scoring;
 pub mod session;
 pub mod state;

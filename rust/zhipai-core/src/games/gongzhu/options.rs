@@ -125,9 +125,11 @@ pub struct GongzhuRules {
     pub first_lead_card: FirstLead,
     pub direction: Direction,
     pub exposure_mode: ExposureMode,
-    /// One deck, QQ exposure: when 3 of the 4 exposable cards are exposed the 4th is too (§A.6).
-    /// Two decks never auto-expose (§A.12: "default off for two decks").
-    pub auto_expose_fourth: bool,
+    /// QQ exposure: when 3 of the 4 exposable cards are exposed the 4th is too (§A.6). `None`
+    /// (option not given) = the digest default: on in one deck, off in two (§A.12 "default
+    /// off for two decks"); `Some(b)` = set explicitly, in either deck count. Read it through
+    /// [`GongzhuRules::auto_expose_fourth`].
+    pub auto_expose_fourth: Option<bool>,
     pub exposed_discard_before_first_round: ExposedDiscard,
     pub all_red_mode: AllRedMode,
     pub pig_flips_with_all_hearts: bool,
@@ -150,7 +152,7 @@ impl Default for GongzhuRules {
             first_lead_card: FirstLead::Card(Card::new(Suit::Clubs, Rank::TWO)),
             direction: Direction::Anticlockwise,
             exposure_mode: ExposureMode::Qq,
-            auto_expose_fourth: true,
+            auto_expose_fourth: None,
             exposed_discard_before_first_round: ExposedDiscard::Allowed,
             all_red_mode: AllRedMode::Flip,
             pig_flips_with_all_hearts: false,
@@ -258,7 +260,7 @@ impl GongzhuRules {
                     [ExposureMode::Qq, ExposureMode::None, ExposureMode::ClosedOpen]
                         [pick(name, v, &EXPOSURE, &[])?]
             }
-            "auto_expose_fourth" => self.auto_expose_fourth = v.as_bool(name)?,
+            "auto_expose_fourth" => self.auto_expose_fourth = Some(v.as_bool(name)?),
             "exposed_discard_before_first_round" => {
                 self.exposed_discard_before_first_round =
                     [ExposedDiscard::Allowed, ExposedDiscard::Forbidden]
@@ -324,6 +326,12 @@ impl GongzhuRules {
         }
     }
 
+    /// Whether the 3-of-4 automatic exposure applies (§A.6, §A.12): the explicit option value,
+    /// else on in one deck and off in two.
+    pub fn auto_expose_fourth(&self) -> bool {
+        self.auto_expose_fourth.unwrap_or(self.decks == 1)
+    }
+
     /// The seat that plays after `seat` (§A.2 direction).
     pub fn next_seat(&self, seat: usize) -> usize {
         match self.direction {
@@ -355,7 +363,7 @@ impl GongzhuRules {
             info("first_lead_card", first, &FIRST_LEAD, "first deal: the holder of this card leads it; later deals the pig-taker leads (§A.8)"),
             info("direction", DIRECTION[self.direction as usize].into(), &DIRECTION, "playing direction (§A.2)"),
             info("exposure_mode", EXPOSURE[self.exposure_mode as usize].into(), &EXPOSURE, "亮牌/卖 exposure of ♠Q ♦J ♣10 ♥A (§A.6)"),
-            info("auto_expose_fourth", b(self.auto_expose_fourth).into(), &BOOL, "one deck: 3 of 4 exposed exposes the 4th (§A.6)"),
+            info("auto_expose_fourth", b(self.auto_expose_fourth()).into(), &BOOL, "3 of 4 exposed exposes the 4th (§A.6); default on in one deck, off in two (§A.12)"),
             info("exposed_discard_before_first_round", DISCARD[self.exposed_discard_before_first_round as usize].into(), &DISCARD, "may an exposed card be discarded before its suit's first round (§A.7)"),
             info("all_red_mode", ALL_RED[self.all_red_mode as usize].into(), &ALL_RED, "全红 all hearts (§A.9)"),
             info("pig_flips_with_all_hearts", b(self.pig_flips_with_all_hearts).into(), &BOOL, "all hearts also makes the pig positive (pagat, §A.9)"),

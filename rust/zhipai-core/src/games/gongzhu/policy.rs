@@ -17,14 +17,14 @@
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
-use super::random::below;
 use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
+use crate::deal::DealShape;
 use crate::error::Result;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::rollout::{Column, DealSimulator, StartingDeal};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -126,6 +126,18 @@ fn follow_utility(state: &State, trick: &[Play], exposure: &Exposure) -> i64 {
     }
 }
 
+/// A uniform index in `0..n` (`n ≥ 1`) by rand's `random_range`, shared by the general state
+/// and the fast rollout so both draw the same numbers. A forced choice (`n = 1`, common in the
+/// late tricks) draws nothing.
+#[inline]
+pub fn pick_index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
+    if n <= 1 {
+        0
+    } else {
+        rng.random_range(0..n)
+    }
+}
+
 /// Choose a move for the seat to act with `policy`, drawing randomness from `rng`. `buf` is a
 /// reusable buffer for the legal plays.
 pub fn choose<R: Rng + ?Sized>(
@@ -139,13 +151,13 @@ pub fn choose<R: Rng + ?Sized>(
             Policy::Greedy => greedy_exposure(state),
             Policy::Random => {
                 let moves = state.legal_moves();
-                moves[below(rng, moves.len())]
+                moves[pick_index(rng, moves.len())]
             }
         },
         _ => {
             state.legal_plays_into(buf);
             Move::Play(match policy {
-                Policy::Random => buf[below(rng, buf.len())],
+                Policy::Random => buf[pick_index(rng, buf.len())],
                 Policy::Greedy => greedy_play(state, buf),
             })
         }
@@ -269,6 +281,23 @@ impl DealSimulator for GongzhuRules {
         play_out(&mut state, policy, rng, &mut buf);
         write_row(self, &state.summary(), row);
         Ok(())
+    }
+
+    /// Four hands of `13 · decks` cards, no kitty (see [`super::evaluate::deal_shape`]).
+    fn deal_shape(&self) -> Option<DealShape> {
+        super::evaluate::deal_shape(self)
+    }
+
+    /// Play the given deal; `start.dealer` = the first leader (a later deal), a candidate is
+    /// the seat's exposure decision or its first play: see [`super::evaluate`].
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        super::evaluate::play_from_deal(self, policy, start, rng, row)
     }
 }
 

@@ -53,7 +53,8 @@ pub struct Exposure {
 impl Exposure {
     /// Exposure from the exposed copies (QQ: each copy counts 1; `closed_open`: `open` copies
     /// count 2, `closed` copies 1), with the one-deck 3-of-4 auto-exposure applied when the
-    /// rules ask for it (§A.6). Errors name a card that is not exposable or exposed too often.
+    /// rules ask for it (§A.6; both layers in two decks, see [`Exposure::auto_fourth`]). Errors
+    /// name a card that is not exposable or exposed too often.
     pub fn from_cards(
         rules: &GongzhuRules,
         open: &Multiset,
@@ -98,24 +99,29 @@ impl Exposure {
                 "exposure_mode=none has no exposure",
             ));
         }
-        if let Some(i) = e.auto_fourth(rules) {
-            e.level[i] = 1;
+        while let Some(i) = e.auto_fourth(rules) {
+            e.level[i] += 1;
         }
         Ok(e)
     }
 
-    /// The exposable card that the 3-of-4 rule exposes automatically (§A.6), if any: one deck,
-    /// QQ exposure, `auto_expose_fourth`, exactly 3 of the 4 exposed.
+    /// The exposable card of which the 3-of-4 rule exposes one more copy automatically (§A.6),
+    /// if any (QQ exposure with [`GongzhuRules::auto_expose_fourth`]). Apply it and ask again
+    /// until `None`.
+    ///
+    /// One deck: exactly 3 of the 4 cards exposed → the 4th. Two decks ([I], the seed states the
+    /// rule only "in a deck"): the copies form two layers, a card being exposed at layer `k`
+    /// when `k` of its copies are; when exactly 3 cards are exposed at layer `k` (1 or 2), the
+    /// 4th gets one more copy exposed. So (1,1,1,0) → (1,1,1,1), (2,2,2,1) → (2,2,2,2) and
+    /// (2,2,2,0) → (2,2,2,1) → (2,2,2,2); (2,1,1,0) → (2,1,1,1).
     pub fn auto_fourth(&self, rules: &GongzhuRules) -> Option<usize> {
-        let applies = rules.decks == 1
-            && rules.exposure_mode == ExposureMode::Qq
-            && rules.auto_expose_fourth
-            && self.level.iter().filter(|&&l| l > 0).count() == 3;
-        if applies {
-            self.level.iter().position(|&l| l == 0)
-        } else {
-            None
+        if rules.exposure_mode != ExposureMode::Qq || !rules.auto_expose_fourth() {
+            return None;
         }
+        (1..=rules.decks).find_map(|layer| {
+            let at_layer = self.level.iter().filter(|&&l| l >= layer).count();
+            (at_layer == 3).then(|| self.level.iter().position(|&l| l < layer)).flatten()
+        })
     }
 
     /// The factor `2^e` of exposable card `i`.

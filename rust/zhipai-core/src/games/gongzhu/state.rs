@@ -12,6 +12,7 @@ use super::scoring::{
 use crate::cards::Card;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
+use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Action code of [`Move::Expose`] of `EXPOSABLE[i]` is `EXPOSE_ACTION + i`.
@@ -126,7 +127,7 @@ pub struct State {
 pub fn shuffled_deck<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Card; 104] {
     let mut deck = TWO_DECKS;
     let n = 52 * rules.decks as usize;
-    super::random::shuffle(rng, &mut deck[..n]);
+    deck[..n].shuffle(rng);
     deck
 }
 
@@ -174,7 +175,7 @@ pub fn first_leader<R: Rng + ?Sized>(
         }
     }
     if n > 1 {
-        holders[super::random::below(rng, n)]
+        holders[rng.random_range(0..n)]
     } else {
         holders[0]
     }
@@ -203,7 +204,9 @@ impl State {
         State::from_hands_with_holder(rules, hands, opening, holder)
     }
 
-    fn from_hands_with_holder(
+    /// [`State::from_hands`] with the first leader of [`Opening::FirstOfMatch`] given (the
+    /// holder of the first-lead card the caller picked, e.g. by [`first_leader`]).
+    pub(super) fn from_hands_with_holder(
         rules: &GongzhuRules,
         hands: [Multiset; 4],
         opening: Opening,
@@ -455,15 +458,27 @@ impl State {
         }
     }
 
-    /// The 3-of-4 automatic exposure (§A.6), then the first lead.
+    /// The 3-of-4 automatic exposure (§A.6; two decks: layer by layer, see
+    /// [`Exposure::auto_fourth`]), then the first lead. The copy exposed is held by the first
+    /// seat in exposure order (from the first leader) holding an unexposed copy ([I]: only
+    /// matters in two decks, where it decides whose copy is restricted by §A.7).
     fn finish_exposure(&mut self) {
-        if let Some(i) = self.exposure().auto_fourth(&self.rules) {
+        while let Some(i) = self.exposure().auto_fourth(&self.rules) {
             let c = EXPOSABLE[i];
-            if let Some(s) = (0..4).find(|&s| self.hands[s].contains(c)) {
-                self.open[s].add(c);
-                self.restricted[s].add(c);
-                self.auto_exposed = true;
+            let mut seat = self.leader as usize;
+            let mut holder = None;
+            for _ in 0..4 {
+                if self.hands[seat].count(c) > self.open[seat].count(c) {
+                    holder = Some(seat);
+                    break;
+                }
+                seat = self.rules.next_seat(seat);
             }
+            // A card below its layer always has an unexposed copy in some hand.
+            let Some(s) = holder else { break };
+            self.open[s].add(c);
+            self.restricted[s].add(c);
+            self.auto_exposed = true;
         }
         self.phase = Phase::Play;
         self.current = self.leader;

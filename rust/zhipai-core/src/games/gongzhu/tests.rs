@@ -222,6 +222,63 @@ fn auto_fourth_exposure_in_a_deal() {
     assert_eq!(st.exposure().level, [1, 1, 1, 1]);
 }
 
+/// Two decks: each seat exposes every copy it holds of the given cards, then ends.
+fn two_deck_exposure(r: &GongzhuRules, seed: u64, expose: &[&str]) -> State {
+    let mut st = State::deal(r, &mut deal_rng(seed, 1), Opening::LedBy(0));
+    for _ in 0..4 {
+        let p = st.current_player().unwrap();
+        for c in expose {
+            for _ in 0..st.hand(p).count(card(c)) {
+                st.apply(Move::Expose(card(c))).unwrap();
+            }
+        }
+        st.apply(Move::EndExposure).unwrap();
+    }
+    st
+}
+
+#[test]
+fn two_deck_auto_fourth_is_off_by_default_and_can_be_turned_on() {
+    // §A.12: "3-of-4 auto-exposure: default off for two decks"; the option turns it on.
+    let two = rules(&[("decks", OptionValue::Int(2))]);
+    assert!(!two.auto_expose_fourth() && GongzhuRules::default().auto_expose_fourth());
+    let st = two_deck_exposure(&two, 4, &["QS", "JD", "10C"]);
+    assert!(!st.auto_exposed());
+    assert_eq!(st.exposure().level, [2, 2, 2, 0]);
+    let on =
+        rules(&[("decks", OptionValue::Int(2)), ("auto_expose_fourth", OptionValue::Bool(true))]);
+    // Option order does not matter (decks given after the option).
+    let on2 =
+        rules(&[("auto_expose_fourth", OptionValue::Bool(true)), ("decks", OptionValue::Int(2))]);
+    assert_eq!(on, on2);
+    let st = two_deck_exposure(&on, 4, &["QS", "JD", "10C"]);
+    assert!(st.auto_exposed());
+    // Both layers complete: both ♥A copies exposed, in the hands that hold them.
+    assert_eq!(st.exposure().level, [2, 2, 2, 2]);
+    let exposed_ah: usize = (0..4).map(|s| st.exposed(s).0.count(card("AH"))).sum();
+    assert_eq!(exposed_ah, 2);
+    for s in 0..4 {
+        assert_eq!(st.exposed(s).0.count(card("AH")), st.hand(s).count(card("AH")));
+    }
+    // One copy of each of three cards (the first holder's copy): one ♥A copy at layer 1.
+    let mut st = State::deal(&on, &mut deal_rng(4, 1), Opening::LedBy(0));
+    let mut done = [false; 3];
+    for _ in 0..4 {
+        let p = st.current_player().unwrap();
+        for (i, c) in ["QS", "JD", "10C"].iter().enumerate() {
+            if !done[i] && st.hand(p).contains(card(c)) {
+                st.apply(Move::Expose(card(c))).unwrap();
+                done[i] = true;
+            }
+        }
+        st.apply(Move::EndExposure).unwrap();
+    }
+    assert_eq!(st.exposure().level, [1, 1, 1, 1]);
+    // One deck with the option off explicitly: no auto-exposure.
+    let off = rules(&[("auto_expose_fourth", OptionValue::Bool(false))]);
+    assert!(!off.auto_expose_fourth());
+}
+
 #[test]
 fn options_reject_bad_values() {
     let bad = |k: &str, v: OptionValue| {
@@ -418,4 +475,46 @@ fn random_players_average_about_minus_63() {
     }
     let mean = total as f64 / (4 * deals) as f64;
     assert!((-68.0..=-54.0).contains(&mean), "mean raw per seat {mean}");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+    /// §A.6/§A.12 auto-exposure as a closure: it only adds exposures, never past the decks'
+    /// copies, stops with no layer at exactly 3 cards, and never applies when switched off.
+    #[test]
+    fn auto_fourth_closes_every_layer(two in any::<bool>(), lv in proptest::array::uniform4(0u8..3)) {
+        let decks = if two { 2u8 } else { 1 };
+        let lv = lv.map(|l| l.min(decks));
+        let on = rules(&[("decks", OptionValue::Int(decks as i64)), ("auto_expose_fourth", OptionValue::Bool(true))]);
+        let off = rules(&[("decks", OptionValue::Int(decks as i64)), ("auto_expose_fourth", OptionValue::Bool(false))]);
+        let mut e = Exposure { level: lv };
+        prop_assert_eq!(e.auto_fourth(&off), None);
+        let mut steps = 0;
+        while let Some(i) = e.auto_fourth(&on) {
+            e.level[i] += 1;
+            steps += 1;
+            prop_assert!(steps <= 2 && e.level[i] <= decks);
+        }
+        for layer in 1..=decks {
+            prop_assert_ne!(e.level.iter().filter(|&&l| l >= layer).count(), 3);
+        }
+        prop_assert!(e.level.iter().zip(&lv).all(|(a, b)| a >= b));
+    }
+
+    /// Hand evaluation starts from exactly the given hands, whatever the deal and dealer.
+    #[test]
+    fn evaluation_keeps_the_given_hands(seed in any::<u64>(), two in any::<bool>(), dealer in proptest::option::of(0usize..4)) {
+        let r = rules(&[("decks", OptionValue::Int(if two { 2 } else { 1 }))]);
+        let hands = super::state::deal_hands(&r, &mut deal_rng(seed, 0));
+        let deal = crate::deal::Deal { hands: hands.to_vec(), kitty: Multiset::EMPTY };
+        let st = super::evaluate::starting_state(&r, &deal, dealer, &mut deal_rng(seed, 1)).unwrap();
+        for (s, hand) in hands.iter().enumerate() {
+            prop_assert_eq!(st.hand(s), hand);
+        }
+        if let Some(d) = dealer {
+            prop_assert_eq!(st.first_leader(), d);
+        } else {
+            prop_assert!(st.hand(st.first_leader()).contains(card("2C")));
+        }
+    }
 }

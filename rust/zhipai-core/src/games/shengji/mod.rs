@@ -8,6 +8,7 @@
 pub mod declare;
 pub mod kitty;
 pub mod options;
+pub mod policy;
 pub mod scoring;
 pub mod state;
 

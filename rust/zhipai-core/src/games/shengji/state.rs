@@ -30,17 +30,19 @@ use super::declare::{
     NoDeclaration,
 };
 use super::options::ThrowPenalty;
+use super::policy;
 use super::scoring::{Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
-use crate::combos::{decompose, Format};
+use crate::combos::{decompose_into, Format};
+use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::winner::trick_winner_of;
-use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
+use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -138,12 +140,15 @@ pub struct Deal {
     leader: u8,
     plays: [Multiset; NUM_PLAYERS],
     played: u8,
-    lead_format: Option<Format>,
+    /// The format of the current trick's lead (meaningful while `played > 0`), written in place.
+    lead_format: Format,
     trick_points: i32,
     dealer_team_points: i32,
     penalty: i32,
     tricks: u16,
     failed_throws: u16,
+    /// Cards played to tricks so far (public information, for the greedy player).
+    gone: Multiset,
     /// The bid / burial / play being built card by card.
     building: Multiset,
     result: Option<DealResult>,
@@ -163,16 +168,7 @@ impl Deal {
         dealer: Option<u8>,
         rng: &mut impl RngCore,
     ) -> Result<Deal> {
-        if let Some(d) = dealer.filter(|d| *d >= 4) {
-            return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
-        }
-        if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
-            return Err(ZhipaiError::invalid_option(
-                "throw_fail_penalty",
-                "structured",
-                "not implemented in the deal state yet",
-            ));
-        }
+        check_start(rules, dealer)?;
         let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         let decks = rules.decks;
         let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
@@ -182,7 +178,79 @@ impl Deal {
         }
         stock[..size].shuffle(&mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
-        let (hand_size, _) = hand_and_kitty(decks);
+        Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
+    }
+
+    /// A deal of the given `hands` (seat order) and `kitty` (Monte Carlo evaluation): each hand
+    /// is received in a random order drawn from `rng` (so declarations happen as the cards come
+    /// in, §2.2), the kitty is the end of the stock. `dealer` as in [`Deal::new`].
+    ///
+    /// Errors: `InvalidValue` for a dealer seat outside 0..4, a hand or kitty of the wrong size
+    /// (§1.1) or cards that are not exactly the `decks` packs; `InvalidOption` as in
+    /// [`Deal::new`].
+    pub fn from_hands(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        hands: &[Multiset; NUM_PLAYERS],
+        kitty: &Multiset,
+        rng: &mut impl RngCore,
+    ) -> Result<Deal> {
+        check_start(rules, dealer)?;
+        let (hand_size, kitty_size) = hand_and_kitty(rules.decks);
+        let mut all = *kitty;
+        for (p, h) in hands.iter().enumerate() {
+            if h.len() != hand_size {
+                return Err(ZhipaiError::invalid_value(
+                    format!("hand of seat {p}"),
+                    h,
+                    format!("expected {hand_size} cards with {} decks", rules.decks),
+                ));
+            }
+            all.add_all(h)?;
+        }
+        if kitty.len() != kitty_size {
+            return Err(ZhipaiError::invalid_value(
+                "kitty",
+                kitty,
+                format!("expected {kitty_size} cards with {} decks", rules.decks),
+            ));
+        }
+        if all != Multiset::full_decks(rules.decks as usize, true)? {
+            return Err(ZhipaiError::invalid_value(
+                "deal",
+                all,
+                format!("expected exactly {} full packs with jokers", rules.decks),
+            ));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
+        let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        for (p, h) in hands.iter().enumerate() {
+            let mut order: Vec<Card> = h.iter().collect();
+            order.shuffle(&mut rng);
+            // Seat p receives the draws first_drawer + i ≡ p (mod 4).
+            let offset = (p + NUM_PLAYERS - first_drawer as usize) % NUM_PLAYERS;
+            for (t, &c) in order.iter().enumerate() {
+                stock[offset + t * NUM_PLAYERS] = c;
+            }
+        }
+        for (j, c) in kitty.iter().enumerate() {
+            stock[hand_size * NUM_PLAYERS + j] = c;
+        }
+        Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
+    }
+
+    /// The deal after the shuffle: deal from `stock` until the first decision.
+    fn start(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        stock: [Card; 3 * NUM_KINDS],
+        first_drawer: u8,
+        rng: ChaCha8Rng,
+    ) -> Deal {
+        let (hand_size, _) = hand_and_kitty(rules.decks);
         let mut deal = Deal {
             rules: rules.clone(),
             level,
@@ -204,18 +272,19 @@ impl Deal {
             leader: 0,
             plays: [Multiset::EMPTY; NUM_PLAYERS],
             played: 0,
-            lead_format: None,
+            lead_format: Format::EMPTY,
             trick_points: 0,
             dealer_team_points: 0,
             penalty: 0,
             tricks: 0,
             failed_throws: 0,
+            gone: Multiset::EMPTY,
             building: Multiset::EMPTY,
             result: None,
             rng,
         };
         deal.run_dealing();
-        Ok(deal)
+        deal
     }
 
     /// The rule set of this deal.
@@ -463,12 +532,10 @@ impl Deal {
     fn lead(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         let tr = self.tr.as_deref().expect("trick rules exist after dealing");
-        // The format is 1.5 KB: write it in place rather than moving it around.
-        self.lead_format = Some(
-            check_lead(tr, &cards, Some(&self.hands[p]))
-                .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?,
-        );
-        let format = self.lead_format.as_ref().expect("just set");
+        // Written in place: a format is too big to move around on the hot path.
+        check_lead_into(tr, &cards, Some(&self.hands[p]), &mut self.lead_format)
+            .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?;
+        let format = &self.lead_format;
         let mut played = cards;
         if format.is_throw() {
             let others: [Multiset; 3] =
@@ -476,7 +543,9 @@ impl Deal {
             let r = check_throw(tr, format, &others);
             if !r.valid {
                 played = r.played;
-                self.lead_format = decompose(&played, &tr.order, tr.decomposition);
+                let ok =
+                    decompose_into(&played, &tr.order, tr.decomposition, &mut self.lead_format);
+                debug_assert!(ok, "the forced part is one unit of the led suit");
                 self.failed_throws += 1;
                 let fine = match self.rules.play.throw_fail_penalty {
                     ThrowPenalty::TenPerAttempt => 10,
@@ -487,6 +556,7 @@ impl Deal {
             }
         }
         self.hands[p].remove_all(&played)?;
+        self.gone.add_all(&played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -495,7 +565,7 @@ impl Deal {
 
     fn follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let format = &self.lead_format;
         let moves = FollowMoves::new(self.tr(), format, &self.hands[p])?;
         moves
             .check(&cards)
@@ -507,6 +577,7 @@ impl Deal {
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         self.hands[p].remove_all(&cards)?;
+        self.gone.add_all(&cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -517,7 +588,7 @@ impl Deal {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
-        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let format = &self.lead_format;
         let w = trick_winner_of(self.tr(), format, &self.plays)?;
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
@@ -679,7 +750,7 @@ impl Deal {
 
     fn follow_mask(&self) -> u64 {
         let p = self.to_move as usize;
-        let format = self.lead_format.as_ref().expect("a trick has a lead");
+        let format = &self.lead_format;
         let Ok(moves) = FollowMoves::new(self.tr(), format, &self.hands[p]) else { return 0 };
         let mut mask = 0u64;
         let b = self.building;
@@ -714,7 +785,7 @@ impl Deal {
             Phase::Dealing => action == STOP,
             Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
             Phase::Playing if self.played == 0 => action == STOP,
-            Phase::Playing => b.len() == self.lead_format.as_ref().expect("lead").cards as usize,
+            Phase::Playing => b.len() == self.lead_format.cards as usize,
             Phase::Done => false,
         };
         if !done {
@@ -764,7 +835,7 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = self.lead_format.as_ref().expect("a trick has a lead");
+                let format = &self.lead_format;
                 let tr = self.tr.as_deref().expect("after dealing");
                 let hand = &self.hands[p];
                 if format.cards == 1 {
@@ -798,27 +869,87 @@ impl Deal {
         out
     }
 
+    /// The move of the greedy player for the seat to move (rules in [`super::policy`]); it
+    /// sees only that seat's hand, the cards played and its own burial. Errors with
+    /// `IllegalPlay` when the deal is over.
+    pub fn greedy_move(&self) -> Result<Move> {
+        let p = self.to_move as usize;
+        let hand = &self.hands[p];
+        Ok(match self.phase {
+            Phase::Done => {
+                return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
+            }
+            Phase::Dealing => policy::declare(&policy::DeclareView {
+                seat: self.to_move,
+                hand,
+                level: self.level,
+                declaring: &self.declaring,
+            }),
+            Phase::Burying => {
+                let (_, k) = hand_and_kitty(self.rules.decks);
+                let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
+                Move::Bury(policy::bury(self.tr(), hand, k, restricted))
+            }
+            Phase::Playing => {
+                let mut unseen = Multiset::full_decks(self.rules.decks as usize, true)?;
+                unseen.remove_all(hand)?;
+                unseen.remove_all(&self.gone)?;
+                if Some(self.to_move) == self.dealer {
+                    unseen.remove_all(&self.kitty)?;
+                }
+                let view = policy::PlayView {
+                    tr: self.tr(),
+                    hand,
+                    unseen: &unseen,
+                    plays: self.current_trick(),
+                    lead: &self.lead_format,
+                };
+                Move::Play(if self.played == 0 {
+                    policy::lead(&view)
+                } else {
+                    policy::follow(&view)?
+                })
+            }
+        })
+    }
+
     /// Play the deal to the end with `policy` for every seat.
     pub fn play_out(&mut self, policy: Policy) -> Result<&DealResult> {
-        if policy != Policy::Random {
-            return Err(ZhipaiError::invalid_value(
-                "policy",
-                format!("{policy:?}").to_lowercase(),
-                "only random is implemented for Shengji",
-            ));
-        }
         while self.phase != Phase::Done {
-            let mv = self.random_move()?;
-            match mv {
-                // The random follow is drawn from the legal follows: no second check.
-                Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
-                    self.record_follow(cards)?
-                }
-                _ => self.apply_move(mv)?,
-            }
+            self.policy_step(policy)?;
         }
         Ok(self.result.as_ref().expect("done"))
     }
+
+    /// Apply the move `policy` chooses for the seat to move.
+    fn policy_step(&mut self, policy: Policy) -> Result<()> {
+        let mv = match policy {
+            Policy::Random => self.random_move()?,
+            Policy::Greedy => self.greedy_move()?,
+        };
+        match mv {
+            // Both policies draw follows from the legal follows: no second check.
+            Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
+                self.record_follow(cards)
+            }
+            _ => self.apply_move(mv),
+        }
+    }
+}
+
+/// The checks of [`Deal::new`] before any card is dealt.
+fn check_start(rules: &ShengjiRules, dealer: Option<u8>) -> Result<()> {
+    if let Some(d) = dealer.filter(|d| *d >= 4) {
+        return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
+    }
+    if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
+        return Err(ZhipaiError::invalid_option(
+            "throw_fail_penalty",
+            "structured",
+            "not implemented in the deal state yet",
+        ));
+    }
+    Ok(())
 }
 
 fn point_kinds() -> CardSet {
@@ -883,6 +1014,32 @@ fn for_each_run(
         }
     }
     ControlFlow::Continue(())
+}
+
+/// The number of runs [`for_each_run`] visits, from index masks alone: a start kind at index `i`
+/// of a maximal linked run of held indices `low..=top` extends to `top - i` runs.
+fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
+    let mut n = 0u32;
+    for mult in 2..=(tr.decks as usize).min(3) {
+        let held = cards.at_least(mult);
+        if held.len() < 2 {
+            break;
+        }
+        for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+            let hs = held.intersect(tr.order.suit_mask(s));
+            if hs.len() < 2 {
+                continue;
+            }
+            let mask = tr.order.index_mask(s, hs);
+            crate::combos::for_each_run(mask, tr.order.links(s), |low, len| {
+                for k in 0..len.saturating_sub(1) {
+                    let kinds = hs.intersect(tr.order.kinds_at(s, low + k)).len();
+                    n += kinds * (len - 1 - k) as u32;
+                }
+            });
+        }
+    }
+    n
 }
 
 /// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
@@ -963,11 +1120,7 @@ pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut 
         }
     });
     let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
-    let mut runs = 0u32;
-    let _ = for_each_run(tr, hand, &mut |_| {
-        runs += 1;
-        ControlFlow::Continue(())
-    });
+    let runs = count_runs(tr, hand);
     let total = fixed + runs + throws.count_ones();
     let mut pick = rng.random_range(0..total.max(1));
     for (m, t) in tuples.iter().enumerate() {
@@ -1105,8 +1258,82 @@ impl DealSimulator for ShengjiRules {
     }
 
     /// Play hand 1 (level 2, random first drawer) with `policy` for every seat. Errors:
-    /// `InvalidValue` for a row of the wrong length or a policy other than random.
+    /// `InvalidValue` for a row of the wrong length.
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
+        self.check_row(row)?;
+        let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
+        let r = *deal.play_out(policy)?;
+        self.write_row(&r, row);
+        Ok(())
+    }
+
+    /// Two packs (or one, or three) with jokers, four hands of 12 / 25 / 39 cards and a kitty of
+    /// 6 / 8 / 6 (§1.1).
+    fn deal_shape(&self) -> Option<DealShape> {
+        let (hand, kitty) = hand_and_kitty(self.decks);
+        DealShape::new(self.decks as usize, true, &[hand; NUM_PLAYERS], kitty).ok()
+    }
+
+    /// Shengji reading of the hook (hand 1 at level 2, as [`DealSimulator::play_deal`]): the
+    /// given hands are received card by card in a random order, with declarations as they come
+    /// in ([`Deal::from_hands`]). `start.dealer = Some(s)` makes seat `s` the dealer and first
+    /// drawer (a later hand); `None` lets the declarations decide (hand 1).
+    ///
+    /// A candidate (`start.first_action`) is a card multiset for `start.seat`:
+    /// * empty: pass at its first declaration opportunity;
+    /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
+    /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
+    ///   first follow or lead), after any burial chosen by the policy.
+    ///
+    /// An illegal forced action is an `IllegalPlay` naming it; a deal that does not have the
+    /// shape of [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        self.check_row(row)?;
+        let hands: [Multiset; NUM_PLAYERS] =
+            start.deal.hands.clone().try_into().map_err(|h: Vec<_>| {
+                ZhipaiError::invalid_value("deal", format!("{} hands", h.len()), "Shengji deals 4")
+            })?;
+        let dealer = match start.dealer {
+            Some(d) if d >= NUM_PLAYERS => {
+                return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"))
+            }
+            d => d.map(|d| d as u8),
+        };
+        let mut deal = Deal::from_hands(self, Rank::TWO, dealer, &hands, &start.deal.kitty, rng)?;
+        let (_, kitty_size) = hand_and_kitty(self.decks);
+        let mut forced = start.first_action.copied();
+        while !deal.is_terminal() {
+            let mv = match forced {
+                Some(m) if deal.to_move as usize == start.seat => match deal.phase {
+                    Phase::Dealing => m.is_empty().then_some(Move::Pass),
+                    Phase::Burying => (m.len() == kitty_size).then_some(Move::Bury(m)),
+                    Phase::Playing => Some(Move::Play(m)),
+                    Phase::Done => None,
+                },
+                _ => None,
+            };
+            match mv {
+                Some(mv) => {
+                    forced = None;
+                    deal.apply(mv)?;
+                }
+                None => deal.policy_step(policy)?,
+            }
+        }
+        let r = *deal.result().expect("done");
+        self.write_row(&r, row);
+        Ok(())
+    }
+}
+
+impl ShengjiRules {
+    fn check_row(&self, row: &[i32]) -> Result<()> {
         let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
         if row.len() != n {
             return Err(ZhipaiError::invalid_value(
@@ -1115,8 +1342,11 @@ impl DealSimulator for ShengjiRules {
                 format!("expected {n}"),
             ));
         }
-        let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
-        let r = *deal.play_out(policy)?;
+        Ok(())
+    }
+
+    /// One result row of [`COLUMNS`] (plus `jj_score`).
+    fn write_row(&self, r: &DealResult, row: &mut [i32]) {
         let values = [
             r.dealer as i32,
             r.trump.map_or(4, |s| s.index() as i32),
@@ -1136,7 +1366,6 @@ impl DealSimulator for ShengjiRules {
         if let Some(jj) = self.scoring.jj_score(r.attacker_points) {
             row[COLUMNS.len()] = jj;
         }
-        Ok(())
     }
 }
 
@@ -1290,7 +1519,7 @@ mod tests {
         }
         let mv = d.random_move().unwrap();
         d.apply(mv).unwrap();
-        let format = d.lead_format.unwrap();
+        let format = d.lead_format;
         let hand = d.hand(d.current_player().unwrap());
         let moves = FollowMoves::new(d.tr(), &format, &hand).unwrap();
         let mut union = 0u64;
@@ -1323,7 +1552,9 @@ mod tests {
                             part.add(*c);
                         }
                     }
-                    let want = !decompose(&part, &tr.order, tr.decomposition).unwrap().is_throw();
+                    let want = !crate::combos::decompose(&part, &tr.order, tr.decomposition)
+                        .unwrap()
+                        .is_throw();
                     assert_eq!(is_single_unit(&tr, s, &part), want, "{part} level {level}");
                 }
             }
@@ -1341,7 +1572,7 @@ mod tests {
             }
             let lead = d.hand(0).kinds().first().unwrap();
             d.apply(Move::Play(Multiset::from_set(CardSet::single(lead)))).unwrap();
-            let format = *d.lead_format.as_ref().unwrap();
+            let format = d.lead_format;
             let hand = d.hand(1);
             let legal: Vec<Multiset> =
                 FollowMoves::new(d.tr(), &format, &hand).unwrap().enumerate(usize::MAX);
@@ -1352,6 +1583,174 @@ mod tests {
                 seen.insert(p);
             }
             assert_eq!(seen.len(), legal.len(), "every legal single follow is drawn");
+        }
+    }
+
+    /// Play a deal with `greedy[seat]` choosing the greedy move (checked through `apply`, which
+    /// refuses illegal moves) and random moves elsewhere; returns the attackers' total.
+    fn mixed_deal(r: &ShengjiRules, seed: u64, greedy: impl Fn(u8, u8) -> bool) -> i32 {
+        let mut d =
+            Deal::new(r, Rank::TWO, Some((seed % 4) as u8), &mut deal_rng(seed, 7)).unwrap();
+        while !d.is_terminal() {
+            let p = d.current_player().unwrap();
+            let mv = if greedy(p, d.dealer().unwrap()) {
+                d.greedy_move().unwrap()
+            } else {
+                d.random_move().unwrap()
+            };
+            d.apply(mv).unwrap_or_else(|e| panic!("seed {seed}: {mv:?} refused: {e}"));
+        }
+        d.result().unwrap().attacker_points
+    }
+
+    #[test]
+    fn greedy_moves_are_legal_under_many_rules() {
+        let cases: [(&str, Vec<(&str, OptionValue)>); 5] = [
+            ("tractor", vec![]),
+            ("tractor", vec![("decks", OptionValue::Int(1))]),
+            ("eighty_points", vec![("decks", OptionValue::Int(3))]),
+            ("tractor_jj", vec![("kitty_bury_restrictions", OptionValue::Str("no_points".into()))]),
+            ("tractor", vec![("trump_throw_allowed", OptionValue::Bool(false))]),
+        ];
+        for (preset, opts) in cases {
+            let r = rules(preset, &opts);
+            for seed in 0..6 {
+                let pts = mixed_deal(&r, seed, |_, _| true);
+                assert!(pts % 5 == 0, "{preset}: {pts}");
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_burial_avoids_points_and_trumps() {
+        let r = rules("tractor", &[]);
+        for seed in 0..20 {
+            let mut d = Deal::new(&r, Rank::TWO, Some(0), &mut deal_rng(seed, 3)).unwrap();
+            while d.phase() == Phase::Dealing {
+                let mv = d.greedy_move().unwrap();
+                d.apply(mv).unwrap();
+            }
+            let hand = d.hand(0);
+            let Move::Bury(b) = d.greedy_move().unwrap() else { panic!("a burial") };
+            let tr = d.tr();
+            let plain = hand.iter().filter(|&c| !tr.order.is_trump(c) && c.points() == 0).count();
+            let buried_plain =
+                b.iter().filter(|&c| !tr.order.is_trump(c) && c.points() == 0).count();
+            assert_eq!(buried_plain, plain.min(8), "seed {seed}: {b} from {hand}");
+            d.apply(Move::Bury(b)).unwrap();
+        }
+    }
+
+    /// Mean and standard error of the attackers' totals.
+    fn mean_se(v: &[i32]) -> (f64, f64) {
+        let n = v.len() as f64;
+        let m = v.iter().map(|&x| x as f64).sum::<f64>() / n;
+        let var = v.iter().map(|&x| (x as f64 - m).powi(2)).sum::<f64>() / (n - 1.0);
+        (m, (var / n).sqrt())
+    }
+
+    #[test]
+    fn greedy_teams_beat_random_teams() {
+        let r = rules("tractor", &[("decks", OptionValue::Int(1))]);
+        let n = 300;
+        let attackers = |p: u8, dealer: u8| (p + 4 - dealer) % 2 == 1;
+        let random: Vec<i32> = (0..n).map(|s| mixed_deal(&r, s, |_, _| false)).collect();
+        let greedy_defence: Vec<i32> =
+            (0..n).map(|s| mixed_deal(&r, s, |p, d| !attackers(p, d))).collect();
+        let greedy_attack: Vec<i32> = (0..n).map(|s| mixed_deal(&r, s, attackers)).collect();
+        let (m0, s0) = mean_se(&random);
+        let (m1, s1) = mean_se(&greedy_defence);
+        let (m2, s2) = mean_se(&greedy_attack);
+        let z = |a: f64, sa: f64, b: f64, sb: f64| (a - b) / (sa * sa + sb * sb).sqrt();
+        assert!(z(m0, s0, m1, s1) > 3.0, "greedy defenders keep points: {m0:.1} vs {m1:.1}");
+        assert!(z(m2, s2, m0, s0) > 3.0, "greedy attackers win points: {m2:.1} vs {m0:.1}");
+    }
+
+    /// A deal of `rules` split as `play_from_deal` expects, from a shuffled pack.
+    fn sampled_deal(r: &ShengjiRules, seed: u64) -> crate::deal::Deal {
+        crate::deal::deal(&r.deal_shape().unwrap(), &mut deal_rng(seed, 0))
+    }
+
+    #[test]
+    fn play_from_deal_uses_the_hands_and_forces_the_first_action() {
+        let r = rules("tractor", &[]);
+        let deal = sampled_deal(&r, 5);
+        let hands: [Multiset; 4] = deal.hands.clone().try_into().unwrap();
+        // The hands are dealt unchanged, whatever the order of reception.
+        let d = Deal::from_hands(&r, Rank::TWO, Some(2), &hands, &deal.kitty, &mut deal_rng(1, 1))
+            .unwrap();
+        let mut d2 = d.clone();
+        while d2.phase() == Phase::Dealing {
+            d2.apply(Move::Pass).unwrap();
+        }
+        for p in 0..4u8 {
+            let mut want = hands[p as usize];
+            if p == 2 {
+                want.add_all(&deal.kitty).unwrap();
+            }
+            assert_eq!(d2.hand(p), want, "seat {p}");
+        }
+        let cols = r.columns().len();
+        let run = |start: &StartingDeal<'_>, policy: Policy| {
+            let mut row = vec![0; cols];
+            r.play_from_deal(policy, start, &mut deal_rng(9, 9), &mut row).map(|_| row)
+        };
+        let base = StartingDeal::new(&deal, 2).with_dealer(Some(2));
+        for policy in [Policy::Random, Policy::Greedy] {
+            assert_eq!(run(&base, policy).unwrap(), run(&base, policy).unwrap(), "reproducible");
+            assert_eq!(run(&base, policy).unwrap()[0], 2, "the dealer is fixed");
+        }
+        // A burial of 8 held cards is applied: the kitty then holds their points.
+        let mut burial = Multiset::EMPTY;
+        for c in hands[2].iter().filter(|c| c.points() > 0).take(8) {
+            burial.add(c);
+        }
+        if burial.len() == 8 {
+            let row = run(&base.with_first_action(Some(&burial)), Policy::Greedy).unwrap();
+            assert_eq!(row[6] as u32, burial.iter().map(|c| c.points()).sum::<u32>());
+        }
+        // A single-card first lead from the dealer's hand is applied; one it lacks is refused.
+        let card = hands[2].kinds().first().unwrap();
+        let lead = Multiset::from_set(CardSet::single(card));
+        assert!(run(&base.with_first_action(Some(&lead)), Policy::Random).is_ok());
+        let missing = Card::all().find(|&c| hands[2].count(c) == 0 && deal.kitty.count(c) == 0);
+        if let Some(c) = missing {
+            let bad = Multiset::from_set(CardSet::single(c));
+            let e = run(&base.with_first_action(Some(&bad)), Policy::Random).unwrap_err();
+            assert!(matches!(e, ZhipaiError::IllegalPlay { .. }), "{e}");
+        }
+        // Wrong shapes are refused.
+        let wrong = crate::deal::Deal { hands: deal.hands[..3].to_vec(), kitty: deal.kitty };
+        assert!(run(&StartingDeal::new(&wrong, 0), Policy::Random).is_err());
+        assert!(run(&base.with_dealer(Some(4)), Policy::Random).is_err());
+    }
+
+    #[test]
+    fn count_runs_matches_the_enumeration() {
+        for seed in 0..300u64 {
+            let decks = 1 + (seed % 3) as i64;
+            let r = rules("tractor", &[("decks", OptionValue::Int(decks))]);
+            let mut d = Deal::new(
+                &r,
+                Rank::from_index((seed % 13) as u8).unwrap(),
+                Some(0),
+                &mut deal_rng(seed, 1),
+            )
+            .unwrap();
+            while d.phase() == Phase::Dealing {
+                let mv = d.random_move().unwrap();
+                d.apply(mv).unwrap();
+            }
+            let tr = d.tr().clone();
+            for p in 0..4 {
+                let hand = d.hand(p);
+                let mut n = 0u32;
+                let _ = for_each_run(&tr, &hand, &mut |_| {
+                    n += 1;
+                    ControlFlow::Continue(())
+                });
+                assert_eq!(count_runs(&tr, &hand), n, "seed {seed} hand {hand}");
+            }
         }
     }
 
@@ -1492,7 +1891,11 @@ mod tests {
         let mut row = vec![0; r.columns().len()];
         r.play_deal(Policy::Random, &mut deal_rng(1, 1), &mut row).unwrap();
         assert!((0..4).contains(&row[0]) && (0..=4).contains(&row[1]));
-        assert!(r.play_deal(Policy::Greedy, &mut deal_rng(1, 1), &mut row).is_err());
+        let mut greedy = vec![0; row.len()];
+        r.play_deal(Policy::Greedy, &mut deal_rng(1, 1), &mut greedy).unwrap();
+        let mut greedy_again = vec![0; row.len()];
+        r.play_deal(Policy::Greedy, &mut deal_rng(1, 1), &mut greedy_again).unwrap();
+        assert_eq!(greedy, greedy_again, "the greedy player is deterministic");
         let mut again = vec![0; row.len()];
         r.play_deal(Policy::Random, &mut deal_rng(1, 1), &mut again).unwrap();
         assert_eq!(row, again, "reproducible from the seed");

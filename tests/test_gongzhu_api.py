@@ -1,0 +1,108 @@
+"""Gongzhu Python API as a user sees it: documentation, and bad input of every kind rejected
+with a zhipai exception naming the value (never a raw TypeError / OverflowError)."""
+
+from __future__ import annotations
+
+import pydoc
+
+import pytest
+
+import zhipai
+import zhipai.gongzhu as gz
+
+BAD_INTS = [-1, 2**64, None, 1.5, "3", True]
+
+
+def test_help_is_clear() -> None:
+    text = pydoc.render_doc(gz, renderer=pydoc.plaintext)
+    for needle in ["Chase the Pig", "InvalidValueError", "exposure decision", "first play",
+                   "score(", "legal_plays(", "is_legal(", "trick_winner(", "play_match(", "class Game"]:
+        assert needle in text, needle
+    for name in gz.__all__:
+        assert getattr(gz, name).__doc__, name
+    for name in ["hand", "taken", "exposed", "apply", "apply_action", "legal_moves", "returns", "scores"]:
+        assert getattr(gz.Game, name).__doc__, name
+
+
+@pytest.mark.parametrize("seed", BAD_INTS)
+def test_bad_seeds(seed) -> None:
+    with pytest.raises(zhipai.InvalidValueError, match="seed"):
+        gz.Game(seed=seed)
+    with pytest.raises(zhipai.InvalidValueError, match="seed"):
+        gz.play_match(2, seed=seed)
+
+
+def test_seed_range_ends_are_accepted() -> None:
+    assert gz.Game(seed=0).phase == "exposure"
+    assert gz.Game(seed=2**64 - 1).phase == "exposure"
+
+
+@pytest.mark.parametrize("seat", [-1, 4, 2**64, None, 1.0, "0", True])
+def test_bad_seats(seat) -> None:
+    g = gz.Game(seed=1)
+    for f in (g.hand, g.taken, g.exposed):
+        with pytest.raises(zhipai.InvalidValueError, match="seat"):
+            f(seat)
+    if seat is not None:  # leader=None is the first deal of a match
+        with pytest.raises(zhipai.InvalidValueError, match="leader"):
+            gz.Game(leader=seat)
+
+
+@pytest.mark.parametrize("value", [-1, 2**64, None, 2.0, "7"])
+def test_bad_actions_and_counts(value) -> None:
+    g = gz.Game(seed=1)
+    with pytest.raises(zhipai.InvalidValueError, match="action"):
+        g.apply_action(value)
+    with pytest.raises(zhipai.InvalidValueError, match="action"):
+        gz.Game.action_to_string(value)
+    with pytest.raises(zhipai.InvalidValueError, match="deals"):
+        gz.play_match(value)
+
+
+@pytest.mark.parametrize("cards", [None, 5, 1.5, [None], [5], b"QS"])
+def test_bad_card_arguments(cards) -> None:
+    with pytest.raises(zhipai.InvalidValueError):
+        gz.legal_plays(cards)
+    with pytest.raises(zhipai.InvalidValueError):
+        gz.is_legal("QS 3S", cards)
+    with pytest.raises(zhipai.InvalidValueError):
+        gz.score(["", "", "", ""], cards)
+    with pytest.raises(zhipai.InvalidValueError):
+        gz.trick_winner(["5S", cards])
+
+
+def test_bad_structures_and_flags() -> None:
+    with pytest.raises(zhipai.InvalidValueError, match="taken"):
+        gz.score("QS JD")
+    with pytest.raises(zhipai.InvalidValueError, match="taken"):
+        gz.score(None)
+    with pytest.raises(zhipai.InvalidValueError, match="plays"):
+        gz.trick_winner(None)
+    with pytest.raises(zhipai.InvalidValueError, match="hands"):
+        gz.Game(hands="2S 3S")
+    with pytest.raises(zhipai.InvalidValueError, match="first_trick_of_match"):
+        gz.legal_plays("2C 3C", first_trick_of_match="yes")
+    with pytest.raises(zhipai.InvalidValueError, match="suits_led_before"):
+        gz.legal_plays("2C 3C", "5C", suits_led_before=[1])
+    with pytest.raises(zhipai.InvalidValueError, match="suit X"):
+        gz.legal_plays("2C 3C", "5C", suits_led_before=["X"])
+    with pytest.raises(zhipai.InvalidValueError, match="move"):
+        gz.Game(seed=1).apply(None)
+    with pytest.raises(zhipai.InvalidValueError, match="move"):
+        gz.Game.string_to_action(3)
+    with pytest.raises(zhipai.InvalidValueError, match="policy"):
+        gz.play_match(2, policy="clever")
+    with pytest.raises(zhipai.InvalidValueError, match="rules"):
+        gz.score(["", "", "", ""], rules="gongzhu")
+    with pytest.raises(zhipai.InvalidOptionError, match="decks"):
+        gz.score(["", "", "", ""], rules=zhipai.rules("gongzhu"), decks=2)
+
+
+def test_good_inputs_of_other_accepted_types() -> None:
+    import numpy as np
+
+    g = gz.Game(seed=np.uint64(5), leader=np.int64(2))
+    assert g.current_player == 2
+    assert g.hand(np.int32(0))
+    # Card lists as lists of strings or of Card.
+    assert gz.legal_plays(["QS", zhipai.Card("3S")], "5S") == ["3S", "QS"]
