@@ -39,9 +39,9 @@ fn dealer(
     let shape = DealShape::new(decks, jokers, &sizes, count("kitty", kitty)?)?;
     let mut c = Constraints::new();
     for (h, text) in fixed.iter().enumerate() {
-        c = c.fix_hand(h, text.parse::<Multiset>()?);
+        c = c.fix_hand(h, known_cards(&format!("fixed cards of hand {h}"), text, decks)?);
     }
-    c = c.in_kitty(kitty_cards.parse::<Multiset>()?);
+    c = c.in_kitty(known_cards("kitty cards", kitty_cards, decks)?);
     for (h, &mask) in voids.iter().enumerate() {
         if mask & !CardSet::ALL.0 != 0 {
             return Err(ZhipaiError::invalid_value(
@@ -141,6 +141,21 @@ fn deal_batch<'py>(
         Ok((n, counts))
     })?;
     PyArray1::from_vec(py, counts).reshape([n, rows, NUM_KINDS])
+}
+
+/// Parse a list of known cards; more copies of a card than the decks hold is an impossible deal
+/// (not a parse error), whether it is 3 copies in 2 decks or 5.
+fn known_cards(what: &str, text: &str, decks: usize) -> Result<Multiset> {
+    let cards = zhipai_core::parse_cards(text)?;
+    for &card in &cards {
+        let n = cards.iter().filter(|&&c| c == card).count();
+        if n > decks {
+            return Err(ZhipaiError::impossible_deal(format!(
+                "{what} hold {card} {n} times but {decks} deck(s) have {decks} copies"
+            )));
+        }
+    }
+    Multiset::from_cards(&cards)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
