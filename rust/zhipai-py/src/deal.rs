@@ -143,15 +143,15 @@ fn deal_batch<'py>(
     PyArray1::from_vec(py, counts).reshape([n, rows, NUM_KINDS])
 }
 
-/// Parse a list of known cards; more copies of a card than the decks hold is an impossible deal
-/// (not a parse error), whether it is 3 copies in 2 decks or 5.
+/// Parse a list of known cards. More copies of a card than any deck holds is an impossible
+/// deal, as the core says for 3 copies in 2 decks; a `Multiset` cannot even hold 5, so say it here.
 fn known_cards(what: &str, text: &str, decks: usize) -> Result<Multiset> {
     let cards = zhipai_core::parse_cards(text)?;
     for &card in &cards {
         let n = cards.iter().filter(|&&c| c == card).count();
-        if n > decks {
+        if n > zhipai_core::multiset::MAX_COPIES {
             return Err(ZhipaiError::impossible_deal(format!(
-                "{what} hold {card} {n} times but {decks} deck(s) have {decks} copies"
+                "{card} is fixed {n} times ({what}) but the deck has {decks} copies"
             )));
         }
     }
