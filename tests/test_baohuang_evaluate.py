@@ -91,3 +91,19 @@ def test_cli_evaluate_baohuang() -> None:
     assert out.returncode == 0, out.stderr
     assert "baohuang: seat 0, 1000 samples, policy greedy" in out.stdout
     assert "score_0" in out.stdout and ASCEND in out.stdout
+
+
+def test_simulate_output_shows_the_mode_mix_of_random_play() -> None:
+    # The random policy is uniform over accession moves too, so most random deals are 抢独
+    # (mode 2): the `mode` column's distribution makes that visible in `zhipai simulate`.
+    out = subprocess.run(
+        [sys.executable, "-m", "zhipai.cli", "simulate", "baohuang", "-n", "400", "-q", "-s", "2"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    i = lines.index("mode distribution (value: share of deals):")
+    tokens = lines[i + 1].split()  # "0:  16.44%  1:  17.36%  2:  64.26% ..."
+    shares = {int(tokens[j].rstrip(":")): float(tokens[j + 1].rstrip("%")) / 100 for j in range(0, len(tokens), 2)}
+    assert shares[2] > 0.5, shares  # 抢独 dominates (about 64%)
+    assert 0.99 < sum(shares.values()) < 1.01

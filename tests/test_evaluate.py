@@ -105,9 +105,9 @@ def test_unknown_candidate_and_column(toy):
         r.compare("nope")
 
 
-def test_a_hand_of_the_wrong_size_is_refused():
-    # Every game has evaluation now (Shengji's hook landed), so no "not available" case is left.
-    with pytest.raises(zhipai.InvalidValueError, match="2 cards; seat 0 holds 25"):
+def test_a_hand_of_the_wrong_size_is_named():
+    # Every game evaluates hands now (Shengji since its play_from_deal): the hand size is checked.
+    with pytest.raises(zhipai.InvalidValueError, match="holds 25"):
         zhipai.evaluate("tractor", 0, "AS KS", samples=5, progress=False)
 
 
@@ -123,7 +123,7 @@ def test_cli_evaluate_errors_exit_2(capsys):
     assert "--void 'D'" in capsys.readouterr().err
     p = subprocess.run([sys.executable, "-m", "zhipai.cli", "evaluate", "tractor", "--hand", "AS"],
                        capture_output=True, text=True, timeout=60)
-    assert p.returncode == 2 and "seat 0 holds 25" in p.stderr and p.stderr.count("\n") == 1
+    assert p.returncode == 2 and "invalid hand AS" in p.stderr
 
 
 HONG_WU_HAND = "BJ SJ 5H 5H AS AS KS QS JS 10S 9S 8S AH KH QH JH 10H AD KD QD JD 10D AC KC QC"

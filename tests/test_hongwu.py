@@ -258,3 +258,45 @@ def test_order_errors(rules):
         hongwu.HongWuOrder(rules, "X")
     with pytest.raises(zhipai.InvalidCardError, match="5X"):
         hongwu.HongWuOrder(rules, "S").strength("5X")
+
+
+# ---- new-user report (hongwu2): value domains ----------------------------------------------
+
+
+@pytest.mark.parametrize("value", [3, 7, -5, 205])
+def test_red5_penalty_option_must_be_a_multiple_of_5(value):
+    with pytest.raises(zhipai.InvalidOptionError, match=f"red5_penalty_per_card={value}.*multiple of 5"):
+        zhipai.rules("hong_wu", red5_penalty_per_card=value)
+
+
+def test_red5_penalty_keeps_simulated_scores_multiples_of_5():
+    rules = zhipai.rules("hong_wu", red5_penalty_per_card=15, red5_penalty_scope="any_red5_won_by_xianjia")
+    game = hongwu.Game(rules)
+    for seed in range(15):
+        r = game.new_deal(seed=seed).play_out("random", seed=seed)
+        assert r["score"] % 5 == 0 and r["red5_penalty"] in (0, 15, 30)
+
+
+@pytest.mark.parametrize("parts, what", [
+    (dict(xianjia_tricks=0, dealer_tricks=0, kitty=200), "kitty 200"),
+    (dict(xianjia_tricks=3, dealer_tricks=172, kitty=25), "xianjia_tricks 3"),
+    (dict(xianjia_tricks=25, dealer_tricks=150, kitty=25, last_multiplier=1), "last_multiplier 1"),
+    (dict(xianjia_tricks=25, dealer_tricks=150, kitty=25, last_multiplier=16), "last_multiplier 16"),
+    (dict(xianjia_tricks=25, dealer_tricks=150, kitty=25, xianjia_won_last=1), "xianjia_won_last 1"),
+])
+def test_settle_deal_refuses_points_no_deal_gives(parts, what):
+    args = dict(xianjia_won_last=True, last_multiplier=8) | parts
+    with pytest.raises(zhipai.InvalidValueError, match=what):
+        hongwu.settle_deal(zhipai.rules("hong_wu"), 60, **args)
+
+
+def test_settle_deal_largest_x_is_760():
+    r = hongwu.settle_deal(zhipai.rules("hong_wu"), 60, xianjia_tricks=120, dealer_tricks=0,
+                           kitty=80, xianjia_won_last=True, last_multiplier=8)
+    assert r["attacker_points"] == 760
+
+
+@pytest.mark.parametrize("score", [3, -1, 71])
+def test_result_units_refuses_scores_that_are_not_multiples_of_5(score):
+    with pytest.raises(zhipai.InvalidValueError, match=f"score {score}"):
+        hongwu.result_units(score)

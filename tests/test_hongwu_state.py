@@ -161,3 +161,143 @@ def test_simulate_hong_wu_rows():
     assert all(60 <= v <= 200 for v in bid)
     assert all(s == 200 - xi - bi for s, xi, bi in zip(score, x, bid))
     assert all(d + 3 * e == 0 for d, e in zip(a["dealer_result"], a["each_other_result"]))
+
+
+# ---- new-user report (hongwu2): messages, seats, argument types ----------------------------
+
+
+def _dealt_to_play(game, seed=1):
+    s = game.new_deal(seed=seed, first=0)
+    s.bid(60)
+    for _ in range(3):
+        s.bid("pass")
+    s.choose_trump("S")
+    s.bury(s.hand(0)[:8])  # a list of Cards is accepted as well as notation
+    return s
+
+
+def test_illegal_play_messages_use_card_notation_and_hong_wu_sections(game):
+    s = game.new_deal(seed=1, first=0)
+    with pytest.raises(zhipai.IllegalPlayError, match=r"^illegal play trump S by seat 0: .*auction"):
+        s.choose_trump("S")
+    s.bid(60)
+    for _ in range(3):
+        s.bid("pass")
+    s.choose_trump("S")
+    with pytest.raises(zhipai.IllegalPlayError) as e:
+        s.bury(s.hand(0)[:7])
+    assert "Multiset" not in str(e.value) and "bury exactly 8" in str(e.value)
+    s.bury(s.hand(0)[:8])
+    trumps = [c for c in s.hand(0) if str(c) in {"SJ", "BJ"} or str(c).endswith("S")]
+    plains = [c for c in s.hand(0) if c not in trumps]
+    with pytest.raises(zhipai.IllegalPlayError) as e:
+        s.play([trumps[0], plains[0]])
+    msg = str(e.value)
+    assert msg.startswith(f"illegal play ") and "hongwu.md §B.6" in msg
+    assert "Multiset" not in msg and "shengji" not in msg
+
+
+def test_trump_throw_cites_b7(game):
+    rules = zhipai.rules("hong_wu")
+    order = hongwu.HongWuOrder(rules, "S")
+    for seed in range(40):
+        s = _dealt_to_play(game, seed)
+        t = sorted({str(c) for c in s.hand(0) if order.is_trump(str(c))},
+                   key=lambda c: order.strength(c))
+        # Two trump singles of different strength that are not one unit: a trump throw.
+        pair = [a for a in t if not order.ties(a, t[-1])][:1] + t[-1:]
+        if len(pair) == 2:
+            with pytest.raises(zhipai.IllegalPlayError) as e:
+                s.play(" ".join(pair))
+            assert "hongwu.md §B.7" in str(e.value) and "shengji" not in str(e.value)
+            assert " ".join(pair) in str(e.value) or pair[0] in str(e.value)
+            return
+    pytest.fail("no deal with two trumps")
+
+
+@pytest.mark.parametrize("first", [0, 1, 2, 3])
+def test_new_deal_honours_first(game, first):
+    s = game.new_deal(seed=5, first=first)
+    assert s.to_act == first
+    # The cards do not depend on the opener.
+    assert names(s.hand(2)) == names(game.new_deal(seed=5).hand(2))
+
+
+@pytest.mark.parametrize("first", [4, 99, -1, True, 1.0, "0"])
+def test_new_deal_refuses_bad_first(game, first):
+    with pytest.raises(zhipai.InvalidValueError, match="first bidder"):
+        game.new_deal(seed=5, first=first)
+
+
+def test_two_deck_copy_limit_and_deal_difference_messages(game):
+    s = _dealt_to_play(game)
+    with pytest.raises(zhipai.InvalidValueError, match="BJ appears 8 times: more copies than 2 decks hold"):
+        s.play("BJ " * 8)
+    hands, kitty = _fixed_deal_h12()
+    bad = hands[0].split()
+    bad[-1] = "KC"  # a third ♣K replaces a card
+    with pytest.raises(zhipai.InvalidValueError, match="KC appears 3 times"):
+        game.new_deal(hands=[" ".join(bad)] + hands[1:], kitty=kitty)
+    gone = hands[0].split()[-1]
+    swapped = hands[0].split()[:-1] + ["BJ"]
+    bj_extra = [h for h in hands[1:] if "BJ" in h.split()]
+    with pytest.raises(zhipai.InvalidValueError) as e:
+        game.new_deal(hands=[" ".join(swapped)] + hands[1:], kitty=kitty)
+    msg = str(e.value)
+    assert len(msg) < 250, msg
+    if gone != "BJ":
+        assert "extra cards: BJ" in msg and f"missing cards: {gone}" in msg
+
+
+def test_seat_messages_say_0_to_3(game):
+    s = game.new_deal(seed=1)
+    with pytest.raises(zhipai.InvalidValueError, match="expected a seat 0 to 3"):
+        s.hand(4)
+    with pytest.raises(zhipai.InvalidValueError, match="expected a seat 0 to 3"):
+        hongwu.HongWuAuction(zhipai.rules("hong_wu"), 7)
+    assert "0..4" not in hongwu.__doc__
+
+
+@pytest.mark.parametrize("call", [
+    lambda R: hongwu.run_auction(R, -1, []),
+    lambda R: hongwu.run_auction(R, None, []),
+    lambda R: hongwu.run_auction(R, 10**30, []),
+    lambda R: hongwu.run_auction(R, 0, [(0, 60.0)]),
+    lambda R: hongwu.run_auction(R, 0, [(True, 60)]),
+    lambda R: hongwu.run_auction(R, 0, [(0, -60)]),
+    lambda R: hongwu.run_auction(R, 0, [60]),
+    lambda R: hongwu.run_auction(R, 0, 5),
+    lambda R: hongwu.result_units(10**30),
+    lambda R: hongwu.result_units(None),
+    lambda R: hongwu.result_units(2.5),
+    lambda R: hongwu.result_units(True),
+    lambda R: hongwu.settle(R, -100, 60),
+    lambda R: hongwu.settle(R, 100, None),
+    lambda R: hongwu.settle(R, 100, 10**40),
+    lambda R: hongwu.settle(5, 100, 60),
+    lambda R: hongwu.levels("hong_wu"),
+    lambda R: hongwu.HongWuOrder(R, None),
+    lambda R: hongwu.HongWuOrder(R, "S").is_trump(3),
+    lambda R: hongwu.Game(R).new_deal(seed=-1),
+    lambda R: hongwu.Game(R).new_deal(seed=1.5),
+    lambda R: hongwu.Game(R).new_deal(hands="AS", kitty=""),
+    lambda R: hongwu.Game(R).new_deal(seed=1).hand(None),
+    lambda R: hongwu.Game(R).new_deal(seed=1).bid(None),
+    lambda R: hongwu.Game(R).new_deal(seed=1).step(seed=-3),
+    lambda R: hongwu.Game(R).new_deal(seed=1).play_out(policy=3),
+    lambda R: hongwu.Game(R).new_deal(seed=1).legal_follows(-1),
+    lambda R: hongwu.Game(R).new_deal(seed=1).play(5),
+])
+def test_bad_arguments_raise_zhipai_errors(call):
+    with pytest.raises(zhipai.InvalidValueError):
+        call(zhipai.rules("hong_wu"))
+
+
+def test_numpy_ints_are_ints(game):
+    np = pytest.importorskip("numpy")
+    R = zhipai.rules("hong_wu")
+    a = hongwu.run_auction(R, np.int64(1), [(np.int32(1), np.int64(60))])
+    assert a.high == (1, 60)
+    assert hongwu.result_units(np.int64(-30)) == (-6, 2)
+    assert game.new_deal(seed=np.uint64(3), first=np.int8(2)).to_act == 2
+    assert hongwu.settle(R, np.int64(100), np.int64(60))["dealer"] == 6

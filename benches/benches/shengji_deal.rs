@@ -1,5 +1,6 @@
 //! Random full Shengji deals per second: shuffle, deal card by card with declarations, kitty
-//! burial, every trick, kitty multiplier and level change (`DealSimulator::play_deal`).
+//! burial, every trick, kitty multiplier and level change (`DealSimulator::play_deal`), with the
+//! random policy and (last case) the greedy player of `games/shengji/policy.rs`.
 //!
 //! Run: `cargo bench -p zhipai-benches --bench shengji_deal -- --measurement-time 5`
 
@@ -13,10 +14,11 @@ use zhipai_core::OptionValue;
 fn bench(c: &mut Criterion) {
     let mut group = c.benchmark_group("shengji_deal");
     group.throughput(Throughput::Elements(1));
-    for (name, preset, decks) in [
-        ("tractor_2_decks", "tractor", 2),
-        ("tractor_1_deck", "tractor", 1),
-        ("eighty_points_3_decks", "eighty_points", 3),
+    for (name, preset, decks, policy) in [
+        ("tractor_2_decks", "tractor", 2, Policy::Random),
+        ("tractor_1_deck", "tractor", 1, Policy::Random),
+        ("eighty_points_3_decks", "eighty_points", 3, Policy::Random),
+        ("tractor_2_decks_greedy", "tractor", 2, Policy::Greedy),
     ] {
         let rules =
             ShengjiRules::from_preset(preset, &[("decks".to_string(), OptionValue::Int(decks))])
@@ -27,7 +29,7 @@ fn bench(c: &mut Criterion) {
             b.iter(|| {
                 i += 1;
                 let mut rng = deal_rng(42, i);
-                rules.play_deal(Policy::Random, &mut rng, black_box(&mut row)).expect("deal");
+                rules.play_deal(policy, &mut rng, black_box(&mut row)).expect("deal");
             })
         });
     }

@@ -114,7 +114,7 @@ def next_leader(
             when not entitled, a play that does not beat).
         InvalidValueError: the round is not over after the last action.
     """
-    return _core.baohuang_next_leader([(int(s), str(a)) for s, a in actions], list(out), rules)
+    return _core.baohuang_next_leader(actions, out, rules)
 
 
 def score(
@@ -179,4 +179,4 @@ class Game:
         Raises:
             InvalidValueError: the hands are not exactly the deck, or the scepter seat has no BJ.
         """
-        return State.from_hands(list(hands), scepter, self.rules, first_dealt)
+        return State.from_hands(hands, scepter, self.rules, first_dealt)

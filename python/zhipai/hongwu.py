@@ -8,8 +8,12 @@ table is :func:`levels`. A whole deal is a :class:`HongWuState` (``Game(rules).n
 played action by action or to the end with the built-in ``"random"`` / ``"greedy"`` policies;
 ``zhipai.simulate(zhipai.rules("hong_wu"), ...)`` runs many deals in Rust.
 
-Seats are numbered 0..4 anticlockwise; with ``direction="anticlockwise"`` (default) the turn
-goes 0 → 1 → 2 → 3.
+Seats are numbered 0 to 3 anticlockwise; with ``direction="anticlockwise"`` (default) the
+turn goes 0 → 1 → 2 → 3.
+
+Every function raises a ``zhipai`` exception naming the bad value (``InvalidValueError`` for a
+wrong type or range: ints may be Python or NumPy ints, not bools or floats; ``IllegalPlayError``
+for an action the rules forbid, with the digest section it breaks).
 
 Example::
 
@@ -32,6 +36,7 @@ from zhipai._core import (
     HongWuOrder,
     HongWuState,
     IllegalPlayError,
+    InvalidValueError,
     Rules,
     hongwu_levels,
     hongwu_result_units,
@@ -68,10 +73,8 @@ class Game:
     """A Hong Wu game with fixed rules: ``Game(rules)`` then ``new_deal(seed=7)`` or
     ``new_deal(hands=[4 card lists], kitty="...", first=0)`` (hongwu.md §B.1).
 
-    Raises (from ``new_deal``):
-        InvalidValueError: neither a seed nor hands and kitty; hands that are not 25 cards each
-            with an 8-card kitty making exactly two decks; a first bidder outside 0..4.
-        InvalidCardError: a bad card in the notation.
+    Raises:
+        InvalidValueError: ``rules`` that are not Hong Wu rules.
     """
 
     def __init__(self, rules: Rules | None = None) -> None:
@@ -85,9 +88,21 @@ class Game:
         seed: int | None = None,
         hands: list[str] | None = None,
         kitty: str | None = None,
-        first: int = 0,
+        first: int | None = None,
     ) -> HongWuState:
-        """A new deal, shuffled from ``seed`` or from fixed ``hands`` and ``kitty``."""
+        """A new deal, shuffled from ``seed`` or from fixed ``hands`` and ``kitty``.
+
+        ``first`` is the seat (0 to 3) that opens the auction (§B.2). By default it is drawn
+        from the seed (a shuffled deal) or seat 0 (fixed hands); the cards of a seed do not
+        depend on ``first``. Card lists are notation strings or lists of cards.
+
+        Raises:
+            InvalidValueError: neither a seed nor hands and kitty; a seed outside 0…2**64 − 1;
+                hands that are not 25 cards each with an 8-card kitty making exactly two decks
+                (the message names the extra and missing cards); a card more than twice; a
+                first bidder outside 0 to 3.
+            InvalidCardError: a bad card in the notation.
+        """
         return HongWuState(self.rules, seed=seed, hands=hands, kitty=kitty, first=first)
 
 
@@ -99,14 +114,28 @@ def run_auction(rules: Rules, first: int, bids: Iterable[tuple[int, Bid]]) -> Ho
     Raises:
         IllegalPlayError: the first illegal action; the message starts with ``action i:``
             (0-based index into ``bids``) and gives the rule it breaks (hongwu.md §B.2).
-        InvalidValueError: a seat outside 0..4 or a bid that is neither an int nor ``"pass"``.
+        InvalidValueError: a seat outside 0 to 3, a bid that is neither an int nor ``"pass"``
+            (also starting with ``action i:``), an item that is not a ``(seat, bid)`` pair, or
+            ``bids`` that is not iterable.
     """
     auction = HongWuAuction(rules, first)
-    for i, (seat, bid) in enumerate(bids):
+    try:
+        items = iter(bids)
+    except TypeError:
+        raise InvalidValueError(
+            f"invalid bids {bids!r}: expected (seat, bid) pairs"
+        ) from None
+    for i, item in enumerate(items):
+        try:
+            seat, bid = item
+        except (TypeError, ValueError):
+            raise InvalidValueError(
+                f"invalid bids item {i} {item!r}: expected a (seat, bid) pair"
+            ) from None
         try:
             auction.bid(seat, bid)
-        except IllegalPlayError as e:
-            raise IllegalPlayError(f"action {i}: {e}") from None
+        except (IllegalPlayError, InvalidValueError) as e:
+            raise type(e)(f"action {i}: {e}") from None
     return auction
 
 
@@ -119,8 +148,9 @@ def settle(rules: Rules, bid: int, attacker_points: int, red5_penalty: int = 0) 
     ``dealer + 3 * each_other == 0``.
 
     Raises:
-        InvalidValueError: bid not a multiple of 5 in 60…200; X or the penalty negative or not a
-            multiple of 5; rules of another game.
+        InvalidValueError: bid not a multiple of 5 in 60…200; X not a multiple of 5 in 0…760
+            (0…200 unless ``kitty="last_trick_multiplied"``); the penalty not a multiple of 5
+            in 0…400; a non-int argument; rules of another game.
         InvalidOptionError: with ``dealer_points="own_tricks"`` (use :func:`settle_deal`).
     """
     return dict(hongwu_settle(rules, bid, attacker_points, red5_penalty))
@@ -140,12 +170,15 @@ def settle_deal(
     """Settle a deal from its parts (hongwu.md §B.10–§B.11), applying the ``kitty``,
     ``dealer_points`` and ``red5_penalty_*`` options.
 
-    ``xianjia_tricks + dealer_tricks + kitty`` must be 200; ``last_multiplier`` is the last
-    trick's kitty multiplier (2 single, 4 pair, 8 tractor); ``red5_captured`` the ♥5s (0…2) that
-    count for the red-5 penalty. Returns the same dict as :func:`settle`.
+    Points are multiples of 5 (§B.5); ``xianjia_tricks + dealer_tricks + kitty`` must be 200
+    and ``kitty`` at most 80 (the most 8 cards hold); ``last_multiplier`` is the last trick's
+    kitty multiplier (2 single, 4 pair, 8 tractor; applied per the ``kitty`` option);
+    ``red5_captured`` the ♥5s (0…2) that count for the red-5 penalty;
+    ``xianjia_won_last`` a bool. Returns the same dict as :func:`settle`.
 
     Raises:
-        InvalidValueError: points that do not add up to 200, a bad multiplier, count or bid.
+        InvalidValueError: points that are not multiples of 5, do not add up to 200 or put more
+            than 80 in the kitty; a multiplier other than 2, 4, 8; a bad count, bid or type.
     """
     return dict(
         hongwu_settle_deal(
@@ -164,7 +197,11 @@ def settle_deal(
 def result_units(score: int) -> tuple[int, int]:
     """``(dealer, each 闲家)`` in units of k for dealer score S (hongwu.md §B.11):
     S ≤ −70 → (−9, 3); −70 < S ≤ −30 → (−6, 2); −30 < S < 0 → (−3, 1); 0 ≤ S < 30 → (3, −1);
-    30 ≤ S < 70 → (6, −2); S ≥ 70 → (9, −3)."""
+    30 ≤ S < 70 → (6, −2); S ≥ 70 → (9, −3).
+
+    Raises:
+        InvalidValueError: S not a multiple of 5 (no deal gives one, §B.11) or not an int.
+    """
     return hongwu_result_units(score)
 
 

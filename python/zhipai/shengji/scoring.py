@@ -15,10 +15,11 @@ Every function takes a Shengji rule set from ``zhipai.rules("tractor" | "tractor
 
 from __future__ import annotations
 
+import json
 from typing import Any, Iterable, Sequence
 
 from zhipai import _core
-from zhipai._core import Rules, ShengjiDeal
+from zhipai._core import InvalidValueError, Rules, ShengjiDeal
 
 __all__ = ["Deal", "STOP", "declare", "jj_score", "level_advance", "level_change"]
 
@@ -162,14 +163,28 @@ class Deal:
             1 (the final declarer deals), else the dealer seat. seed: all chance (shuffle, random
             dealer or suit) is drawn from ``seed``.
 
+    Every applied move is recorded: ``to_json()`` writes the deal (rules, level, dealer, seed,
+    moves, result) as a record that ``Deal.from_json`` replays to the same state.
+
     Raises:
         IllegalPlayError: a move or action that is not legal now (the message names it and the
             rule). InvalidValueError / InvalidCardError: bad seats, levels or cards.
     """
 
+    #: Number of card-by-card actions: 54 card kinds + ``STOP``.
+    NUM_ACTIONS = 55
+
     def __init__(self, rules: Rules, level: str = "2", dealer: int | None = None, seed: int = 0,
                  _state: ShengjiDeal | None = None) -> None:
         self._s = _state if _state is not None else ShengjiDeal(rules, level, dealer, seed)
+        self._start = {
+            "preset": getattr(rules, "preset", None),
+            "options": _changed_options(rules) if rules is not None else {},
+            "level": level,
+            "dealer": dealer,
+            "seed": seed,
+        }
+        self._moves: list[list[Any]] = []
 
     phase = property(lambda self: self._s.phase, doc="dealing, burying, playing or done")
     dealer = property(lambda self: self._s.dealer, doc="dealer seat once known")
@@ -196,22 +211,39 @@ class Deal:
     def legal_actions(self) -> list[int]:
         return self._s.legal_actions()
 
+    def legal_action_mask(self) -> list[bool]:
+        """``NUM_ACTIONS`` (55) booleans: entry ``a`` is ``True`` iff action ``a`` is legal now."""
+        mask = [False] * self.NUM_ACTIONS
+        for a in self._s.legal_actions():
+            mask[a] = True
+        return mask
+
     def apply_action(self, action: int) -> None:
-        self._s.apply_action(action)
+        self._s.apply_action(action)  # checks the type first: int() below cannot truncate
+        self._moves.append(["action", int(action)])
 
     def legal_bids(self) -> list[str]:
         return self._s.legal_bids()
 
     def apply(self, kind: str, cards: str = "") -> None:
+        """Apply a structured move: ``"pass"``, ``"declare"``, ``"bury"`` or ``"play"`` with its
+        cards. Raises ``IllegalPlayError`` naming the move when it is not legal now."""
         self._s.apply(kind, cards)
+        self._moves.append(["move", kind, cards])
+
+    # OpenSpiel-style aliases.
+    apply_move = apply
+    legal_moves = legal_actions
 
     def random_move(self) -> tuple[str, str]:
         """The random policy's move ``(kind, cards)`` for the player to move (not applied)."""
         return self._s.random_move()
 
     def play_out(self) -> dict[str, int]:
-        """Play to the end with the random policy; returns ``result()``."""
-        self._s.play_out()
+        """Play to the end with the random policy (every move recorded); returns ``result()``."""
+        while not self._s.is_terminal():
+            kind, cards = self._s.random_move()
+            self.apply(kind, cards)
         return self.result() or {}
 
     def result(self) -> dict[str, int] | None:
@@ -222,4 +254,58 @@ class Deal:
         return None if r is None else dict(r)
 
     def clone(self) -> "Deal":
-        return Deal(None, _state=self._s.clone())  # type: ignore[arg-type]
+        d = Deal(None, _state=self._s.clone())  # type: ignore[arg-type]
+        d._start, d._moves = dict(self._start), [list(m) for m in self._moves]
+        return d
+
+    def moves(self) -> list[list[Any]]:
+        """The moves applied so far: ``["move", kind, cards]`` or ``["action", id]``."""
+        return [list(m) for m in self._moves]
+
+    def to_json(self) -> str:
+        """The deal as a JSON record: ``{"game": "shengji", "preset", "options" (name -> value
+        text), "level", "dealer", "seed", "moves", "result"}`` (``result`` is ``None`` until the
+        deal is over). ``Deal.from_json`` replays it."""
+        record = {"game": "shengji", **self._start, "moves": self._moves, "result": self.result()}
+        return json.dumps(record, ensure_ascii=False)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Deal":
+        """Replay a record of :meth:`to_json`. Raises ``InvalidValueError`` for a record of
+        another game and ``IllegalPlayError`` when a recorded move is not legal."""
+        from zhipai import rules as make_rules
+
+        record = json.loads(text)
+        if not isinstance(record, dict) or record.get("game") != "shengji":
+            raise InvalidValueError(f"invalid record {str(text)[:60]!r}: expected a Shengji deal record")
+        options = {k: _option_value(v) for k, v in record["options"].items()}
+        preset = record["preset"]
+        decks = options.pop("decks", None)
+        r = make_rules(preset, **({} if decks is None else {"decks": decks}), **options)
+        d = cls(r, record["level"], record["dealer"], record["seed"])
+        for m in record["moves"]:
+            if m[0] == "action":
+                d.apply_action(m[1])
+            else:
+                d.apply(m[1], m[2])
+        return d
+
+
+def _changed_options(rules: Rules) -> dict[str, str]:
+    """The options of ``rules`` that differ from its preset (name -> value text), decks first."""
+    defaults = dict(_core.rules(rules.preset, None).options())
+    changed = {k: v for k, v in rules.options() if defaults.get(k) != v}
+    defaults_decks = dict(_core.rules(rules.preset, {"decks": int(changed["decks"])}).options()) if "decks" in changed else defaults
+    return {k: v for k, v in rules.options() if k == "decks" and "decks" in changed or defaults_decks.get(k) != v}
+
+
+def _option_value(text: Any) -> Any:
+    """An option value from its text in ``Rules.options()``: bool, int, else the text."""
+    if not isinstance(text, str):
+        return text
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text

@@ -166,9 +166,19 @@ impl Multiset {
             let missing = self.missing_from(other);
             return Err(ZhipaiError::invalid_value("cards", format_cards(&missing), "not held"));
         }
-        for c in other.iter() {
-            self.remove(c);
+        // Counts are unary planes (plane k = kinds held more than k times). With e[j] = kinds
+        // `other` holds exactly j times, a kind is left more than k times iff it was held more
+        // than k + j times: a plane-parallel subtraction (hot in simulations).
+        let o = other.planes;
+        let e = [!o[0], o[0] & !o[1], o[1] & !o[2], o[2] & !o[3], o[3]];
+        let s = self.planes;
+        let mut out = [0u64; MAX_COPIES];
+        for (k, plane) in out.iter_mut().enumerate() {
+            for j in 0..MAX_COPIES - k {
+                *plane |= s[k + j] & e[j];
+            }
         }
+        self.planes = out;
         Ok(())
     }
 
@@ -293,6 +303,33 @@ mod tests {
             prop_assert_eq!(m.len(), naive.iter().sum::<usize>());
             let text = m.to_string();
             prop_assert_eq!(text.parse::<Multiset>().unwrap(), m);
+        }
+
+        #[test]
+        fn remove_all_matches_card_by_card_removal(
+            idx in proptest::collection::vec(0usize..54, 0..80),
+            keep in proptest::collection::vec(any::<bool>(), 80),
+        ) {
+            let mut m = Multiset::EMPTY;
+            let mut sub = Multiset::EMPTY;
+            for (k, &i) in idx.iter().enumerate() {
+                let c = Card::from_index(i).unwrap();
+                if m.count(c) < 4 {
+                    m.add(c);
+                    if keep[k] {
+                        sub.add(c);
+                    }
+                }
+            }
+            let mut naive = m;
+            for c in sub.iter() {
+                naive.remove(c);
+            }
+            let mut fast = m;
+            fast.remove_all(&sub).unwrap();
+            prop_assert_eq!(fast, naive);
+            let equal = sub == m;
+            prop_assert!(sub.remove_all(&m).is_err() || equal);
         }
     }
 }

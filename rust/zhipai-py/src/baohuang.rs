@@ -3,9 +3,10 @@
 //! Card lists are strings in the notation of shared/cases/FORMAT.md; every rule lives in
 //! `zhipai_core::games::baohuang`.
 
-use crate::errors::guard;
+use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
 use zhipai_core::games::baohuang::{
     self as bh, moves, BaohuangRules, Mode, Move, Phase, RoundAction, State,
 };
@@ -28,39 +29,131 @@ fn ms(text: &str) -> Result<Multiset> {
     text.parse()
 }
 
+// ----- arguments: every bad type or range is an InvalidValueError naming the value -----------
+
+/// `InvalidValueError` "invalid {name} {repr}: {expected}".
+fn bad(name: &str, obj: &Bound<'_, PyAny>, expected: &str) -> PyErr {
+    let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    to_py(ZhipaiError::invalid_value(name, shown, expected))
+}
+
+/// A `str` argument (card lists, actions, modes).
+fn text(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    if obj.is_instance_of::<PyString>() {
+        return obj.extract::<String>();
+    }
+    Err(bad(name, obj, "expected a string"))
+}
+
+/// An optional `str` argument (`None` allowed).
+fn opt_text(name: &str, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    obj.filter(|o| !o.is_none()).map(|o| text(name, o)).transpose()
+}
+
+/// An integer argument (Python int or numpy integer; bool and float refused) as `i64`.
+fn int(name: &str, obj: &Bound<'_, PyAny>, expected: &str) -> PyResult<i64> {
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
+        return Err(bad(name, obj, expected));
+    }
+    let index = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else {
+        obj.call_method0("__index__").map_err(|_| bad(name, obj, expected))?
+    };
+    index.extract::<i64>().map_err(|_| bad(name, obj, expected))
+}
+
+/// A seat 0..5.
+fn seat(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u8> {
+    let s = int(name, obj, "expected a seat 0..5")?;
+    u8::try_from(s).ok().filter(|&s| s < 5).ok_or_else(|| bad(name, obj, "expected a seat 0..5"))
+}
+
+/// A seed or deal index: an int in 0..2**64.
+fn seed(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let expected = "expected an int in 0..2**64";
+    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
+        return Err(bad(name, obj, expected));
+    }
+    let index = if obj.is_instance_of::<PyInt>() {
+        obj.clone()
+    } else {
+        obj.call_method0("__index__").map_err(|_| bad(name, obj, expected))?
+    };
+    index.extract::<u64>().map_err(|_| bad(name, obj, expected))
+}
+
+/// A `bool` argument (ints and other truthy values refused).
+fn flag(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if obj.is_instance_of::<PyBool>() {
+        return obj.extract::<bool>();
+    }
+    Err(bad(name, obj, "expected True or False"))
+}
+
+/// `rules=`: `None` (defaults) or a `zhipai.Rules` (of preset baohuang, checked by `bh_rules`).
+fn rules_arg(obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PyRules>> {
+    match obj.filter(|o| !o.is_none()) {
+        None => Ok(None),
+        Some(o) => o
+            .extract::<PyRules>()
+            .map(Some)
+            .map_err(|_| bad("rules", o, "expected zhipai.rules(\"baohuang\", ...) or None")),
+    }
+}
+
+/// The items of an iterable argument.
+fn items<'py>(name: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, PyAny>>> {
+    if obj.is_instance_of::<PyString>() {
+        return Err(bad(name, obj, "expected a list"));
+    }
+    let it = obj.try_iter().map_err(|_| bad(name, obj, "expected a list"))?;
+    it.collect()
+}
+
 fn prev_shape(previous: Option<&str>) -> Result<Option<moves::Shape>> {
     previous.filter(|p| !p.trim().is_empty()).map(|p| bh::parse_play(&ms(p)?)).transpose()
 }
 
 /// `(ok, reason)`: whether `cards` form one well-formed play (§C.4).
 #[pyfunction]
-fn baohuang_play_error(cards: &str) -> PyResult<Option<String>> {
-    guard(|| Ok(moves::shape_of(&ms(cards)?, None).err()))
+fn baohuang_play_error(cards: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+    let cards = text("cards", cards)?;
+    guard(|| Ok(moves::shape_of(&ms(&cards)?, None).err()))
 }
 
 /// Whether `play` beats `previous` (§C.5). Raises IllegalPlayError for a malformed play.
 #[pyfunction]
 #[pyo3(signature = (play, previous, rules=None))]
-fn baohuang_beats(play: &str, previous: &str, rules: Option<PyRules>) -> PyResult<bool> {
+fn baohuang_beats(
+    play: &Bound<'_, PyAny>,
+    previous: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+) -> PyResult<bool> {
+    let (play, previous) = (text("play", play)?, text("previous", previous)?);
+    let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let a = bh::parse_play(&ms(play)?)?;
-        let b = bh::parse_play(&ms(previous)?)?;
+        let a = bh::parse_play(&ms(&play)?)?;
+        let b = bh::parse_play(&ms(&previous)?)?;
         Ok(bh::beats(&a, &b, r.bombs))
     })
 }
 
 /// `[(card, "guard" | "solo")]`: the cards the scepter holder may ascend with (§C.3.1).
 #[pyfunction]
-#[pyo3(signature = (hand, rules=None, scepter_in_hand=true))]
+#[pyo3(signature = (hand, rules=None, scepter_in_hand=None))]
 fn baohuang_ascension_options(
-    hand: &str,
-    rules: Option<PyRules>,
-    scepter_in_hand: bool,
+    hand: &Bound<'_, PyAny>,
+    rules: Option<&Bound<'_, PyAny>>,
+    scepter_in_hand: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<(String, String)>> {
+    let hand = text("hand", hand)?;
+    let rules = rules_arg(rules)?;
+    let scepter_in_hand = scepter_in_hand.map_or(Ok(true), |f| flag("scepter_in_hand", f))?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let h = ms(hand)?;
+        let h = ms(&hand)?;
         if scepter_in_hand && !h.contains(Card::BIG_JOKER) {
             return Err(ZhipaiError::invalid_value(
                 "hand",
@@ -77,12 +170,24 @@ fn baohuang_ascension_options(
 
 /// Who opens the next round after `actions` (§C.6, §C.7).
 #[pyfunction]
-#[pyo3(signature = (actions, out=Vec::new(), rules=None))]
+#[pyo3(signature = (actions, out=None, rules=None))]
 fn baohuang_next_leader(
-    actions: Vec<(u8, String)>,
-    out: Vec<u8>,
-    rules: Option<PyRules>,
+    actions: &Bound<'_, PyAny>,
+    out: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u8> {
+    let mut parsed: Vec<(u8, String)> = Vec::new();
+    for item in items("actions", actions)? {
+        let pair = items("action", &item).ok().filter(|p| p.len() == 2);
+        let pair = pair.ok_or_else(|| bad("action", &item, "expected a (seat, action) pair"))?;
+        parsed.push((seat("action seat", &pair[0])?, text("action", &pair[1])?));
+    }
+    let actions = parsed;
+    let out = match out.filter(|o| !o.is_none()) {
+        None => Vec::new(),
+        Some(o) => items("out", o)?.iter().map(|s| seat("out seat", s)).collect::<PyResult<_>>()?,
+    };
+    let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
         let acts = actions
@@ -105,11 +210,18 @@ fn baohuang_next_leader(
 #[pyfunction]
 #[pyo3(signature = (mode, emperor_place, guard_place=None, rules=None))]
 fn baohuang_score(
-    mode: &str,
-    emperor_place: i64,
-    guard_place: Option<i64>,
-    rules: Option<PyRules>,
+    mode: &Bound<'_, PyAny>,
+    emperor_place: &Bound<'_, PyAny>,
+    guard_place: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<(i32, Option<i32>, i32)> {
+    let mode = text("mode", mode)?;
+    let emperor_place = int("emperor_place", emperor_place, "expected a place 1..=5")?;
+    let guard_place = guard_place
+        .filter(|g| !g.is_none())
+        .map(|g| int("guard_place", g, "expected a place 1..=5"))
+        .transpose()?;
+    let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
         let place = |what: &str, p: i64| {
@@ -117,7 +229,7 @@ fn baohuang_score(
         };
         let e = place("emperor_place", emperor_place)?;
         let g = guard_place.map(|g| place("guard_place", g)).transpose()?;
-        let s = bh::score(&r, Mode::parse(mode)?, e, g)?;
+        let s = bh::score(&r, Mode::parse(&mode)?, e, g)?;
         Ok((s.emperor, s.guard, s.rebel))
     })
 }
@@ -131,15 +243,31 @@ fn shape_cards(hand: &Multiset, shape: &moves::Shape) -> String {
 #[pyfunction]
 #[pyo3(signature = (hand, previous=None, rules=None, limit=None))]
 fn baohuang_legal_plays(
-    hand: &str,
-    previous: Option<&str>,
-    rules: Option<PyRules>,
-    limit: Option<usize>,
+    hand: &Bound<'_, PyAny>,
+    previous: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
+    limit: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<String>> {
+    let (hand, previous) = (text("hand", hand)?, opt_text("previous", previous)?);
+    let rules = rules_arg(rules)?;
+    let limit = match limit.filter(|l| !l.is_none()) {
+        None => None,
+        Some(l) => {
+            let n = int("limit", l, "expected an int >= 0 or None").or_else(|e| {
+                // An int too large for i64 is as good as no limit.
+                if l.is_instance_of::<PyInt>() && l.gt(0)? {
+                    Ok(i64::MAX)
+                } else {
+                    Err(e)
+                }
+            })?;
+            Some(usize::try_from(n).map_err(|_| bad("limit", l, "expected an int >= 0 or None"))?)
+        }
+    };
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let h = ms(hand)?;
-        let p = prev_shape(previous)?;
+        let h = ms(&hand)?;
+        let p = prev_shape(previous.as_deref())?;
         let counts = moves::HandCounts::of(&h, None);
         Ok(moves::enumerate(&counts, p.as_ref(), r.bombs, limit.unwrap_or(usize::MAX))
             .iter()
@@ -152,30 +280,44 @@ fn baohuang_legal_plays(
 #[pyfunction]
 #[pyo3(signature = (hand, previous=None, rules=None))]
 fn baohuang_count_plays(
-    hand: &str,
-    previous: Option<&str>,
-    rules: Option<PyRules>,
+    hand: &Bound<'_, PyAny>,
+    previous: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<u32> {
+    let (hand, previous) = (text("hand", hand)?, opt_text("previous", previous)?);
+    let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let p = prev_shape(previous)?;
-        Ok(moves::count(&moves::HandCounts::of(&ms(hand)?, None), p.as_ref(), r.bombs))
+        let p = prev_shape(previous.as_deref())?;
+        Ok(moves::count(&moves::HandCounts::of(&ms(&hand)?, None), p.as_ref(), r.bombs))
     })
 }
 
 /// One legal play drawn uniformly with a generator seeded by `seed`; None if there is none.
 #[pyfunction]
-#[pyo3(signature = (hand, previous=None, seed=0, rules=None))]
+#[pyo3(signature = (hand, previous, seed, rules=None))]
 fn baohuang_sample_play(
-    hand: &str,
-    previous: Option<&str>,
-    seed: u64,
-    rules: Option<PyRules>,
+    hand: &Bound<'_, PyAny>,
+    previous: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
+    let (hand, previous) = (text("hand", hand)?, opt_text("previous", previous)?);
+    let seed = match seed {
+        Some(s) => self::seed("seed", s)?,
+        None => {
+            return Err(to_py(ZhipaiError::invalid_value(
+                "seed",
+                "None",
+                "expected an int in 0..2**64",
+            )))
+        }
+    };
+    let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let h = ms(hand)?;
-        let p = prev_shape(previous)?;
+        let h = ms(&hand)?;
+        let p = prev_shape(previous.as_deref())?;
         let counts = moves::HandCounts::of(&h, None);
         let mut rng = deal_rng(seed, 0);
         Ok(moves::sample(&counts, p.as_ref(), r.bombs, &mut rng).map(|s| shape_cards(&h, &s)))
@@ -186,15 +328,18 @@ fn baohuang_sample_play(
 #[pyfunction]
 #[pyo3(signature = (hand, play, previous=None, rules=None))]
 fn baohuang_play_reason(
-    hand: &str,
-    play: &str,
-    previous: Option<&str>,
-    rules: Option<PyRules>,
+    hand: &Bound<'_, PyAny>,
+    play: &Bound<'_, PyAny>,
+    previous: Option<&Bound<'_, PyAny>>,
+    rules: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Option<String>> {
+    let (hand, play) = (text("hand", hand)?, text("play", play)?);
+    let previous = opt_text("previous", previous)?;
+    let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let h = ms(hand)?;
-        let cards = ms(play)?;
+        let h = ms(&hand)?;
+        let cards = ms(&play)?;
         if !h.contains_all(&cards) {
             return Ok(Some(format!(
                 "not held: {}",
@@ -205,7 +350,7 @@ fn baohuang_play_reason(
             Ok(s) => s,
             Err(why) => return Ok(Some(why)),
         };
-        let p = prev_shape(previous)?;
+        let p = prev_shape(previous.as_deref())?;
         Ok(moves::check(&moves::HandCounts::of(&h, None), &shape, p.as_ref(), r.bombs).err())
     })
 }
@@ -259,10 +404,18 @@ impl PyState {
 
 #[pymethods]
 impl PyState {
-    /// Deal `index` of a run seeded with `seed` (reproducible) and start the accession.
+    /// Deal `index` of a run seeded with `seed` (reproducible) and start the accession. `seed`
+    /// and `index` are ints in 0..2**64 (None = 0); anything else is an InvalidValueError.
     #[staticmethod]
-    #[pyo3(signature = (rules=None, seed=0, index=0))]
-    fn new_deal(rules: Option<PyRules>, seed: u64, index: u64) -> PyResult<PyState> {
+    #[pyo3(signature = (rules=None, seed=None, index=None))]
+    fn new_deal(
+        rules: Option<&Bound<'_, PyAny>>,
+        seed: Option<&Bound<'_, PyAny>>,
+        index: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<PyState> {
+        let rules = rules_arg(rules)?;
+        let seed = seed.map_or(Ok(0), |s| self::seed("seed", s))?;
+        let index = index.map_or(Ok(0), |i| self::seed("index", i))?;
         guard(|| {
             let r = bh_rules(rules.as_ref())?;
             Ok(PyState(State::new(&r, &mut deal_rng(seed, index))))
@@ -272,13 +425,18 @@ impl PyState {
     /// Start from five hands (card lists, seats in playing order) that hold exactly the deck;
     /// `scepter` = seat holding the scepter BJ. Raises InvalidValueError otherwise.
     #[staticmethod]
-    #[pyo3(signature = (hands, scepter, rules=None, first_dealt=0))]
+    #[pyo3(signature = (hands, scepter, rules=None, first_dealt=None))]
     fn from_hands(
-        hands: Vec<String>,
-        scepter: u8,
-        rules: Option<PyRules>,
-        first_dealt: u8,
+        hands: &Bound<'_, PyAny>,
+        scepter: &Bound<'_, PyAny>,
+        rules: Option<&Bound<'_, PyAny>>,
+        first_dealt: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyState> {
+        let hands =
+            items("hands", hands)?.iter().map(|h| text("hand", h)).collect::<PyResult<Vec<_>>>()?;
+        let scepter = seat("scepter", scepter)?;
+        let first_dealt = first_dealt.map_or(Ok(0), |f| seat("first_dealt", f))?;
+        let rules = rules_arg(rules)?;
         guard(|| {
             let r = bh_rules(rules.as_ref())?;
             if hands.len() != 5 {
@@ -324,39 +482,52 @@ impl PyState {
     }
 
     /// A legal action drawn uniformly with a generator seeded by `seed`.
-    fn sample_action(&self, seed: u64) -> Option<String> {
-        let mut rng = deal_rng(seed, 0);
-        self.0.sample_move(&mut rng).map(|m| self.action_text(&m))
+    fn sample_action(&self, seed: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let mut rng = deal_rng(self::seed("seed", seed)?, 0);
+        Ok(self.0.sample_move(&mut rng).map(|m| self.action_text(&m)))
     }
 
     /// Apply an action given as text (see `legal_actions`); a card list plays exactly those
     /// cards. Raises IllegalPlayError naming the action and the rule it breaks.
-    fn apply_action(&mut self, action: &str) -> PyResult<()> {
-        guard(|| match self.parse_decision(action)? {
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let action = text("action", action)?;
+        guard(|| match self.parse_decision(&action)? {
             Some(m) => self.0.apply(m),
-            None => self.0.apply_cards(&ms(action)?),
+            None => self.0.apply_cards(&ms(&action)?),
         })
     }
 
     /// Why `action` is illegal now, or None.
-    fn action_error(&self, action: &str) -> PyResult<Option<String>> {
+    fn action_error(&self, action: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let action = text("action", action)?;
         guard(|| {
             let mut copy = self.0.clone();
-            Ok(match self.parse_decision(action)? {
+            Ok(match self.parse_decision(&action)? {
                 Some(m) => self.0.check_move(&m).err(),
-                None => copy.apply_cards(&ms(action)?).err().map(|e| e.to_string()),
+                None => copy.apply_cards(&ms(&action)?).err().map(|e| e.to_string()),
             })
         })
     }
 
     /// 进贡 from the previous deal's places (tribute_between_deals=on; [OPEN] rule).
-    fn apply_tribute(&mut self, previous_places: [u8; 5]) -> PyResult<()> {
-        guard(|| self.0.apply_tribute(previous_places))
+    fn apply_tribute(&mut self, previous_places: &Bound<'_, PyAny>) -> PyResult<()> {
+        let expected = "expected the 5 places 1..=5 of the previous deal, one per seat";
+        let list = items("previous_places", previous_places)?;
+        let mut places = [0u8; 5];
+        if list.len() != 5 {
+            return Err(bad("previous_places", previous_places, expected));
+        }
+        for (p, item) in places.iter_mut().zip(&list) {
+            let v = int("previous_places", item, expected)?;
+            *p = u8::try_from(v).map_err(|_| bad("previous_places", previous_places, expected))?;
+        }
+        guard(|| self.0.apply_tribute(places))
     }
 
     /// End the deal once every score is known (§C.8 engine note).
-    fn set_stop_when_decided(&mut self, on: bool) {
-        self.0.set_stop_when_decided(on);
+    fn set_stop_when_decided(&mut self, on: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.0.set_stop_when_decided(flag("on", on)?);
+        Ok(())
     }
 
     fn clone(&self) -> PyState {
@@ -364,13 +535,8 @@ impl PyState {
     }
 
     /// The hand of `seat` as a card list.
-    fn hand(&self, seat: u8) -> PyResult<String> {
-        guard(|| {
-            if seat >= 5 {
-                return Err(ZhipaiError::invalid_value("seat", seat, "expected 0..5"));
-            }
-            Ok(self.0.hand(seat).to_string())
-        })
+    fn hand(&self, seat: &Bound<'_, PyAny>) -> PyResult<String> {
+        Ok(self.0.hand(self::seat("seat", seat)?).to_string())
     }
 
     #[getter]

@@ -39,9 +39,9 @@ fn dealer(
     let shape = DealShape::new(decks, jokers, &sizes, count("kitty", kitty)?)?;
     let mut c = Constraints::new();
     for (h, text) in fixed.iter().enumerate() {
-        c = c.fix_hand(h, text.parse::<Multiset>()?);
+        c = c.fix_hand(h, known_cards(&format!("fixed cards of hand {h}"), text, decks)?);
     }
-    c = c.in_kitty(kitty_cards.parse::<Multiset>()?);
+    c = c.in_kitty(known_cards("kitty cards", kitty_cards, decks)?);
     for (h, &mask) in voids.iter().enumerate() {
         if mask & !CardSet::ALL.0 != 0 {
             return Err(ZhipaiError::invalid_value(
@@ -141,6 +141,21 @@ fn deal_batch<'py>(
         Ok((n, counts))
     })?;
     PyArray1::from_vec(py, counts).reshape([n, rows, NUM_KINDS])
+}
+
+/// Parse a list of known cards. More copies of a card than any deck holds is an impossible
+/// deal, as the core says for 3 copies in 2 decks; a `Multiset` cannot even hold 5, so say it here.
+fn known_cards(what: &str, text: &str, decks: usize) -> Result<Multiset> {
+    let cards = zhipai_core::parse_cards(text)?;
+    for &card in &cards {
+        let n = cards.iter().filter(|&&c| c == card).count();
+        if n > zhipai_core::multiset::MAX_COPIES {
+            return Err(ZhipaiError::impossible_deal(format!(
+                "{card} is fixed {n} times ({what}) but the deck has {decks} copies"
+            )));
+        }
+    }
+    Multiset::from_cards(&cards)
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

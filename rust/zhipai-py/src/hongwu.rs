@@ -1,12 +1,16 @@
 //! Python binding: Hong Wu 红五 (auction, settlement, tables, card order).
 //!
 //! Every rule lives in `zhipai_core::games::hongwu`; this file converts arguments and results.
+//! Arguments are taken as Python objects and converted here, so that a wrong type or range
+//! (a negative seat, `None`, a float, a bool, an int too large) raises `InvalidValueError`
+//! naming the value instead of a raw `TypeError` / `OverflowError`. Ints are read with
+//! `operator.index`, so NumPy integers work.
 
 use crate::cards::PyCard;
-use crate::errors::guard;
+use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyString};
+use pyo3::types::{PyBool, PyDict, PyString};
 use zhipai_core::games::hongwu::auction::{Auction, Bid};
 use zhipai_core::games::hongwu::policy::{choose, play_out};
 use zhipai_core::games::hongwu::settle::{self, DealPoints, Settlement, LEVELS};
@@ -16,6 +20,81 @@ use zhipai_core::order::{CardOrder, TRUMP};
 use zhipai_core::policy::Policy;
 use zhipai_core::rollout::deal_rng;
 use zhipai_core::{Card, Rules, Suit, ZhipaiError};
+
+fn invalid(what: &str, value: impl std::fmt::Display, reason: &str) -> PyErr {
+    to_py(ZhipaiError::invalid_value(what, value, reason))
+}
+
+fn repr(v: &Bound<'_, PyAny>) -> String {
+    v.repr().map(|r| r.to_string()).unwrap_or_else(|_| "<unprintable>".into())
+}
+
+/// `operator.index(v)` for an int argument `what`: ints and NumPy ints, not bools, floats or
+/// `None` (`InvalidValueError` naming the value).
+fn index_of<'py>(what: &str, v: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    if v.is_instance_of::<PyBool>() {
+        return Err(invalid(what, repr(v), "expected an int, not a bool"));
+    }
+    let index = v.py().import("operator")?.getattr("index")?;
+    index.call1((v,)).map_err(|_| invalid(what, repr(v), "expected an int"))
+}
+
+/// An int argument in `lo..=hi` (`InvalidValueError` otherwise, with `reason`).
+fn int_arg(what: &str, v: &Bound<'_, PyAny>, lo: i64, hi: i64, reason: &str) -> PyResult<i64> {
+    let i = index_of(what, v)?;
+    match i.extract::<i64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(invalid(what, repr(&i), reason)),
+    }
+}
+
+/// A seat 0 to 3.
+fn seat_arg(what: &str, v: &Bound<'_, PyAny>) -> PyResult<usize> {
+    Ok(int_arg(what, v, 0, 3, "expected a seat 0 to 3")? as usize)
+}
+
+/// A seed: an int in 0…2⁶⁴ − 1.
+fn seed_arg(v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let i = index_of("seed", v)?;
+    i.extract::<u64>().map_err(|_| invalid("seed", repr(&i), "expected an int in 0…2**64 - 1"))
+}
+
+/// A text argument.
+fn str_arg(what: &str, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    match v.cast::<PyString>() {
+        Ok(s) => Ok(s.to_str()?.to_string()),
+        Err(_) => Err(invalid(what, repr(v), "expected a string")),
+    }
+}
+
+/// A card list: notation text (`"KC KC JC"`) or a list of `Card`s / card strings, with at most
+/// two copies of a card (hongwu.md §B.1).
+fn cards_arg(what: &str, v: &Bound<'_, PyAny>) -> PyResult<Multiset> {
+    let text = match v.cast::<PyString>() {
+        Ok(s) => s.to_str()?.to_string(),
+        Err(_) => {
+            let bad = || invalid(what, repr(v), "expected card notation or a list of cards");
+            let mut parts = Vec::new();
+            for item in v.try_iter().map_err(|_| bad())? {
+                let item = item?;
+                if item.cast::<PyString>().is_err() && item.cast::<PyCard>().is_err() {
+                    return Err(bad());
+                }
+                parts.push(item.str()?.to_string());
+            }
+            parts.join(" ")
+        }
+    };
+    guard(|| zhipai_core::games::hongwu::parse_cards(what, &text))
+}
+
+/// The Hong Wu rules of a `rules` argument (`InvalidValueError` for anything else).
+fn rules_arg(v: &Bound<'_, PyAny>) -> PyResult<HongWuRules> {
+    match v.cast::<PyRules>() {
+        Ok(r) => hong_wu(&r.borrow()),
+        Err(_) => Err(invalid("rules", repr(v), "expected zhipai.rules(\"hong_wu\")")),
+    }
+}
 
 /// The Hong Wu rules inside `rules`, or `InvalidValueError` for another game's rules.
 fn hong_wu(rules: &PyRules) -> PyResult<HongWuRules> {
@@ -27,37 +106,33 @@ fn hong_wu(rules: &PyRules) -> PyResult<HongWuRules> {
     })
 }
 
-/// A bid from Python: an int number of points or the string `"pass"`.
+/// A bid from Python: an int number of points (NumPy ints too) or the string `"pass"`.
 fn bid_of(value: &Bound<'_, PyAny>) -> PyResult<Bid> {
     if let Ok(s) = value.cast::<PyString>() {
-        let s = s.to_str()?;
-        return guard(|| match s {
+        return match s.to_str()? {
             "pass" => Ok(Bid::Pass),
-            _ => Err(ZhipaiError::invalid_value(
-                "bid",
-                format!("{s:?}"),
-                "expected points or \"pass\"",
-            )),
-        });
+            _ => Err(invalid("bid", repr(value), "expected points or \"pass\"")),
+        };
     }
-    let n: i64 = value.extract().map_err(|_| {
-        crate::errors::InvalidValueError::new_err(format!(
-            "invalid bid {}: expected points or \"pass\"",
-            value.repr().map(|r| r.to_string()).unwrap_or_default()
-        ))
-    })?;
-    guard(|| {
-        u32::try_from(n)
-            .map(Bid::Points)
-            .map_err(|_| ZhipaiError::invalid_value("bid", n, "expected points 60…200 or \"pass\""))
-    })
+    let reason = "expected points 60…200 (a multiple of 5) or \"pass\"";
+    let i = index_of("bid", value).map_err(|_| invalid("bid", repr(value), reason))?;
+    match i.extract::<u32>() {
+        Ok(n) => Ok(Bid::Points(n)),
+        Err(_) => Err(invalid("bid", repr(&i), reason)),
+    }
 }
 
-fn card_of(text: &str) -> PyResult<Card> {
+fn card_of(v: &Bound<'_, PyAny>) -> PyResult<Card> {
+    if let Ok(c) = v.cast::<PyCard>() {
+        return Ok(c.borrow().0);
+    }
+    let text = str_arg("card", v)?;
     guard(|| text.parse::<Card>())
 }
 
-fn trump_of(text: &str) -> PyResult<Suit> {
+fn trump_of(v: &Bound<'_, PyAny>) -> PyResult<Suit> {
+    let text = str_arg("trump", v)?;
+    let text = text.as_str();
     guard(|| {
         if text.eq_ignore_ascii_case("NT") {
             return Err(ZhipaiError::invalid_value(
@@ -70,9 +145,9 @@ fn trump_of(text: &str) -> PyResult<Suit> {
     })
 }
 
-/// A Hong Wu auction 叫分 (hongwu.md §B.2). `HongWuAuction(rules, first)`: seat `first` (0..4)
-/// opens. Bids are ints (points) or `"pass"`. Illegal actions raise `IllegalPlayError` with the
-/// rule they break; bad seats raise `InvalidValueError`.
+/// A Hong Wu auction 叫分 (hongwu.md §B.2). `HongWuAuction(rules, first)`: seat `first` (0 to
+/// 3) opens. Bids are ints (points) or `"pass"`. Illegal actions raise `IllegalPlayError` with
+/// the rule they break; bad seats, bids and rules raise `InvalidValueError`.
 #[pyclass(name = "HongWuAuction", module = "zhipai", from_py_object)]
 #[derive(Clone)]
 pub struct PyHongWuAuction(Auction);
@@ -80,8 +155,9 @@ pub struct PyHongWuAuction(Auction);
 #[pymethods]
 impl PyHongWuAuction {
     #[new]
-    fn new(rules: &PyRules, first: usize) -> PyResult<Self> {
-        let r = hong_wu(rules)?;
+    fn new(rules: &Bound<'_, PyAny>, first: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let r = rules_arg(rules)?;
+        let first = seat_arg("first bidder", first)?;
         guard(|| Ok(PyHongWuAuction(r.auction(first)?)))
     }
 
@@ -109,8 +185,8 @@ impl PyHongWuAuction {
     }
 
     /// Whether `seat` has passed (a pass is final).
-    fn has_passed(&self, seat: usize) -> bool {
-        self.0.has_passed(seat)
+    fn has_passed(&self, seat: &Bound<'_, PyAny>) -> PyResult<bool> {
+        Ok(self.0.has_passed(seat_arg("seat", seat)?))
     }
 
     /// The legal actions of the seat to act: `"pass"` then the bids low to high (`[]` when over).
@@ -126,13 +202,15 @@ impl PyHongWuAuction {
     }
 
     /// Raise `IllegalPlayError` (with the reason) unless `seat` may make `bid` now.
-    fn check(&self, seat: usize, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn check(&self, seat: &Bound<'_, PyAny>, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = seat_arg("seat", seat)?;
         let bid = bid_of(bid)?;
         guard(|| self.0.check(seat, bid))
     }
 
     /// Make `bid` (points or `"pass"`) for `seat`; raises `IllegalPlayError` if not allowed.
-    fn bid(&mut self, seat: usize, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn bid(&mut self, seat: &Bound<'_, PyAny>, bid: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = seat_arg("seat", seat)?;
         let bid = bid_of(bid)?;
         guard(|| self.0.act(seat, bid))
     }
@@ -174,16 +252,19 @@ fn settlement_dict<'py>(py: Python<'py>, s: &Settlement) -> PyResult<Bound<'py, 
 /// Raises `InvalidValueError` for a bid outside 60…200 / not a multiple of 5, or a negative or
 /// non-multiple-of-5 X or penalty; `InvalidOptionError` with `dealer_points=own_tricks`.
 #[pyfunction]
-#[pyo3(signature = (rules, bid, attacker_points, red5_penalty=0))]
+#[pyo3(signature = (rules, bid, attacker_points, red5_penalty=None))]
 fn hongwu_settle<'py>(
     py: Python<'py>,
-    rules: &PyRules,
-    bid: u32,
-    attacker_points: i32,
-    red5_penalty: i32,
+    rules: &Bound<'py, PyAny>,
+    bid: &Bound<'py, PyAny>,
+    attacker_points: &Bound<'py, PyAny>,
+    red5_penalty: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = hong_wu(rules)?;
-    let s = guard(|| r.options.settle_points(bid, attacker_points, red5_penalty))?;
+    let r = rules_arg(rules)?;
+    let bid = bid_arg(bid)?;
+    let x = points_arg("attacker_points", attacker_points)?;
+    let r5 = red5_penalty.map_or(Ok(0), |v| points_arg("red5_penalty", v))?;
+    let s = guard(|| r.options.settle_points(bid, x, r5))?;
     settlement_dict(py, &s)
 }
 
@@ -192,63 +273,66 @@ fn hongwu_settle<'py>(
 /// that count for the red-5 penalty. Same result dict and errors as `hongwu_settle` (except
 /// that `dealer_points=own_tricks` is allowed here).
 #[pyfunction]
-#[pyo3(signature = (rules, bid, *, xianjia_tricks, dealer_tricks, kitty, xianjia_won_last, last_multiplier, red5_captured=0))]
+#[pyo3(signature = (rules, bid, *, xianjia_tricks, dealer_tricks, kitty, xianjia_won_last, last_multiplier, red5_captured=None))]
 #[allow(clippy::too_many_arguments)]
 fn hongwu_settle_deal<'py>(
     py: Python<'py>,
-    rules: &PyRules,
-    bid: u32,
-    xianjia_tricks: i32,
-    dealer_tricks: i32,
-    kitty: i32,
-    xianjia_won_last: bool,
-    last_multiplier: i32,
-    red5_captured: i32,
+    rules: &Bound<'py, PyAny>,
+    bid: &Bound<'py, PyAny>,
+    xianjia_tricks: &Bound<'py, PyAny>,
+    dealer_tricks: &Bound<'py, PyAny>,
+    kitty: &Bound<'py, PyAny>,
+    xianjia_won_last: &Bound<'py, PyAny>,
+    last_multiplier: &Bound<'py, PyAny>,
+    red5_captured: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let r = hong_wu(rules)?;
-    let p = DealPoints {
-        xianjia_tricks,
-        dealer_tricks,
-        kitty,
-        xianjia_won_last,
-        last_multiplier,
-        red5_captured,
+    let r = rules_arg(rules)?;
+    let bid = bid_arg(bid)?;
+    let won_last = match xianjia_won_last.cast::<PyBool>() {
+        Ok(b) => b.is_true(),
+        Err(_) => {
+            return Err(invalid("xianjia_won_last", repr(xianjia_won_last), "expected a bool"))
+        }
     };
-    let s = guard(|| {
-        let total = xianjia_tricks + dealer_tricks + kitty;
-        if xianjia_tricks < 0 || dealer_tricks < 0 || kitty < 0 || total != settle::TOTAL_POINTS {
-            return Err(ZhipaiError::invalid_value(
-                "points",
-                format!("{xianjia_tricks} + {dealer_tricks} + {kitty}"),
-                "trick and kitty points must be non-negative and add up to 200",
-            ));
-        }
-        if ![1, 2, 4, 8].contains(&last_multiplier) || !(0..=2).contains(&red5_captured) {
-            return Err(ZhipaiError::invalid_value(
-                "last_multiplier/red5_captured",
-                format!("{last_multiplier}/{red5_captured}"),
-                "expected a multiplier 1, 2, 4 or 8 and 0…2 captured ♥5s",
-            ));
-        }
-        r.options.settle_deal(bid, &p)
-    })?;
+    let p = DealPoints {
+        xianjia_tricks: points_arg("xianjia_tricks", xianjia_tricks)?,
+        dealer_tricks: points_arg("dealer_tricks", dealer_tricks)?,
+        kitty: points_arg("kitty", kitty)?,
+        xianjia_won_last: won_last,
+        last_multiplier: points_arg("last_multiplier", last_multiplier)?,
+        red5_captured: red5_captured.map_or(Ok(0), |v| points_arg("red5_captured", v))?,
+    };
+    let s = guard(|| r.options.settle_deal(bid, &p))?;
     settlement_dict(py, &s)
 }
 
+/// A bid for settlement: an int (the core checks 60…200 and multiples of 5).
+fn bid_arg(v: &Bound<'_, PyAny>) -> PyResult<u32> {
+    Ok(int_arg("bid", v, 0, u32::MAX as i64, "expected a multiple of 5 in 60…200")? as u32)
+}
+
+/// A points-like int that fits an i32 (the core checks its domain).
+fn points_arg(what: &str, v: &Bound<'_, PyAny>) -> PyResult<i32> {
+    let (lo, hi) = (i32::MIN as i64, i32::MAX as i64);
+    Ok(int_arg(what, v, lo, hi, "out of range")? as i32)
+}
+
 /// `(dealer, each 闲家)` in units of k for dealer score `score` (hongwu.md §B.11 table).
+/// Raises `InvalidValueError` for a score that is not a multiple of 5 (no deal gives one).
 #[pyfunction]
-fn hongwu_result_units(score: i32) -> (i64, i64) {
-    settle::result_units(score)
+fn hongwu_result_units(score: &Bound<'_, PyAny>) -> PyResult<(i64, i64)> {
+    let s = int_arg("score", score, i64::MIN, i64::MAX, "out of range")?;
+    guard(|| settle::checked_result_units(s))
 }
 
 /// The level table of seed 002 as `[(level, name, threshold)]`, rows 1…20, row 20 per the
 /// rules' `level20_threshold` (default: the seed's 15728640) (hongwu.md §B.12).
 #[pyfunction]
 #[pyo3(signature = (rules=None))]
-fn hongwu_levels(rules: Option<&PyRules>) -> PyResult<Vec<(usize, &'static str, i64)>> {
+fn hongwu_levels(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(usize, &'static str, i64)>> {
     let r = match rules {
-        Some(r) => hong_wu(r)?,
-        None => HongWuRules::default(),
+        Some(r) if !r.is_none() => rules_arg(r)?,
+        _ => HongWuRules::default(),
     };
     LEVELS
         .iter()
@@ -276,8 +360,8 @@ fn suit_name(s: usize) -> String {
 #[pymethods]
 impl PyHongWuOrder {
     #[new]
-    fn new(rules: &PyRules, trump: &str) -> PyResult<Self> {
-        let r = hong_wu(rules)?;
+    fn new(rules: &Bound<'_, PyAny>, trump: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let r = rules_arg(rules)?;
         let trump = trump_of(trump)?;
         Ok(PyHongWuOrder { order: r.order(trump), trump })
     }
@@ -289,26 +373,26 @@ impl PyHongWuOrder {
     }
 
     /// `"trump"` or the plain suit letter `S H D C` the card plays as.
-    fn effective_suit(&self, card: &str) -> PyResult<String> {
+    fn effective_suit(&self, card: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(suit_name(self.order.suit(card_of(card)?)))
     }
 
     /// Strength index inside the card's effective suit (0 = lowest; equal = tie).
-    fn strength(&self, card: &str) -> PyResult<usize> {
+    fn strength(&self, card: &Bound<'_, PyAny>) -> PyResult<usize> {
         Ok(self.order.index(card_of(card)?))
     }
 
-    fn is_trump(&self, card: &str) -> PyResult<bool> {
+    fn is_trump(&self, card: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.order.is_trump(card_of(card)?))
     }
 
     /// Whether `a` and `b` are equally strong (same effective suit and strength).
-    fn ties(&self, a: &str, b: &str) -> PyResult<bool> {
+    fn ties(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
         Ok(self.order.ties(card_of(a)?, card_of(b)?))
     }
 
     /// Whether a pair of `a` and a pair of `b` are adjacent, i.e. form a tractor (§B.6).
-    fn adjacent(&self, a: &str, b: &str) -> PyResult<bool> {
+    fn adjacent(&self, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
         let (a, b) = (card_of(a)?, card_of(b)?);
         let o = &self.order;
         let (lo, hi) = if o.index(a) <= o.index(b) { (a, b) } else { (b, a) };
@@ -319,8 +403,9 @@ impl PyHongWuOrder {
 
     /// The kinds of effective suit `suit` (`"trump"` or a letter) as tiers from lowest to
     /// highest; cards in one tier tie.
-    fn tiers(&self, suit: &str) -> PyResult<Vec<Vec<PyCard>>> {
-        let s = if suit == "trump" { TRUMP } else { trump_of(suit)?.index() };
+    fn tiers(&self, suit: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<PyCard>>> {
+        let text = str_arg("suit", suit)?;
+        let s = if text == "trump" { TRUMP } else { trump_of(suit)?.index() };
         Ok((0..self.order.len(s))
             .map(|i| self.order.kinds_at(s, i).into_iter().map(PyCard).collect())
             .collect())
@@ -331,15 +416,12 @@ impl PyHongWuOrder {
     }
 }
 
-fn multiset_of(text: &str) -> PyResult<Multiset> {
-    guard(|| text.parse::<Multiset>())
-}
-
 fn cards_of(m: &Multiset) -> Vec<PyCard> {
     m.to_vec().into_iter().map(PyCard).collect()
 }
 
-fn policy_of(text: &str) -> PyResult<Policy> {
+fn policy_of(v: &Bound<'_, PyAny>) -> PyResult<Policy> {
+    let text = str_arg("policy", v)?;
     guard(|| text.parse::<Policy>())
 }
 
@@ -366,32 +448,48 @@ impl PyHongWuState {
 #[pymethods]
 impl PyHongWuState {
     #[new]
-    #[pyo3(signature = (rules, seed=None, hands=None, kitty=None, first=0))]
-    fn new(
-        rules: &PyRules,
-        seed: Option<u64>,
-        hands: Option<Vec<String>>,
-        kitty: Option<String>,
-        first: usize,
+    #[pyo3(signature = (rules, seed=None, hands=None, kitty=None, first=None))]
+    fn new<'py>(
+        rules: &Bound<'py, PyAny>,
+        seed: Option<&Bound<'py, PyAny>>,
+        hands: Option<&Bound<'py, PyAny>>,
+        kitty: Option<&Bound<'py, PyAny>>,
+        first: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Self> {
-        let r = hong_wu(rules)?;
-        match (seed, hands, kitty) {
+        let r = rules_arg(rules)?;
+        fn given<'py>(v: Option<&Bound<'py, PyAny>>) -> Option<Bound<'py, PyAny>> {
+            v.filter(|v| !v.is_none()).cloned()
+        }
+        let first = match given(first) {
+            Some(f) => Some(seat_arg("first bidder", &f)?),
+            None => None,
+        };
+        match (given(seed), given(hands), given(kitty)) {
             (Some(seed), None, None) => {
-                Ok(PyHongWuState(HongWuState::deal(&r, &mut deal_rng(seed, 0))))
+                let seed = seed_arg(&seed)?;
+                guard(|| HongWuState::deal_opened_by(&r, &mut deal_rng(seed, 0), first))
+                    .map(PyHongWuState)
             }
             (None, Some(hands), Some(kitty)) => {
-                let n = hands.len();
-                let hands: [String; 4] = hands.try_into().map_err(|_| {
-                    crate::errors::InvalidValueError::new_err(format!(
-                        "invalid hands: {n} hands given, expected 4"
-                    ))
-                })?;
-                let mut hs = [Multiset::EMPTY; 4];
-                for (h, text) in hs.iter_mut().zip(hands.iter()) {
-                    *h = multiset_of(text)?;
+                let bad = || invalid("hands", repr(&hands), "expected a list of 4 card lists");
+                let list: Vec<Bound<'_, PyAny>> = if hands.cast::<PyString>().is_ok() {
+                    return Err(bad());
+                } else {
+                    hands.try_iter().map_err(|_| bad())?.collect::<PyResult<_>>()?
+                };
+                if list.len() != 4 {
+                    return Err(invalid(
+                        "hands",
+                        format!("({} hands)", list.len()),
+                        "expected 4 hands",
+                    ));
                 }
-                let k = multiset_of(&kitty)?;
-                guard(|| Ok(PyHongWuState(HongWuState::with_hands(&r, hs, k, first)?)))
+                let mut hs = [Multiset::EMPTY; 4];
+                for (seat, (h, v)) in hs.iter_mut().zip(&list).enumerate() {
+                    *h = cards_arg(&format!("hand of seat {seat}"), v)?;
+                }
+                let k = cards_arg("kitty", &kitty)?;
+                guard(|| HongWuState::with_hands(&r, hs, k, first.unwrap_or(0))).map(PyHongWuState)
             }
             _ => Err(crate::errors::InvalidValueError::new_err(
                 "invalid deal: give either seed, or hands and kitty",
@@ -421,14 +519,9 @@ impl PyHongWuState {
         self.0.is_over()
     }
 
-    /// The cards of `seat` (0..4). Raises `InvalidValueError` for another seat.
-    fn hand(&self, seat: usize) -> PyResult<Vec<PyCard>> {
-        if seat >= 4 {
-            return Err(crate::errors::InvalidValueError::new_err(format!(
-                "invalid seat {seat}: expected 0..4"
-            )));
-        }
-        Ok(cards_of(&self.0.hand(seat)))
+    /// The cards of `seat` (0 to 3). Raises `InvalidValueError` for another seat.
+    fn hand(&self, seat: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
+        Ok(cards_of(&self.0.hand(seat_arg("seat", seat)?)))
     }
 
     /// The kitty: as dealt until the dealer takes it, then as buried.
@@ -481,8 +574,10 @@ impl PyHongWuState {
         PyHongWuAuction(self.0.auction().clone()).legal_bids(py)
     }
 
-    /// Candidate leads of the seat to act: every single, pair and tractor held (throws are
-    /// legal too but not listed). `[]` outside a lead.
+    /// Candidate leads of the seat to act: every single, pair and tractor held, plus the whole
+    /// holding of each plain suit that is a throw (hongwu.md §B.7) — the leads the `"random"`
+    /// policy draws from uniformly. Other throws (part of a suit) are legal too but not listed.
+    /// `[]` outside a lead.
     fn lead_candidates(&self) -> Vec<Vec<PyCard>> {
         if self.0.phase() != Phase::Play || !self.0.current_trick().is_empty() {
             return Vec::new();
@@ -492,11 +587,16 @@ impl PyHongWuState {
 
     /// Up to `limit` legal follows of the seat to act, in a deterministic order (`[]` unless
     /// following).
-    #[pyo3(signature = (limit=10_000))]
-    fn legal_follows(&self, limit: usize) -> Vec<Vec<PyCard>> {
-        self.0
+    #[pyo3(signature = (limit=None))]
+    fn legal_follows(&self, limit: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<Vec<PyCard>>> {
+        let limit = match limit {
+            Some(l) => int_arg("limit", l, 0, i64::MAX, "expected an int ≥ 0")? as usize,
+            None => 10_000,
+        };
+        Ok(self
+            .0
             .follow_moves()
-            .map_or(Vec::new(), |m| m.enumerate(limit).iter().map(cards_of).collect())
+            .map_or(Vec::new(), |m| m.enumerate(limit).iter().map(cards_of).collect()))
     }
 
     /// Number of legal follows of the seat to act (0 unless following).
@@ -511,21 +611,21 @@ impl PyHongWuState {
     }
 
     /// The dealer chooses trump `suit` (`S H D C`; no no-trump) and takes the kitty.
-    fn choose_trump(&mut self, suit: &str) -> PyResult<()> {
+    fn choose_trump(&mut self, suit: &Bound<'_, PyAny>) -> PyResult<()> {
         let t = trump_of(suit)?;
         self.act(Action::Trump(t)).map(|_| ())
     }
 
-    /// The dealer buries `cards` (8 of his 33).
-    fn bury(&mut self, cards: &str) -> PyResult<()> {
-        let m = multiset_of(cards)?;
+    /// The dealer buries `cards` (8 of his 33; notation or a list of cards).
+    fn bury(&mut self, cards: &Bound<'_, PyAny>) -> PyResult<()> {
+        let m = cards_arg("bury", cards)?;
         self.act(Action::Bury(m)).map(|_| ())
     }
 
     /// Lead or follow with `cards`. Returns `(cards actually played, failed_throw)`: a throw
     /// that another hand can beat is reduced per `failed_throw_play` (hongwu.md §B.7).
-    fn play(&mut self, cards: &str) -> PyResult<(Vec<PyCard>, bool)> {
-        let m = multiset_of(cards)?;
+    fn play(&mut self, cards: &Bound<'_, PyAny>) -> PyResult<(Vec<PyCard>, bool)> {
+        let m = cards_arg("play", cards)?;
         Ok(self.act(Action::Play(m))?.expect("a play returns its cards"))
     }
 
@@ -533,14 +633,14 @@ impl PyHongWuState {
     /// randomness from the generator of `(seed, 0)`. Returns `(kind, value)`: `("bid", 60 or
     /// "pass")`, `("trump", "S")`, `("bury", cards)`, `("play", cards actually played)`.
     /// Raises `InvalidValueError` for an unknown policy or a finished deal.
-    #[pyo3(signature = (policy="random", seed=0))]
+    #[pyo3(signature = (policy=None, seed=None))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
-        policy: &str,
-        seed: u64,
+        policy: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<(String, Bound<'py, PyAny>)> {
-        let p = policy_of(policy)?;
+        let (p, seed) = policy_and_seed(policy, seed)?;
         if self.0.is_over() {
             return Err(crate::errors::InvalidValueError::new_err(
                 "invalid step: the deal is over",
@@ -572,14 +672,14 @@ impl PyHongWuState {
 
     /// Play the deal to its end with `policy` for every seat (generator of `(seed, 0)`); the GIL
     /// is released meanwhile. Returns the settlement dict (see `settlement`).
-    #[pyo3(signature = (policy="random", seed=0))]
+    #[pyo3(signature = (policy=None, seed=None))]
     fn play_out<'py>(
         &mut self,
         py: Python<'py>,
-        policy: &str,
-        seed: u64,
+        policy: Option<&Bound<'py, PyAny>>,
+        seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let p = policy_of(policy)?;
+        let (p, seed) = policy_and_seed(policy, seed)?;
         let mut st = self.0.clone();
         let st = crate::errors::guard_detached(py, move || {
             play_out(&mut st, p, &mut deal_rng(seed, 0))?;
@@ -611,6 +711,18 @@ impl PyHongWuState {
             opt(self.trump().map(|t| format!("'{t}'")))
         )
     }
+}
+
+/// `policy` (default `"random"`) and `seed` (default 0) of `step` / `play_out`.
+fn policy_and_seed(
+    policy: Option<&Bound<'_, PyAny>>,
+    seed: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Policy, u64)> {
+    let p = match policy {
+        Some(p) => policy_of(p)?,
+        None => Policy::Random,
+    };
+    Ok((p, seed.map_or(Ok(0), seed_arg)?))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

@@ -260,8 +260,8 @@ struct Items {
     len: usize,
     card: [Card; 54],
     count: [u8; 54],
-    /// suffix[j] = cards in items j..
-    suffix: [usize; 55],
+    /// suffix[j] = cards in items j.. (≤ 4 × 54 = 216, a byte).
+    suffix: [u8; 55],
 }
 
 impl Items {
@@ -274,7 +274,7 @@ impl Items {
             it.len += 1;
         }
         for j in (0..it.len).rev() {
-            it.suffix[j] = it.suffix[j + 1] + it.count[j] as usize;
+            it.suffix[j] = it.suffix[j + 1] + it.count[j];
         }
         it
     }
@@ -299,7 +299,7 @@ impl Items {
         if k == 0 {
             return f(cur);
         }
-        if j == self.len || self.suffix[j] < k {
+        if j == self.len || (self.suffix[j] as usize) < k {
             return ControlFlow::Continue(());
         }
         let c = self.card[j];
@@ -319,7 +319,7 @@ impl Items {
 
     /// Number of sub-multisets of size `k` (one rolling row of dynamic programming).
     fn count(&self, k: usize) -> u64 {
-        if k > self.suffix[0] {
+        if k > self.suffix[0] as usize {
             return 0;
         }
         let mut ways = [0u64; 64];
@@ -343,18 +343,20 @@ impl Items {
     /// The sub-multiset of size `k` with rank `rank` (0-based) in the order of
     /// [`Items::for_each`]; the suffix counts go in a small stack table for small `k`.
     fn unrank(&self, k: usize, rank: u64) -> Multiset {
-        if k < 8 {
-            self.unrank_with::<8>(k, rank)
-        } else if k < 24 {
-            self.unrank_with::<24>(k, rank)
-        } else {
-            self.unrank_with::<64>(k.min(63), rank)
+        // The table is zeroed on every call: size it to the items (≤ 18 kinds in one effective
+        // suit, the common case) and to k.
+        match (k < 8, self.len < 20) {
+            (true, true) => self.unrank_with::<8, 20>(k, rank),
+            (true, false) => self.unrank_with::<8, 55>(k, rank),
+            _ if k < 24 && self.len < 20 => self.unrank_with::<24, 20>(k, rank),
+            _ if k < 24 => self.unrank_with::<24, 55>(k, rank),
+            _ => self.unrank_with::<64, 55>(k.min(63), rank),
         }
     }
 
-    fn unrank_with<const K: usize>(&self, k: usize, mut rank: u64) -> Multiset {
-        // t[j][r] = sub-multisets of size r of items j.. .
-        let mut t = [[0u64; K]; 55];
+    fn unrank_with<const K: usize, const R: usize>(&self, k: usize, mut rank: u64) -> Multiset {
+        // t[j][r] = sub-multisets of size r of items j.. (rows 0..=len < R).
+        let mut t = [[0u64; K]; R];
         t[self.len][0] = 1;
         for j in (0..self.len).rev() {
             for r in 0..=k {

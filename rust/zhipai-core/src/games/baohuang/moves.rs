@@ -287,7 +287,7 @@ impl<'a> Plays<'a> {
                 let tops_suffice = p.big <= hand.guard && p.small + p.big <= hand.big + hand.guard;
                 if tops_suffice && p.guard == 0 && t > 0 && t as usize <= MAX_PLAY {
                     if p.naturals > 0 {
-                        plays.table = TierTable::new(hand, p);
+                        plays.table.fill(hand, p);
                         for &n in &hand.nat[p.rank as usize + 1..] {
                             total += plays.table.prefix[n.min(t) as usize];
                         }
@@ -422,19 +422,19 @@ struct TierTable {
 impl TierTable {
     const EMPTY: TierTable = TierTable { prefix: [0; MAX_PLAY + 1] };
 
-    /// The table for responses to `p`; empty when no rank above p's is held (never used then).
-    fn new(hand: &HandCounts, p: &Shape) -> TierTable {
-        let mut prefix = [0u32; MAX_PLAY + 1];
+    /// Fill an empty table for responses to `p` in place (no copy of the table on the hot
+    /// path); left empty when no rank above p's is held (never used then).
+    fn fill(&mut self, hand: &HandCounts, p: &Shape) {
         let t = p.total();
         if p.naturals == 0 || t as usize > MAX_PLAY {
-            return TierTable { prefix };
+            return;
         }
         // Entries past the largest count of naturals held above p's rank are never read.
         let most = hand.nat[p.rank as usize + 1..].iter().copied().max().unwrap_or(0).min(t);
+        let prefix = &mut self.prefix;
         for n in 1..=most {
             prefix[n as usize] = prefix[n as usize - 1] + tier_ways(hand, p, t - n, |_, _| false);
         }
-        TierTable { prefix }
     }
 
     fn ways(&self, n: u8) -> u32 {

@@ -56,8 +56,12 @@ const fn bit(seat: u8) -> u8 {
 }
 
 /// The first seat after `seat` in playing order that is in `mask`.
+#[inline]
 pub fn next_in(mask: u8, seat: u8) -> Option<u8> {
-    (1..=5).map(|d| (seat + d) % 5).find(|&s| mask & bit(s) != 0)
+    // Rotate the 5-seat mask so that bit 0 is seat + 1: the lowest set bit is the distance - 1.
+    let m = (mask & 0b11111) as u16;
+    let rotated = ((m | m << 5) >> ((seat + 1) % 5)) & 0b11111;
+    (rotated != 0).then(|| ((seat as u32 + 1 + rotated.trailing_zeros()) % 5) as u8)
 }
 
 impl Round {
@@ -152,6 +156,14 @@ impl Round {
         Ok(())
     }
 
+    /// A play by the player to act already known to beat the current one (the rollout path:
+    /// plays drawn from move generation); same as `respond(Response::Play(shape), ..)` without
+    /// checking [`beats`] again.
+    pub fn respond_trusted_play(&mut self, shape: Shape, finished: bool) {
+        debug_assert!(!self.leading && !self.over);
+        self.new_play(self.turn, shape, finished);
+    }
+
     fn new_play(&mut self, seat: u8, shape: Shape, finished: bool) {
         self.owner = seat;
         self.last = shape;
@@ -206,6 +218,16 @@ mod tests {
 
     fn sh(s: &str) -> Shape {
         shape_of(&s.parse().unwrap(), None).unwrap()
+    }
+
+    #[test]
+    fn next_in_is_the_first_seat_after_in_playing_order() {
+        for mask in 0..32u8 {
+            for seat in 0..5u8 {
+                let naive = (1..=5).map(|d| (seat + d) % 5).find(|&s| mask & bit(s) != 0);
+                assert_eq!(next_in(mask, seat), naive, "mask {mask:05b} seat {seat}");
+            }
+        }
     }
 
     #[test]

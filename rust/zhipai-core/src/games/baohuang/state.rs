@@ -521,12 +521,11 @@ impl State {
         let prev = self.play_to_beat();
         let all = moves::Plays::new(hand, prev.as_ref(), self.rules.bombs);
         let plays = all.count();
-        let extras = self.extras();
-        let k = rng.random_range(0..plays + extras.len() as u32);
+        let k = rng.random_range(0..plays + self.extras_count());
         if k < plays {
             all.nth(k).map(Move::Play)
         } else {
-            extras.get((k - plays) as usize).copied()
+            self.extras().get((k - plays) as usize).copied()
         }
     }
 
@@ -534,6 +533,15 @@ impl State {
     /// accession the ascension cards, then grab, then abdicate.
     pub fn legal_moves(&self) -> Vec<Move> {
         (0..self.count_moves()).filter_map(|k| self.nth_move(k)).collect()
+    }
+
+    /// `self.extras().len()` without building the list (the random rollout's hot path).
+    #[inline]
+    fn extras_count(&self) -> u32 {
+        if self.round.leading {
+            return 0;
+        }
+        1 + self.round.may_yield() as u32 + self.round.may_apply_jiefeng(&self.rules) as u32
     }
 
     /// Pass, yield and 接风 where allowed (none when leading).
@@ -834,7 +842,8 @@ impl State {
         if self.round.leading {
             self.round.lead(shape, finished);
         } else {
-            self.round.respond(Response::Play(shape), finished, &self.rules).expect("checked");
+            // Checked by `apply` / `apply_cards`, or drawn from move generation.
+            self.round.respond_trusted_play(shape, finished);
         }
         self.after_response();
     }

@@ -44,7 +44,7 @@ pub struct Contract {
     pub bid: u32,
 }
 
-/// An auction in progress (or finished). Seats are 0..4; the turn passes in `direction`.
+/// An auction in progress (or finished). Seats are 0 to 3; the turn passes in `direction`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Auction {
     first: usize,
@@ -57,10 +57,14 @@ pub struct Auction {
 }
 
 impl Auction {
-    /// A new auction opened by seat `first` (0..4). Errors with `InvalidValue` for another seat.
+    /// A new auction opened by seat `first` (0 to 3). Errors with `InvalidValue` for another seat.
     pub fn new(first: usize, direction: Direction, first_bid_range: FirstBidRange) -> Result<Self> {
         if first >= PLAYERS {
-            return Err(ZhipaiError::invalid_value("first bidder", first, "expected a seat 0..4"));
+            return Err(ZhipaiError::invalid_value(
+                "first bidder",
+                first,
+                "expected a seat 0 to 3",
+            ));
         }
         Ok(Auction {
             first,
@@ -133,7 +137,7 @@ impl Auction {
             Err(ZhipaiError::illegal_play(format!("bid {bid} by seat {seat}"), reason))
         };
         if seat >= PLAYERS {
-            return Err(ZhipaiError::invalid_value("seat", seat, "expected a seat 0..4"));
+            return Err(ZhipaiError::invalid_value("seat", seat, "expected a seat 0 to 3"));
         }
         if let Some(c) = self.result {
             return illegal(format!(

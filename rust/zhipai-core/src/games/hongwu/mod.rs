@@ -18,12 +18,12 @@ pub mod policy;
 pub mod settle;
 pub mod state;
 
-use crate::cards::Suit;
+use crate::cards::{Card, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue};
 use crate::order::CardOrder;
-use crate::trick::{self, TrickRules};
+use crate::trick::{self, FollowError, LeadError, TrickRules};
 pub use options::HongWuOptions;
 use options::{FailedThrowPlay, FollowShapeObligation, KittyRule, ThrowCheck, ThrowCompare};
 pub use state::{Action, HongWuState, Phase};
@@ -107,7 +107,7 @@ impl HongWuRules {
     /// empty or mixed lead.
     pub fn kitty_multiplier(&self, tr: &TrickRules, lead: &Multiset) -> Result<u32> {
         let format = trick::check_lead(tr, lead, None)
-            .map_err(|e| ZhipaiError::invalid_value("lead", lead, e))?;
+            .map_err(|e| ZhipaiError::invalid_value("lead", lead, lead_error_reason(&e)))?;
         Ok(match self.options.kitty {
             KittyRule::LastTrickMultiplied => state::kitty_multiplier_of(&format) as u32,
             KittyRule::LastTrickUnmultiplied => 1,
@@ -115,9 +115,65 @@ impl HongWuRules {
         })
     }
 
-    /// A new auction opened by seat `first` (hongwu.md §B.2). Errors for a seat outside 0..4.
+    /// A new auction opened by seat `first` (hongwu.md §B.2). Errors for a seat outside 0 to 3.
     pub fn auction(&self, first: usize) -> Result<auction::Auction> {
         auction::Auction::new(first, self.options.direction, self.options.first_bid_range)
+    }
+}
+
+/// Decks in a Hong Wu deal (hongwu.md §B.1): at most two copies of any card.
+pub const DECKS: usize = 2;
+
+/// Parse the card list `text` (notation, e.g. `"KC KC JC"`) given as `what`. Errors with
+/// `InvalidCard` for bad notation and `InvalidValue` naming the card when it appears more often
+/// than the two decks hold (hongwu.md §B.1).
+pub fn parse_cards(what: &str, text: &str) -> Result<Multiset> {
+    let cards = crate::cards::parse_cards(text)?;
+    let mut count = [0usize; 54];
+    for c in &cards {
+        count[c.index()] += 1;
+    }
+    if let Some(c) = Card::all().find(|c| count[c.index()] > DECKS) {
+        return Err(ZhipaiError::invalid_value(
+            what,
+            text.trim(),
+            format!(
+                "{c} appears {} times: more copies than {DECKS} decks hold (hongwu.md §B.1)",
+                count[c.index()]
+            ),
+        ));
+    }
+    Multiset::from_cards(&cards)
+}
+
+/// The reason a lead is refused, in Hong Wu's words and sections (the trick machinery's own
+/// texts cite the Shengji digest, which Hong Wu's users do not read).
+pub fn lead_error_reason(e: &LeadError) -> String {
+    match e {
+        LeadError::Empty => "a lead needs at least one card (hongwu.md §B.7)".into(),
+        LeadError::NotHeld(cards) => format!("the leader does not hold {cards}"),
+        LeadError::MixedSuits => "a lead must be of one suit class: one plain suit, or trumps \
+                                  (hongwu.md §B.6–§B.7)"
+            .into(),
+        LeadError::TrumpThrow => "trumps cannot be thrown, 主牌不能甩 (hongwu.md §B.7); lead one \
+                                  single, pair or tractor of trumps"
+            .into(),
+    }
+}
+
+/// The reason a follow is refused, in Hong Wu's words and sections (see [`lead_error_reason`]).
+pub fn follow_error_reason(e: &FollowError) -> String {
+    match e {
+        FollowError::WrongCount { need, got } => {
+            format!("the lead has {need} cards, the play {got} (hongwu.md §B.8)")
+        }
+        FollowError::NotHeld(cards) => format!("the follower does not hold {cards}"),
+        FollowError::MustFollowSuit { need, got } => {
+            format!("{need} cards of the led suit class must be played, not {got} (hongwu.md §B.8)")
+        }
+        FollowError::Structure => "the lead's pairs and tractors must be matched as far as the \
+                                   hand allows (hongwu.md §B.8, follow_shape_obligation=standard)"
+            .into(),
     }
 }
 
@@ -215,6 +271,33 @@ mod tests {
         assert!(follow(&so, "QD QD", "9D 9D 3D 4C", "9D 3D"));
         let t3 = tr_with(&[("other_threes", "trump_below_fu_canmou")], Suit::Spades);
         assert!(follow(&t3, "9D", "3D 5C 8H", "5C"), "♦3 is trump: void in diamonds");
+    }
+
+    #[test]
+    fn card_lists_are_limited_to_two_copies() {
+        assert_eq!(parse_cards("bury", "BJ BJ 5H").unwrap(), ms("BJ BJ 5H"));
+        let e = parse_cards("bury", "BJ BJ BJ BJ BJ BJ BJ BJ").unwrap_err().to_string();
+        assert!(e.contains("BJ appears 8 times") && e.contains("more copies than 2 decks"), "{e}");
+        let e = parse_cards("hand", "3S 3S 3S").unwrap_err().to_string();
+        assert!(e.contains("3S appears 3 times"), "{e}");
+        assert!(matches!(parse_cards("bury", "XX"), Err(ZhipaiError::InvalidCard { .. })));
+    }
+
+    #[test]
+    fn refusals_cite_the_hong_wu_digest() {
+        let tr = tr_with(&[], Suit::Spades);
+        let e = trick::check_lead(&tr, &ms("SJ SJ 3C 3C"), None);
+        // SJ SJ 3C 3C is not a tractor (♠3 sits between them): a trump throw.
+        let msg = lead_error_reason(&e.unwrap_err());
+        assert!(msg.contains("hongwu.md §B.7") && !msg.contains("shengji"), "{msg}");
+        let mixed = lead_error_reason(&trick::check_lead(&tr, &ms("AD AH"), None).unwrap_err());
+        assert!(mixed.contains("hongwu.md §B.6") && !mixed.contains("shengji"), "{mixed}");
+        let f = trick::check_lead(&tr, &ms("QD QD"), None).unwrap();
+        let moves = trick::FollowMoves::new(&tr, &f, &ms("9D 9D 3D 4C")).unwrap();
+        for play in ["9D 4C", "9D 3D", "9D"] {
+            let msg = follow_error_reason(&moves.check(&ms(play)).unwrap_err());
+            assert!(msg.contains("hongwu.md §B.8") && !msg.contains("shengji"), "{play}: {msg}");
+        }
     }
 
     #[test]

@@ -38,7 +38,7 @@ macro_rules! choice_option {
 }
 
 choice_option! {
-    /// Order of play around the table (hongwu.md §B.1 \[I\]). Seats are numbered 0..4
+    /// Order of play around the table (hongwu.md §B.1 \[I\]). Seats are numbered 0 to 3
     /// anticlockwise, so anticlockwise play goes 0 → 1 → 2 → 3.
     Direction { Anticlockwise => "anticlockwise", Clockwise => "clockwise" }
 }
@@ -168,7 +168,8 @@ pub struct HongWuOptions {
     pub follow_shape_obligation: FollowShapeObligation,
     pub kitty: KittyRule,
     pub dealer_points: DealerPoints,
-    /// Points taken off S per captured ♥5 in scope (hongwu.md §B.11 \[OPEN\]; 0 = off, default).
+    /// Points taken off S per captured ♥5 in scope, a multiple of 5 in 0…200 (hongwu.md §B.11
+    /// \[OPEN\]; 0 = off, default).
     pub red5_penalty_per_card: i32,
     pub red5_penalty_scope: Red5PenaltyScope,
     /// The base score k that the result table multiplies (hongwu.md §B.12 \[OPEN\]; default 1,
@@ -240,11 +241,13 @@ impl HongWuOptions {
             "dealer_points" => self.dealer_points = DealerPoints::parse(name, value)?,
             "red5_penalty_per_card" => {
                 let v = value.as_int(name)?;
-                if !(0..=200).contains(&v) {
+                // S must stay a multiple of 5 (hongwu.md §B.11), so R5 is counted in fives.
+                if !(0..=200).contains(&v) || v % 5 != 0 {
                     return Err(ZhipaiError::invalid_option(
                         name,
                         value,
-                        "expected 0..=200 points",
+                        "expected a multiple of 5 in 0…200 points (S is always a multiple of 5, \
+                         hongwu.md §B.11)",
                     ));
                 }
                 self.red5_penalty_per_card = v as i32;
@@ -348,7 +351,7 @@ impl HongWuOptions {
                 "red5_penalty_per_card",
                 self.red5_penalty_per_card.to_string(),
                 &[],
-                "points off S per captured ♥5, 0 = off (hongwu.md §B.11 [OPEN])",
+                "points off S per captured ♥5, a multiple of 5 in 0…200, 0 = off (hongwu.md §B.11 [OPEN])",
             ),
             info(
                 "red5_penalty_scope",
@@ -412,6 +415,8 @@ mod tests {
         for (name, v) in [
             ("kitty", s("sometimes")),
             ("red5_penalty_per_card", OptionValue::Int(-5)),
+            ("red5_penalty_per_card", OptionValue::Int(3)),
+            ("red5_penalty_per_card", OptionValue::Int(205)),
             ("level20_threshold", OptionValue::Int(15)),
             ("base_score_k", OptionValue::Int(0)),
             ("decks", OptionValue::Int(2)),

@@ -2,8 +2,11 @@
 //!
 //! **Random**: uniform over the legal bids (pass included); a uniform trump suit; 8 cards
 //! drawn uniformly from the dealer's 33 to bury; a lead drawn uniformly from
-//! [`HongWuState::lead_candidates`] (singles, pairs, tractors; no throws); a follow drawn
-//! uniformly from the legal follows ([`crate::trick::FollowMoves::sample`]).
+//! [`HongWuState::lead_candidates`] (singles, pairs, tractors, and the whole holding of a plain
+//! suit when that is a throw — the Shengji random policy's candidates and sampler,
+//! [`crate::games::shengji::state::sample_lead`]; a throw another hand can beat fails and is
+//! reduced per §B.7); a follow drawn uniformly from the legal follows
+//! ([`crate::trick::FollowMoves::sample`]).
 //!
 //! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
 //! played so far):
@@ -14,9 +17,12 @@
 //!   the lowest legal bid while that is at most E, else passes.
 //! * *Trump*: the suit with the most cards, ties broken by its high cards (A, K) then S H D C.
 //! * *Bury*: the 8 weakest non-trump cards, point cards last (the kitty may be multiplied).
-//! * *Lead*: the biggest candidate lead that no unseen cards can beat (a "master"), preferring
-//!   more cards then more points; otherwise the lowest single of its longest plain suit (or of
-//!   trump when it has no plain cards).
+//! * *Lead*: the biggest candidate lead ([`HongWuState::lead_candidates`]) none of whose units
+//!   the unseen cards can beat (a "master"), preferring more cards then more points; otherwise
+//!   the lowest single of its longest plain suit (or of trump when it has no plain cards). So it
+//!   throws (§B.7) exactly when its whole holding of a plain suit is masters: judged from the
+//!   unseen cards (it cannot see the other hands), such a throw cannot fail. It never tries a
+//!   throw that might fail.
 //! * *Follow*: among up to 256 legal follows (the first in enumeration order, then samples): if a
 //!   teammate is winning the trick, the one giving the most points; else the cheapest that
 //!   wins the trick; else the one with the fewest points and lowest strength. The dealer's
@@ -30,6 +36,7 @@ use crate::cards::{Card, Rank, Suit};
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
+use crate::games::shengji::state::sample_lead;
 use crate::multiset::Multiset;
 use crate::order::{CardOrder, TRUMP};
 use crate::policy::Policy;
@@ -61,7 +68,11 @@ fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
         }
         Phase::Play => match state.follow_moves() {
             Some(m) => Action::Play(m.sample(rng)),
-            None => Action::Play(*state.lead_candidates().choose(rng).expect("cards to lead")),
+            None => {
+                let tr = state.trick_rules().expect("trump chosen");
+                let hand = state.hand(state.to_act().expect("in play"));
+                Action::Play(sample_lead(tr, &hand, rng))
+            }
         },
         Phase::Over => unreachable!("no action in a finished deal"),
     }
@@ -220,9 +231,9 @@ pub fn play_out<R: Rng + ?Sized>(
 }
 
 const COLUMNS: [Column; 12] = [
-    Column { name: "dealer", doc: "the dealer's seat 0..4 (seats numbered anticlockwise)" },
+    Column { name: "dealer", doc: "the dealer's seat 0 to 3 (seats numbered anticlockwise)" },
     Column { name: "bid", doc: "the dealer's bid, 60…200" },
-    Column { name: "trump", doc: "trump suit 0..4 = S H D C" },
+    Column { name: "trump", doc: "trump suit 0 to 3 = S H D C" },
     Column {
         name: "attacker_points",
         doc: "X: the 闲家's points, kitty included (hongwu.md §B.10)",
@@ -391,6 +402,65 @@ mod tests {
         assert!(run(&base.with_first_action(Some(&empty))).is_ok());
         let wrong = Deal { hands: deal.hands[..3].to_vec(), kitty: deal.kitty };
         assert!(run(&StartingDeal::new(&wrong, 0)).is_err());
+    }
+
+    /// Throws attempted and throws failed over `n` deals of `policy` (leads whose cards form
+    /// several units, §B.7).
+    fn throws(policy: Policy, n: u64) -> (u32, u32) {
+        let r = HongWuRules::default();
+        let (mut tried, mut failed) = (0, 0);
+        for i in 0..n {
+            let mut rng = deal_rng(71, i);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            while !s.is_over() {
+                let leading = s.phase() == Phase::Play && s.current_trick().is_empty();
+                let a = choose(&s, policy, &mut rng);
+                if let (true, Action::Play(m)) = (leading, a) {
+                    let tr = s.trick_rules().unwrap();
+                    let f = check_lead(tr, &m, None).unwrap();
+                    assert!(f.units.len() == 1 || !tr.order.is_trump(m.iter().next().unwrap()));
+                    tried += f.is_throw() as u32;
+                }
+                if let Some(p) = s.apply(&a).unwrap() {
+                    failed += p.failed_throw.is_some() as u32;
+                }
+            }
+        }
+        (tried, failed)
+    }
+
+    #[test]
+    fn random_and_greedy_throw() {
+        let (tried, failed) = throws(Policy::Random, 30);
+        assert!(tried > 0 && failed > 0, "random throws, some fail: {tried} {failed}");
+        let (tried, failed) = throws(Policy::Greedy, 30);
+        assert!(tried > 0, "greedy throws its masters");
+        assert_eq!(failed, 0, "greedy throws only masters, which cannot fail");
+    }
+
+    #[test]
+    fn random_leads_are_uniform_over_the_candidates() {
+        let r = HongWuRules::default();
+        let mut rng = deal_rng(5, 0);
+        let mut s = HongWuState::deal(&r, &mut rng);
+        while !(s.phase() == Phase::Play && s.current_trick().is_empty()) {
+            let a = choose(&s, Policy::Greedy, &mut rng);
+            s.apply(&a).unwrap();
+        }
+        let cands = s.lead_candidates();
+        let tr = s.trick_rules().unwrap();
+        assert!(cands.iter().any(|m| check_lead(tr, m, None).unwrap().is_throw()), "a throw");
+        let mut seen = std::collections::HashMap::new();
+        let draws = 200 * cands.len();
+        for _ in 0..draws {
+            let Action::Play(m) = choose(&s, Policy::Random, &mut rng) else { panic!() };
+            *seen.entry(m).or_insert(0usize) += 1;
+        }
+        assert_eq!(seen.len(), cands.len(), "every candidate drawn, nothing else");
+        for c in &cands {
+            let n = seen[c];
+            assert!((120..=280).contains(&n), "{c} drawn {n} times of ~200");
+        }
     }
 
     #[test]

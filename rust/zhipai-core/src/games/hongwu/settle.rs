@@ -19,8 +19,44 @@ pub const RESULT_TABLE: [(Option<i32>, Option<i32>, i64, i64); 6] = [
     (Some(70), None, 9, -3),
 ];
 
+/// The most card points an 8-card kitty can hold: eight of the sixteen 10s and Ks (§B.5).
+pub const MAX_KITTY_POINTS: i32 = 80;
+
+/// The largest X: the 闲家 take every trick point outside a full kitty, and that kitty ×8
+/// (hongwu.md §B.10).
+pub const MAX_ATTACKER_POINTS: i32 = TOTAL_POINTS - MAX_KITTY_POINTS + 8 * MAX_KITTY_POINTS;
+
+/// The last trick's kitty multipliers: single, pair, tractor (hongwu.md §B.10).
+pub const MULTIPLIERS: [i32; 3] = [2, 4, 8];
+
+/// `value` must be a multiple of 5 in `lo..=hi`: every card point total is (§B.5).
+fn check_points(what: &str, value: i32, lo: i32, hi: i32) -> Result<()> {
+    if !(lo..=hi).contains(&value) || value % 5 != 0 {
+        return Err(ZhipaiError::invalid_value(
+            what,
+            value,
+            format!("expected a multiple of 5 in {lo}…{hi} points (hongwu.md §B.5)"),
+        ));
+    }
+    Ok(())
+}
+
+/// [`result_units`] for a score a deal can produce: S is always a multiple of 5 (hongwu.md
+/// §B.11). Errors with `InvalidValue` for another S.
+pub fn checked_result_units(s: i64) -> Result<(i64, i64)> {
+    if s % 5 != 0 || i32::try_from(s).is_err() {
+        return Err(ZhipaiError::invalid_value(
+            "score",
+            s,
+            "S is always a multiple of 5 (hongwu.md §B.11)",
+        ));
+    }
+    Ok(result_units(s as i32))
+}
+
 /// `(dealer, each 闲家)` in units of k for dealer score `s` (hongwu.md §B.11). Works for any
 /// integer S (not only multiples of 5): the seed's bounds are −70 ≤, −30 ≤, < 0, < 30, < 70.
+/// [`checked_result_units`] refuses scores no deal produces.
 pub fn result_units(s: i32) -> (i64, i64) {
     let row = match s {
         s if s <= -70 => 0,
@@ -48,6 +84,43 @@ pub struct DealPoints {
     pub last_multiplier: i32,
     /// ♥5s captured by the 闲家 that count for the red-5 penalty (per `red5_penalty_scope`).
     pub red5_captured: i32,
+}
+
+impl DealPoints {
+    /// Check that these points can come from a deal: trick and kitty points multiples of 5 that
+    /// add up to 200, a kitty of at most 80 (8 cards), a multiplier 2 / 4 / 8 and 0…2 ♥5s
+    /// (hongwu.md §B.5, §B.10). Errors with `InvalidValue` naming the bad value.
+    pub fn check(&self) -> Result<()> {
+        check_points("xianjia_tricks", self.xianjia_tricks, 0, TOTAL_POINTS)?;
+        check_points("dealer_tricks", self.dealer_tricks, 0, TOTAL_POINTS)?;
+        check_points("kitty", self.kitty, 0, MAX_KITTY_POINTS)?;
+        let total = self.xianjia_tricks + self.dealer_tricks + self.kitty;
+        if total != TOTAL_POINTS {
+            return Err(ZhipaiError::invalid_value(
+                "points",
+                format!(
+                    "{} + {} + {} = {total}",
+                    self.xianjia_tricks, self.dealer_tricks, self.kitty
+                ),
+                "trick and kitty points must add up to 200 (hongwu.md §B.5)",
+            ));
+        }
+        if !MULTIPLIERS.contains(&self.last_multiplier) {
+            return Err(ZhipaiError::invalid_value(
+                "last_multiplier",
+                self.last_multiplier,
+                "expected 2, 4 or 8 (single, pair, tractor; hongwu.md §B.10)",
+            ));
+        }
+        if !(0..=2).contains(&self.red5_captured) {
+            return Err(ZhipaiError::invalid_value(
+                "red5_captured",
+                self.red5_captured,
+                "expected 0, 1 or 2 (two decks hold two ♥5)",
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The settled result of one deal.
@@ -104,17 +177,21 @@ impl HongWuOptions {
     }
 
     /// Settle a deal from its points (hongwu.md §B.10–§B.11). Errors with `InvalidValue` for a
-    /// bid that is not a multiple of 5 in 60…200.
+    /// bid that is not a multiple of 5 in 60…200 or points no deal produces
+    /// ([`DealPoints::check`]).
     pub fn settle_deal(&self, bid: u32, p: &DealPoints) -> Result<Settlement> {
         check_bid(bid)?;
+        p.check()?;
         let r5 = p.red5_captured * self.red5_penalty_per_card;
         Ok(self.settlement(bid, self.attacker_points(p), self.dealer_points(p), r5))
     }
 
     /// Settle from X directly (the `hongwu_settle` case): S = (200 − X) − bid − R5 with
-    /// `red5_penalty` = R5 in points. Errors with `InvalidValue` for a bad bid, a negative or
-    /// non-multiple-of-5 X or R5, or an `InvalidOption` when `dealer_points = own_tricks`
-    /// (X alone does not give the dealer's own tricks; use [`Self::settle_deal`]).
+    /// `red5_penalty` = R5 in points. Errors with `InvalidValue` for a bad bid, an X that is not
+    /// a multiple of 5 in 0…760 (0…200 unless the kitty is multiplied, §B.10), an R5 that is not
+    /// a multiple of 5 in 0…400 (two ♥5 at most 200 each), or an `InvalidOption` when
+    /// `dealer_points = own_tricks` (X alone does not give the dealer's own tricks; use
+    /// [`Self::settle_deal`]).
     pub fn settle_points(
         &self,
         bid: u32,
@@ -122,15 +199,12 @@ impl HongWuOptions {
         red5_penalty: i32,
     ) -> Result<Settlement> {
         check_bid(bid)?;
-        for (what, v) in [("attacker_points", attacker_points), ("red5_penalty", red5_penalty)] {
-            if !(0..=10_000).contains(&v) || v % 5 != 0 {
-                return Err(ZhipaiError::invalid_value(
-                    what,
-                    v,
-                    "expected a multiple of 5 in 0…10000",
-                ));
-            }
-        }
+        let max_x = match self.kitty {
+            KittyRule::LastTrickMultiplied => MAX_ATTACKER_POINTS,
+            _ => TOTAL_POINTS,
+        };
+        check_points("attacker_points", attacker_points, 0, max_x)?;
+        check_points("red5_penalty", red5_penalty, 0, 2 * 200)?;
         if self.dealer_points == DealerPoints::OwnTricks {
             return Err(ZhipaiError::invalid_option(
                 "dealer_points",
@@ -284,6 +358,7 @@ mod tests {
             xianjia_tricks: 75,
             dealer_tricks: 125,
             red5_captured: 2,
+            last_multiplier: 2,
             ..Default::default()
         };
         let r = o.settle_deal(100, &p).unwrap();
@@ -300,8 +375,45 @@ mod tests {
             .to_string()
             .contains("attacker_points -5"));
         assert!(o.settle_points(100, 7, 0).is_err());
+        assert!(o.settle_points(100, 760, 0).is_ok() && o.settle_points(100, 765, 0).is_err());
+        let ign = HongWuOptions { kitty: KittyRule::Ignored, ..Default::default() };
+        assert!(ign.settle_points(100, 205, 0).unwrap_err().to_string().contains("0…200"));
+        assert!(o.settle_points(100, 60, 405).is_err());
         let own = HongWuOptions { dealer_points: DealerPoints::OwnTricks, ..Default::default() };
         assert!(own.settle_points(100, 0, 0).is_err());
+    }
+
+    #[test]
+    fn deal_points_outside_a_deal_are_refused() {
+        let o = HongWuOptions::default();
+        let ok = DealPoints {
+            xianjia_tricks: 120,
+            dealer_tricks: 0,
+            kitty: 80,
+            xianjia_won_last: true,
+            last_multiplier: 8,
+            red5_captured: 2,
+        };
+        assert_eq!(o.settle_deal(60, &ok).unwrap().attacker_points, 760);
+        let bad = |p: DealPoints, what: &str| {
+            let e = o.settle_deal(60, &p).unwrap_err().to_string();
+            assert!(e.contains(what), "{e}");
+        };
+        // The tester's report: a 200-point kitty (8 cards hold at most 80).
+        bad(DealPoints { xianjia_tricks: 0, kitty: 200, dealer_tricks: 0, ..ok }, "kitty 200");
+        bad(DealPoints { xianjia_tricks: 3, dealer_tricks: 117, ..ok }, "xianjia_tricks 3");
+        bad(DealPoints { dealer_tricks: 5, ..ok }, "= 205");
+        bad(DealPoints { last_multiplier: 3, ..ok }, "last_multiplier 3");
+        bad(DealPoints { last_multiplier: 1, ..ok }, "last_multiplier 1");
+        bad(DealPoints { red5_captured: 3, ..ok }, "red5_captured 3");
+        bad(DealPoints { xianjia_tricks: -5, dealer_tricks: 125, ..ok }, "xianjia_tricks -5");
+    }
+
+    #[test]
+    fn checked_units_refuse_scores_no_deal_gives() {
+        assert_eq!(checked_result_units(-30).unwrap(), (-6, 2));
+        assert!(checked_result_units(3).unwrap_err().to_string().contains("score 3"));
+        assert!(checked_result_units(1 << 40).is_err());
     }
 
     #[test]

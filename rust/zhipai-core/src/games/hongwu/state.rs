@@ -3,21 +3,23 @@
 //!
 //! Verbs follow OpenSpiel where they fit: [`HongWuState::to_act`], [`HongWuState::check`],
 //! [`HongWuState::apply`], [`HongWuState::is_over`], [`HongWuState::settlement`]. Seats are
-//! 0..4, numbered anticlockwise; the turn moves per the `direction` option.
+//! 0 to 3, numbered anticlockwise; the turn moves per the `direction` option.
 
 use super::auction::{Auction, Bid, Contract, PLAYERS};
 use super::order::RED_FIVE;
 use super::settle::{DealPoints, Settlement};
+use super::{follow_error_reason, lead_error_reason};
 use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::cards::{Card, CardSet, Suit};
-use crate::combos::{for_each_run, Format};
+use crate::cards::{Card, Suit};
+use crate::combos::Format;
 use crate::error::{Result, ZhipaiError};
+use crate::games::shengji::state::for_each_lead_candidate;
 use crate::multiset::Multiset;
-use crate::order::TRUMP;
 use crate::trick::winner::trick_winner_of;
 use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use std::ops::ControlFlow;
 
 /// The phase of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -113,6 +115,17 @@ impl HongWuState {
     /// Shuffle two decks with `rng`, deal 25 cards to each seat and 8 to the kitty, and draw the
     /// first bidder uniformly (hongwu.md §B.1–§B.2).
     pub fn deal<R: Rng + ?Sized>(rules: &HongWuRules, rng: &mut R) -> HongWuState {
+        Self::deal_opened_by(rules, rng, None).expect("a drawn opener is a seat")
+    }
+
+    /// [`HongWuState::deal`] with the first bidder fixed to `first` when given (the opener is
+    /// still drawn, so the cards of a seed do not depend on `first`). Errors with
+    /// `InvalidValue` for a seat outside 0 to 3.
+    pub fn deal_opened_by<R: Rng + ?Sized>(
+        rules: &HongWuRules,
+        rng: &mut R,
+        first: Option<usize>,
+    ) -> Result<HongWuState> {
         let mut deck = [Card::BIG_JOKER; 2 * 54];
         for (i, c) in Card::all().chain(Card::all()).enumerate() {
             deck[i] = c;
@@ -126,8 +139,8 @@ impl HongWuState {
         for &c in &deck[PLAYERS * HAND_SIZE..] {
             kitty.add(c);
         }
-        let first = rng.random_range(0..PLAYERS);
-        Self::with_hands(rules, hands, kitty, first).expect("a shuffled deck deals validly")
+        let drawn = rng.random_range(0..PLAYERS);
+        Self::with_hands(rules, hands, kitty, first.unwrap_or(drawn))
     }
 
     /// A deal with fixed `hands` (25 cards each), `kitty` (8) and first bidder `first`. Errors
@@ -154,15 +167,30 @@ impl HongWuState {
                 format!("has {} cards, expected {KITTY_SIZE}", kitty.len()),
             ));
         }
-        let mut all = kitty;
-        for h in &hands {
-            all.add_all(h)?;
+        // Count every kind (a Multiset would overflow at 5 copies) and name the difference from
+        // two decks rather than the 108 cards.
+        let mut count = [0usize; 54];
+        for c in hands.iter().chain(std::iter::once(&kitty)).flat_map(|h| h.iter()) {
+            count[c.index()] += 1;
         }
-        if all != Multiset::full_decks(2, true)? {
+        let (mut extra, mut missing) = (Vec::new(), Vec::new());
+        for c in Card::all() {
+            let n = count[c.index()];
+            extra.extend(std::iter::repeat_n(c, n.saturating_sub(2)));
+            missing.extend(std::iter::repeat_n(c, 2usize.saturating_sub(n)));
+        }
+        if !extra.is_empty() || !missing.is_empty() {
+            let list = |v: &Vec<Card>| {
+                if v.is_empty() {
+                    "none".to_string()
+                } else {
+                    crate::cards::format_cards(v)
+                }
+            };
             return Err(ZhipaiError::invalid_value(
                 "deal",
-                all,
-                "hands and kitty must be exactly two decks with jokers",
+                format!("(extra cards: {}; missing cards: {})", list(&extra), list(&missing)),
+                "hands and kitty must be exactly two decks with jokers (hongwu.md §B.1)",
             ));
         }
         Ok(HongWuState {
@@ -303,7 +331,7 @@ impl HongWuState {
         let seat = self.to_act;
         let format = match check_lead(tr, cards, Some(&self.hands[seat])) {
             Ok(f) => f,
-            Err(e) => return self.illegal(action, e),
+            Err(e) => return self.illegal(action, lead_error_reason(&e)),
         };
         if !format.is_throw() {
             return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
@@ -319,8 +347,8 @@ impl HongWuState {
         if r.valid {
             return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
         }
-        let forced =
-            check_lead(tr, &r.played, None).map_err(|e| ZhipaiError::illegal_play(r.played, e))?;
+        let forced = check_lead(tr, &r.played, None)
+            .map_err(|e| ZhipaiError::illegal_play(r.played, lead_error_reason(&e)))?;
         Ok((Played { seat, cards: r.played, failed_throw: Some(*cards) }, forced))
     }
 
@@ -331,7 +359,7 @@ impl HongWuState {
         let moves = FollowMoves::new(tr, lead, &self.hands[self.to_act])?;
         match moves.check(cards) {
             Ok(()) => Ok(()),
-            Err(e) => self.illegal(action, e),
+            Err(e) => self.illegal(action, follow_error_reason(&e)),
         }
     }
 
@@ -498,41 +526,19 @@ impl HongWuState {
         FollowMoves::new(tr, lead, &self.hands[self.to_act]).ok()
     }
 
-    /// Candidate leads of the seat to act: every single, pair and tractor (each run of ≥ 2
-    /// adjacent pairs, every length and start) it holds, in a deterministic order. Throws are
-    /// legal leads too ([`HongWuState::check`]) but are not listed.
+    /// Candidate leads of the seat to act, in a deterministic order: every single, pair and
+    /// tractor it holds (each run of ≥ 2 adjacent pairs, every length and start), plus, per plain
+    /// suit, the whole holding of that suit when it is a throw (several units, hongwu.md §B.7;
+    /// trumps cannot be thrown). These are the leads the random policy draws from uniformly
+    /// ([`crate::games::shengji::state::for_each_lead_candidate`], shared with Shengji). Other
+    /// throws (part of a suit) are legal too ([`HongWuState::check`]) but are not listed.
     pub fn lead_candidates(&self) -> Vec<Multiset> {
         let Some(tr) = self.tr.as_deref() else { return Vec::new() };
-        let hand = &self.hands[self.to_act];
-        let mut out: Vec<Multiset> =
-            hand.kinds().iter().map(|c| Multiset::from_set(CardSet::single(c))).collect();
-        for c in hand.pairs() {
-            let mut m = Multiset::EMPTY;
-            m.add(c);
-            m.add(c);
-            out.push(m);
-        }
-        for s in 0..=TRUMP {
-            let o = &tr.order;
-            let mask = o.index_mask(s, hand.pairs());
-            for_each_run(mask, o.links(s), |low, len| {
-                for start in low..low + len {
-                    for end in start + 1..low + len {
-                        let mut m = Multiset::EMPTY;
-                        for i in start..=end {
-                            let k = hand
-                                .pairs()
-                                .intersect(o.kinds_at(s, i))
-                                .first()
-                                .expect("pair at index");
-                            m.add(k);
-                            m.add(k);
-                        }
-                        out.push(m);
-                    }
-                }
-            });
-        }
+        let mut out = Vec::new();
+        for_each_lead_candidate(tr, &self.hands[self.to_act], &mut |m| {
+            out.push(*m);
+            ControlFlow::Continue(())
+        });
         out
     }
 }
@@ -552,6 +558,8 @@ pub fn kitty_multiplier_of(lead: &Format) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::CardSet;
+    use crate::order::TRUMP;
     use crate::policy::Policy;
     use crate::rollout::deal_rng;
 
@@ -643,6 +651,59 @@ mod tests {
         hands.swap(0, 1);
         assert!(HongWuState::with_hands(&r, hands, s.kitty(), 4).is_err(), "seat 4 opens");
         assert!(HongWuState::with_hands(&r, hands, s.kitty(), 2).is_ok());
+    }
+
+    #[test]
+    fn deal_errors_name_the_extra_and_missing_cards() {
+        let r = HongWuRules::default();
+        let s = HongWuState::deal(&r, &mut deal_rng(9, 0));
+        let mut hands = [s.hand(0), s.hand(1), s.hand(2), s.hand(3)];
+        // Seat 0 gives up one card for a third big joker.
+        let gone = hands[0].iter().find(|&c| c != Card::BIG_JOKER).unwrap();
+        hands[0].remove(gone);
+        hands[0].add(Card::BIG_JOKER);
+        let e = HongWuState::with_hands(&r, hands, s.kitty(), 0).unwrap_err().to_string();
+        assert!(e.contains("extra cards: BJ;") && e.contains(&format!("missing cards: {gone})")));
+        assert!(e.len() < 200, "no 108-card dump: {e}");
+    }
+
+    #[test]
+    fn an_opener_given_to_the_deal_opens() {
+        let r = HongWuRules::default();
+        let drawn = HongWuState::deal(&r, &mut deal_rng(4, 0));
+        for first in 0..PLAYERS {
+            let s = HongWuState::deal_opened_by(&r, &mut deal_rng(4, 0), Some(first)).unwrap();
+            assert_eq!(s.to_act(), Some(first));
+            assert_eq!(s.hand(2), drawn.hand(2), "same cards whoever opens");
+        }
+        let e = HongWuState::deal_opened_by(&r, &mut deal_rng(4, 0), Some(4)).unwrap_err();
+        assert!(e.to_string().contains("first bidder 4: expected a seat 0 to 3"), "{e}");
+    }
+
+    #[test]
+    fn refusals_name_the_cards_and_cite_hong_wu() {
+        let mut s = to_play(5);
+        let seat = s.to_act().unwrap();
+        let hand = s.hand(seat);
+        let tr = s.trick_rules().unwrap().clone();
+        let plain: Vec<Card> = hand.kinds().iter().filter(|&c| !tr.order.is_trump(c)).collect();
+        let trump: Vec<Card> = hand.kinds().iter().filter(|&c| tr.order.is_trump(c)).collect();
+        let mixed = Multiset::from_cards(&[plain[0], trump[0]]).unwrap();
+        let e = s.check(&Action::Play(mixed)).unwrap_err().to_string();
+        assert!(e.starts_with(&format!("illegal play {mixed} by seat {seat}")), "{e}");
+        assert!(e.contains("hongwu.md §B.6") && !e.contains("shengji"), "{e}");
+        // Lead a single of some plain suit, then follow off-suit while holding that suit.
+        let lead = Multiset::from_cards(&[plain[0]]).unwrap();
+        s.apply(&Action::Play(lead)).unwrap();
+        let next = s.to_act().unwrap();
+        let h = s.hand(next);
+        let led = tr.order.suit(plain[0]);
+        let off = h.iter().find(|&c| tr.order.suit(c) != led);
+        if h.iter().any(|c| tr.order.suit(c) == led) {
+            let off = Multiset::from_cards(&[off.unwrap()]).unwrap();
+            let e = s.check(&Action::Play(off)).unwrap_err().to_string();
+            assert!(e.contains("hongwu.md §B.8") && !e.contains("shengji"), "{e}");
+        }
     }
 
     #[test]

@@ -86,6 +86,18 @@ pub enum Move {
     Play(Multiset),
 }
 
+impl std::fmt::Display for Move {
+    /// `pass`, `declare 2H 2H`, `bury …`, `play …` (cards in canonical notation).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Pass => f.write_str("pass"),
+            Move::Declare(b) => write!(f, "declare {b}"),
+            Move::Bury(m) => write!(f, "bury {m}"),
+            Move::Play(m) => write!(f, "play {m}"),
+        }
+    }
+}
+
 /// The end of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DealResult {
@@ -147,8 +159,6 @@ pub struct Deal {
     penalty: i32,
     tricks: u16,
     failed_throws: u16,
-    /// Cards played to tricks so far (public information, for the greedy player).
-    gone: Multiset,
     /// The bid / burial / play being built card by card.
     building: Multiset,
     result: Option<DealResult>,
@@ -278,7 +288,6 @@ impl Deal {
             penalty: 0,
             tricks: 0,
             failed_throws: 0,
-            gone: Multiset::EMPTY,
             building: Multiset::EMPTY,
             result: None,
             rng,
@@ -441,7 +450,7 @@ impl Deal {
     pub fn apply(&mut self, mv: Move) -> Result<()> {
         if !self.building.is_empty() {
             return Err(ZhipaiError::illegal_play(
-                format!("{mv:?}"),
+                mv.to_string(),
                 "a card-by-card move is being built; finish it with apply_action",
             ));
         }
@@ -475,11 +484,9 @@ impl Deal {
                     self.follow(cards)
                 }
             }
-            (Phase::Done, _) => {
-                Err(ZhipaiError::illegal_play(format!("{mv:?}"), "the deal is over"))
-            }
+            (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv.to_string(), "the deal is over")),
             (phase, _) => Err(ZhipaiError::illegal_play(
-                format!("{mv:?}"),
+                mv.to_string(),
                 format!("not a move of the {phase:?} phase"),
             )),
         }
@@ -556,7 +563,6 @@ impl Deal {
             }
         }
         self.hands[p].remove_all(&played)?;
-        self.gone.add_all(&played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -577,7 +583,6 @@ impl Deal {
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         self.hands[p].remove_all(&cards)?;
-        self.gone.add_all(&cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -858,12 +863,22 @@ impl Deal {
         let (_, k) = hand_and_kitty(self.rules.decks);
         let hand = self.hands[self.to_move as usize];
         let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
-        let mut free: Vec<Card> = hand.restrict(!restricted).iter().collect();
-        let mut rest: Vec<Card> = hand.restrict(restricted).iter().collect();
-        free.shuffle(&mut self.rng);
-        rest.shuffle(&mut self.rng);
+        // Stack buffers (a dealer holds at most 45 cards): the free cards, then the restricted.
+        let mut buf = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        let mut n_free = 0;
+        for c in hand.restrict(!restricted).iter() {
+            buf[n_free] = c;
+            n_free += 1;
+        }
+        let mut n = n_free;
+        for c in hand.restrict(restricted).iter() {
+            buf[n] = c;
+            n += 1;
+        }
+        buf[..n_free].shuffle(&mut self.rng);
+        buf[n_free..n].shuffle(&mut self.rng);
         let mut out = Multiset::EMPTY;
-        for &c in free.iter().chain(rest.iter()).take(k) {
+        for &c in buf[..n].iter().take(k) {
             out.add(c);
         }
         out
@@ -891,11 +906,14 @@ impl Deal {
                 Move::Bury(policy::bury(self.tr(), hand, k, restricted))
             }
             Phase::Playing => {
-                let mut unseen = Multiset::full_decks(self.rules.decks as usize, true)?;
-                unseen.remove_all(hand)?;
-                unseen.remove_all(&self.gone)?;
-                if Some(self.to_move) == self.dealer {
-                    unseen.remove_all(&self.kitty)?;
+                // Not seen by this seat = the other hands, plus the kitty unless it buried it
+                // (the pack minus its hand, the cards played and its own burial).
+                let mut unseen =
+                    if Some(self.to_move) == self.dealer { Multiset::EMPTY } else { self.kitty };
+                for (q, h) in self.hands.iter().enumerate() {
+                    if q != p {
+                        unseen.add_all(h)?;
+                    }
                 }
                 let view = policy::PlayView {
                     tr: self.tr(),
@@ -911,6 +929,24 @@ impl Deal {
                 })
             }
         })
+    }
+
+    /// The burial `policy` chooses for the dealer while keeping `keep` (a forced first lead)
+    /// in hand; when `keep` is not held the burial is chosen from the whole hand (the lead is
+    /// then refused when played).
+    fn burial_keeping(&mut self, policy: Policy, keep: &Multiset) -> Result<Move> {
+        let p = self.to_move as usize;
+        let held = self.hands[p];
+        let (_, k) = hand_and_kitty(self.rules.decks);
+        if held.contains_all(keep) && held.len() - keep.len() >= k {
+            self.hands[p].remove_all(keep)?;
+        }
+        let mv = match policy {
+            Policy::Random => self.random_move(),
+            Policy::Greedy => self.greedy_move(),
+        };
+        self.hands[p] = held;
+        mv
     }
 
     /// Play the deal to the end with `policy` for every seat.
@@ -1283,7 +1319,8 @@ impl DealSimulator for ShengjiRules {
     /// * empty: pass at its first declaration opportunity;
     /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
     /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
-    ///   first follow or lead), after any burial chosen by the policy.
+    ///   first follow or lead), after the policy's burial when it is the dealer (chosen from
+    ///   the cards other than the candidate's, so that the lead stays possible).
     ///
     /// An illegal forced action is an `IllegalPlay` naming it; a deal that does not have the
     /// shape of [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
@@ -1312,13 +1349,17 @@ impl DealSimulator for ShengjiRules {
             let mv = match forced {
                 Some(m) if deal.to_move as usize == start.seat => match deal.phase {
                     Phase::Dealing => m.is_empty().then_some(Move::Pass),
-                    Phase::Burying => (m.len() == kitty_size).then_some(Move::Bury(m)),
+                    Phase::Burying if m.len() == kitty_size => Some(Move::Bury(m)),
+                    Phase::Burying => Some(deal.burial_keeping(policy, &m)?),
                     Phase::Playing => Some(Move::Play(m)),
                     Phase::Done => None,
                 },
                 _ => None,
             };
             match mv {
+                Some(Move::Bury(b)) if forced.is_some_and(|m| m.len() != kitty_size) => {
+                    deal.apply(Move::Bury(b))?; // the policy's burial; the lead is still forced
+                }
                 Some(mv) => {
                     forced = None;
                     deal.apply(mv)?;
