@@ -106,7 +106,7 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
         "simulate",
         help="play many deals with a built-in policy and summarise the results",
         description="Play DEALS complete deals of PRESET (deal i seeded by (SEED, i): the result "
-        "does not depend on --threads) and print per-column mean, std, 95%% CI and distributions.",
+        "does not depend on --threads) and print per-column mean, std, 95% CI and distributions.",
     )
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
@@ -171,7 +171,7 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         help="Monte Carlo evaluation of one seat's hand (and of candidate first actions)",
         description="Sample the unknown cards uniformly among the deals consistent with what SEAT "
         "knows, play each sample out once per candidate (same deals and randomness for every "
-        "candidate) and print each outcome column's mean with 95%% CIs.",
+        "candidate) and print each outcome column's mean with 95% CIs.",
     )
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
     p.add_argument("--hand", required=True, help="the seat's whole hand, e.g. 'BJ SJ 2S 2S ...'")

@@ -84,7 +84,8 @@ def _engine(rules: Rules) -> Callable[..., dict[str, Any]]:
 class Evaluation:
     """The rollouts of :func:`evaluate`.
 
-    ``candidates``: labels (``"policy"`` when the policy chose the first action, else the cards);
+    ``candidates``: labels (``"policy"`` when the policy chose the first action, ``"pass"`` for the
+    empty action, else the cards);
     ``columns``: outcome column names; ``outcomes(c)``: ``{column: int32 array (samples,)}`` for
     candidate ``c`` (index or label), sample ``s`` being the same deal for every candidate;
     ``summary(c)``; ``compare(column)``: per candidate the mean and the paired difference to the
@@ -95,7 +96,7 @@ class Evaluation:
         self.preset, self.seat, self.policy, self.seed = preset, seat, policy, seed
         self.columns: list[str] = list(raw["columns"])
         self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
-        self.candidates: list[str] = [c if c is not None else "policy" for c in raw["candidates"]]
+        self.candidates: list[str] = [_label(c) for c in raw["candidates"]]
         self.requested: int = int(raw["requested"])
         self.completed: int = int(raw["completed"])
         self.interrupted: bool = bool(raw["interrupted"])
@@ -246,3 +247,10 @@ def evaluate(
     if exc is not None:
         raise exc
     return result
+
+
+def _label(candidate: str | None) -> str:
+    """How a candidate first action is shown: ``policy`` (None), ``pass`` (""), else its cards."""
+    if candidate is None:
+        return "policy"
+    return candidate if candidate.strip() else "pass"
