@@ -21,7 +21,7 @@ HIGH_SPADES = "AS KS QS JS 10S 9S 8S 3D 4D 5D 3C 4C 5C"
 
 def test_exposing_the_pig_with_high_spades_costs() -> None:
     r = zhipai.evaluate("gongzhu", 0, HIGH_SPADES, candidates=["", "QS"], samples=1500, seed=7, progress=False)
-    assert r.candidates == ["", "QS"] and len(r) == 1500
+    assert r.candidates == ["pass", "QS"] and len(r) == 1500
     # The forced decisions reached the game: ♠Q exposed exactly under the "QS" candidate.
     assert (r.outcomes("QS")["exposed_pig"] == 1).all()
     e = r.outcomes("")

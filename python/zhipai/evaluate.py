@@ -116,6 +116,7 @@ class Evaluation:
 
     def _index(self, candidate: int | str) -> int:
         if isinstance(candidate, str):
+            candidate = _label(candidate)
             if candidate not in self.candidates:
                 raise KeyError(f"no candidate {candidate!r}; candidates: {self.candidates}")
             return self.candidates.index(candidate)
