@@ -567,14 +567,15 @@ impl PyState {
 
     /// Seats in finishing order so far (大客 first).
     #[getter]
-    fn finishing_order(&self) -> Vec<u8> {
-        self.0.finishing_order().to_vec()
+    fn finishing_order(&self) -> Vec<u32> {
+        // u32, not u8: pyo3 turns a Vec<u8> into `bytes`, and these are lists of seats.
+        self.0.finishing_order().iter().map(|&s| u32::from(s)).collect()
     }
 
     /// Place of each seat 1..5 (0 while unknown).
     #[getter]
-    fn places(&self) -> Vec<u8> {
-        self.0.places().to_vec()
+    fn places(&self) -> Vec<u32> {
+        self.0.places().iter().map(|&p| u32::from(p)).collect()
     }
 
     /// The play to beat (suitless, high→low, e.g. `BJ 9 9`), None when the player to act leads.
