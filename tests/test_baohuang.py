@@ -185,19 +185,23 @@ def test_from_hands_rejects_an_empty_hand():
     hands[0] = hands[0] + " " + hands[1]
     hands[1] = ""
     holder = 0 if "BJ" in hands[0] else next(p for p in range(5) if "BJ" in hands[p])
-    with pytest.raises(zhipai.InvalidValueError, match="empty"):
+    with pytest.raises(zhipai.InvalidValueError, match=r"seat [01] (86|0) cards"):
         bh.Game().from_hands(hands, scepter=holder)
 
 
 def _deal_with_guard(rules):
-    """Seat 0: the scepter BJ and three 9C; seat 1: the fourth 9C; the rest round robin to 1..4."""
+    """Seat 0: the scepter BJ, three 9C and 40 more (no BJ); seat 1: the fourth 9C; the rest to
+    seats 1..4, always to the shortest hand (hands of 44/43/43/43/43, §C.1)."""
     deck = [f"{r}{su}" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split() for su in "SHDC"] * 4
     deck += ["SJ"] * 4 + ["BJ"] * 4
     for c in ["BJ", "9C", "9C", "9C", "9C"]:
         deck.remove(c)
     hands = [["BJ", "9C", "9C", "9C"], ["9C"], [], [], []]
-    for i, c in enumerate(deck):
-        hands[1 + i % 4].append(c)
+    for c in [c for c in deck if c != "BJ"][:40]:
+        deck.remove(c)
+        hands[0].append(c)
+    for c in deck:
+        min(hands[1:], key=len).append(c)
     state = bh.Game(rules).from_hands([" ".join(h) for h in hands], scepter=0)
     state.apply_action("ascend 9C")
     assert state.phase == "guard_choice" and state.guard == 1
@@ -217,3 +221,13 @@ def test_guard_card_rank_option():
     assert face.action_error("9C") is not None
     above.apply_action("9C")
     assert above.guard_revealed  # playing the 登基 card reveals the guard (§C.3.6 [I])
+
+
+def test_from_hands_refuses_hand_sizes_a_deal_cannot_give():
+    # §C.1: 216 cards dealt round the table give hands of 43 or 44; a 54/33 split is refused.
+    game = bh.Game()
+    hands = [game.new_deal(seed=3).hand(p).split() for p in range(5)]
+    hands[1] += hands[2][:10]
+    hands[2] = hands[2][10:]
+    with pytest.raises(zhipai.InvalidValueError, match="54 cards"):
+        game.from_hands([" ".join(h) for h in hands], 1)

@@ -235,7 +235,6 @@ def deal(
 
     Args:
         decks: 1 to 4 full decks (54 cards each with ``jokers``, else 52).
-        hands: number of hands (default 4, or the length of a ``hand_size`` list).
         hands: number of hands, 1 to 16 (default 4, or the length of a ``hand_size`` list).
         hand_size: cards per hand, or a list of sizes for unequal hands (Baohuang:
             ``[43, 43, 43, 43, 44]``). Default: the deck minus the kitty split evenly.

@@ -212,7 +212,7 @@ impl State {
             return Err(ZhipaiError::invalid_value(
                 "seat",
                 scepter.max(first_dealt),
-                "expected 0..5",
+                "expected a seat 0 to 4",
             ));
         }
         let mut all = Multiset::EMPTY;
@@ -229,11 +229,17 @@ impl State {
                 format!("the five hands must hold exactly the {}-card deck", deck.len()),
             ));
         }
-        if let Some(empty) = hands.iter().position(|h| h.is_empty()) {
+        // The deck is dealt round the table one card at a time (baohuang.md §C.1: four hands of
+        // 43 and one of 44 with 216 cards), so every hand holds ⌊n/5⌋ or ⌈n/5⌉ cards.
+        let (low, high) = (deck.len() / PLAYERS, deck.len().div_ceil(PLAYERS));
+        if let Some(seat) = hands.iter().position(|h| h.len() < low || h.len() > high) {
             return Err(ZhipaiError::invalid_value(
-                "hands",
-                format!("seat {empty}: empty"),
-                "every player starts with cards",
+                format!("hand of seat {seat}"),
+                format!("{} cards", hands[seat].len()),
+                format!(
+                    "a round-the-table deal of {} cards gives {low} or {high} (§C.1)",
+                    deck.len()
+                ),
             ));
         }
         if !hands[scepter as usize].contains(Card::BIG_JOKER) {
@@ -983,9 +989,17 @@ mod tests {
         let nine: Card = "9C".parse().unwrap();
         rest.remove(nine);
         hands[2].add(nine);
-        // Deal the rest round robin, keeping every other seat off exactly-3 of ♣9.
-        for (i, c) in rest.iter().enumerate() {
-            hands[(i % 4) + 1].add(c);
+        // Fill seat 0 to 44 cards with no further BJ (its accession options stay ♣9 and ♦K),
+        // then deal the rest to seats 1-4, always to the shortest hand (43 each, §C.1).
+        let fill: Vec<Card> =
+            rest.iter().filter(|&c| c != Card::BIG_JOKER).take(44 - hands[0].len()).collect();
+        for c in fill {
+            rest.remove(c);
+            hands[0].add(c);
+        }
+        for c in rest.iter() {
+            let seat = (1..5).min_by_key(|&p| hands[p].len()).expect("four seats");
+            hands[seat].add(c);
         }
         State::from_hands(rules, hands, 0, 0).unwrap()
     }
@@ -1026,7 +1040,7 @@ mod tests {
         assert_eq!(s.mode(), Mode::Grab);
         assert_eq!(s.emperor(), Some(3));
         assert!(s.hand(3).contains(Card::BIG_JOKER));
-        assert_eq!(s.hand(0).len(), 7, "the scepter card moved away from seat 0 (8 cards before)");
+        assert_eq!(s.hand(0).len(), 43, "the scepter card moved away from seat 0 (44 cards before)");
     }
 
     #[test]
