@@ -1040,7 +1040,11 @@ mod tests {
         assert_eq!(s.mode(), Mode::Grab);
         assert_eq!(s.emperor(), Some(3));
         assert!(s.hand(3).contains(Card::BIG_JOKER));
-        assert_eq!(s.hand(0).len(), 43, "the scepter card moved away from seat 0 (44 cards before)");
+        assert_eq!(
+            s.hand(0).len(),
+            43,
+            "the scepter card moved away from seat 0 (44 cards before)"
+        );
     }
 
     #[test]
