@@ -66,6 +66,25 @@ impl fmt::Display for OptionValue {
     }
 }
 
+/// A named-choice option: `(name as spelled in the digest, value)` pairs.
+pub type ChoiceTable<T> = [(&'static str, T)];
+
+/// The names of a choice table, in table order (for [`OptionInfo::choices`]).
+pub fn choice_names<T>(table: &ChoiceTable<T>) -> Vec<&'static str> {
+    table.iter().map(|(n, _)| *n).collect()
+}
+
+/// Parse option `name`'s `value` as one of the names of `table`; errors list the choices.
+pub fn parse_choice<T: Copy>(table: &ChoiceTable<T>, name: &str, value: &OptionValue) -> Result<T> {
+    let picked = value.as_choice(name, &choice_names(table))?;
+    Ok(table.iter().find(|(n, _)| *n == picked).expect("as_choice returns a listed name").1)
+}
+
+/// The name of `value` in `table` (`"?"` if absent, which a complete table never is).
+pub fn choice_name<T: PartialEq>(table: &ChoiceTable<T>, value: &T) -> &'static str {
+    table.iter().find(|(_, v)| v == value).map_or("?", |(n, _)| n)
+}
+
 /// Description of one option for listings (`zhipai presets`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OptionInfo {

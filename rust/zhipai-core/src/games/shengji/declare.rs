@@ -20,7 +20,7 @@
 use crate::cards::{format_cards, Card, CardSet, Rank, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::options::{OptionInfo, OptionValue};
+use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
 use std::fmt;
 
 /// What happens when nobody declares (§2.2 `no_declaration`).
@@ -96,22 +96,6 @@ const KITTY_BURY: [(&str, KittyBuryRestrictions); 3] = [
     ("no_trumps", KittyBuryRestrictions::NoTrumps),
 ];
 
-/// Parse `value` as one of the named choices of `table`.
-fn choice<T: Copy>(table: &[(&'static str, T)], name: &str, value: &OptionValue) -> Result<T> {
-    let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-    let picked = value.as_choice(name, &names)?;
-    Ok(table.iter().find(|(n, _)| *n == picked).expect("as_choice returns a listed name").1)
-}
-
-/// The name of `value` in `table`.
-fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
-    table.iter().find(|(_, v)| *v == value).map(|(n, _)| *n).unwrap_or("?")
-}
-
-fn choices<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
-    table.iter().map(|(n, _)| *n).collect()
-}
-
 /// Options of declaring, overcalling, seating, dealer selection and the kitty exchange
 /// (shengji.md §1.1, §2.2–§2.4, §10).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,12 +156,12 @@ impl DeclareOptions {
     pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<bool> {
         match name {
             "random_partners_each_hand" => self.random_partners_each_hand = value.as_bool(name)?,
-            "no_declaration" => self.no_declaration = choice(&NO_DECLARATION, name, value)?,
+            "no_declaration" => self.no_declaration = parse_choice(&NO_DECLARATION, name, value)?,
             "first_hand_dealer" => {
-                self.first_hand_dealer = choice(&FIRST_HAND_DEALER, name, value)?
+                self.first_hand_dealer = parse_choice(&FIRST_HAND_DEALER, name, value)?
             }
             "no_declaration_dealer" => {
-                self.no_declaration_dealer = choice(&NO_DECLARATION_DEALER, name, value)?
+                self.no_declaration_dealer = parse_choice(&NO_DECLARATION_DEALER, name, value)?
             }
             "partner_may_overcall" => self.partner_may_overcall = value.as_bool(name)?,
             "self_reinforce_same_suit" => self.self_reinforce_same_suit = value.as_bool(name)?,
@@ -194,9 +178,9 @@ impl DeclareOptions {
                 self.chaodi = false;
             }
             "kitty_bury_restrictions" => {
-                self.kitty_bury_restrictions = choice(&KITTY_BURY, name, value)?
+                self.kitty_bury_restrictions = parse_choice(&KITTY_BURY, name, value)?
             }
-            "next_dealer" => self.next_dealer = choice(&NEXT_DEALER, name, value)?,
+            "next_dealer" => self.next_dealer = parse_choice(&NEXT_DEALER, name, value)?,
             _ => return Ok(false),
         }
         Ok(true)
@@ -215,20 +199,20 @@ impl DeclareOptions {
             },
             OptionInfo {
                 name: "no_declaration",
-                value: name_of(&NO_DECLARATION, self.no_declaration).into(),
-                choices: choices(&NO_DECLARATION),
+                value: choice_name(&NO_DECLARATION, &self.no_declaration).into(),
+                choices: choice_names(&NO_DECLARATION),
                 doc: "trump when nobody declares (shengji.md §2.2)",
             },
             OptionInfo {
                 name: "first_hand_dealer",
-                value: name_of(&FIRST_HAND_DEALER, self.first_hand_dealer).into(),
-                choices: choices(&FIRST_HAND_DEALER),
+                value: choice_name(&FIRST_HAND_DEALER, &self.first_hand_dealer).into(),
+                choices: choice_names(&FIRST_HAND_DEALER),
                 doc: "hand-1 dealer when somebody declared (shengji.md §2.3)",
             },
             OptionInfo {
                 name: "no_declaration_dealer",
-                value: name_of(&NO_DECLARATION_DEALER, self.no_declaration_dealer).into(),
-                choices: choices(&NO_DECLARATION_DEALER),
+                value: choice_name(&NO_DECLARATION_DEALER, &self.no_declaration_dealer).into(),
+                choices: choice_names(&NO_DECLARATION_DEALER),
                 doc: "hand-1 dealer when nobody declared (shengji.md §2.3)",
             },
             OptionInfo {
@@ -264,14 +248,14 @@ impl DeclareOptions {
             },
             OptionInfo {
                 name: "kitty_bury_restrictions",
-                value: name_of(&KITTY_BURY, self.kitty_bury_restrictions).into(),
-                choices: choices(&KITTY_BURY),
+                value: choice_name(&KITTY_BURY, &self.kitty_bury_restrictions).into(),
+                choices: choice_names(&KITTY_BURY),
                 doc: "cards the dealer may not bury (shengji.md §2.4)",
             },
             OptionInfo {
                 name: "next_dealer",
-                value: name_of(&NEXT_DEALER, self.next_dealer).into(),
-                choices: choices(&NEXT_DEALER),
+                value: choice_name(&NEXT_DEALER, &self.next_dealer).into(),
+                choices: choice_names(&NEXT_DEALER),
                 doc: "who deals the next hand (shengji.md §2.3)",
             },
         ]

@@ -7,7 +7,7 @@
 use super::kitty::{KittyBasis, KittyMultiplier};
 use crate::cards::{Rank, Suit};
 use crate::error::Result;
-use crate::options::{OptionInfo, OptionValue};
+use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
 use crate::order::{CardOrder, TrumpTierTractors};
 use crate::trick::{
     Decomposition, ForcedPlay, ShapeMatch, ShapeObligation, ThrowCheck, ThrowCompare, ThrowFollow,
@@ -103,19 +103,6 @@ const KITTY: [(&str, KittyMultiplier); 6] = [
 const BASIS: [(&str, KittyBasis); 2] =
     [("lead_format", KittyBasis::LeadFormat), ("winning_play", KittyBasis::WinningPlay)];
 
-fn names<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
-    table.iter().map(|(n, _)| *n).collect()
-}
-
-fn parse<T: Copy>(table: &[(&'static str, T)], name: &str, value: &OptionValue) -> Result<T> {
-    let choice = value.as_choice(name, &names(table))?;
-    Ok(table.iter().find(|(n, _)| *n == choice).expect("choice from the table").1)
-}
-
-fn name_of<T: PartialEq>(table: &[(&'static str, T)], v: &T) -> &'static str {
-    table.iter().find(|(_, x)| x == v).map_or("?", |(n, _)| n)
-}
-
 impl PlayOptions {
     /// The values of `preset` with `decks` decks (shared/rules/README.md, "Presets"):
     /// `tractor` = the digest defaults; `tractor_jj` = `kitty_multiplier=jj_pairs_plus_one`,
@@ -160,22 +147,26 @@ impl PlayOptions {
     pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<bool> {
         match name {
             "level_gap_bridging" => self.level_gap_bridging = value.as_bool(name)?,
-            "trump_tier_tractors" => self.trump_tier_tractors = parse(&TIERS, name, value)?,
+            "trump_tier_tractors" => self.trump_tier_tractors = parse_choice(&TIERS, name, value)?,
             "trump_throw_allowed" => self.trump_throw_allowed = value.as_bool(name)?,
-            "throw_check_scope" => self.throw_check_scope = parse(&SCOPES, name, value)?,
+            "throw_check_scope" => self.throw_check_scope = parse_choice(&SCOPES, name, value)?,
             "throw_decomposition" => {
-                self.throw_decomposition = parse(&DECOMPOSITIONS, name, value)?
+                self.throw_decomposition = parse_choice(&DECOMPOSITIONS, name, value)?
             }
-            "throw_fail_forced" => self.throw_fail_forced = parse(&FORCED, name, value)?,
-            "throw_fail_penalty" => self.throw_fail_penalty = parse(&PENALTIES, name, value)?,
+            "throw_fail_forced" => self.throw_fail_forced = parse_choice(&FORCED, name, value)?,
+            "throw_fail_penalty" => {
+                self.throw_fail_penalty = parse_choice(&PENALTIES, name, value)?
+            }
             "partial_tractor_follow" => self.partial_tractor_follow = value.as_bool(name)?,
             "longer_tuples_protected" => self.longer_tuples_protected = value.as_bool(name)?,
             "follow_throw_structure" => {
-                self.follow_throw_structure = parse(&THROW_FOLLOW, name, value)?
+                self.follow_throw_structure = parse_choice(&THROW_FOLLOW, name, value)?
             }
-            "throw_compare" => self.throw_compare = parse(&COMPARE, name, value)?,
-            "kitty_multiplier" => self.kitty_multiplier = parse(&KITTY, name, value)?,
-            "kitty_multiplier_basis" => self.kitty_multiplier_basis = parse(&BASIS, name, value)?,
+            "throw_compare" => self.throw_compare = parse_choice(&COMPARE, name, value)?,
+            "kitty_multiplier" => self.kitty_multiplier = parse_choice(&KITTY, name, value)?,
+            "kitty_multiplier_basis" => {
+                self.kitty_multiplier_basis = parse_choice(&BASIS, name, value)?
+            }
             _ => return Ok(false),
         }
         Ok(true)
@@ -194,8 +185,8 @@ impl PlayOptions {
             },
             OptionInfo {
                 name: "trump_tier_tractors",
-                value: name_of(&TIERS, &self.trump_tier_tractors).into(),
-                choices: names(&TIERS),
+                value: choice_name(&TIERS, &self.trump_tier_tractors).into(),
+                choices: choice_names(&TIERS),
                 doc: "which trump tiers chain into tractors (shengji.md §4.2)",
             },
             OptionInfo {
@@ -206,26 +197,26 @@ impl PlayOptions {
             },
             OptionInfo {
                 name: "throw_check_scope",
-                value: name_of(&SCOPES, &self.throw_check_scope).into(),
-                choices: names(&SCOPES),
+                value: choice_name(&SCOPES, &self.throw_check_scope).into(),
+                choices: choice_names(&SCOPES),
                 doc: "whose hands a throw is checked against (shengji.md §4.4)",
             },
             OptionInfo {
                 name: "throw_decomposition",
-                value: name_of(&DECOMPOSITIONS, &self.throw_decomposition).into(),
-                choices: names(&DECOMPOSITIONS),
+                value: choice_name(&DECOMPOSITIONS, &self.throw_decomposition).into(),
+                choices: choice_names(&DECOMPOSITIONS),
                 doc: "how a throw is split into units, 3 decks (shengji.md §4.3)",
             },
             OptionInfo {
                 name: "throw_fail_forced",
-                value: name_of(&FORCED, &self.throw_fail_forced).into(),
-                choices: names(&FORCED),
+                value: choice_name(&FORCED, &self.throw_fail_forced).into(),
+                choices: choice_names(&FORCED),
                 doc: "what a failed throw is reduced to (shengji.md §4.5)",
             },
             OptionInfo {
                 name: "throw_fail_penalty",
-                value: name_of(&PENALTIES, &self.throw_fail_penalty).into(),
-                choices: names(&PENALTIES),
+                value: choice_name(&PENALTIES, &self.throw_fail_penalty).into(),
+                choices: choice_names(&PENALTIES),
                 doc: "penalty for a failed throw (shengji.md §4.5)",
             },
             OptionInfo {
@@ -242,26 +233,26 @@ impl PlayOptions {
             },
             OptionInfo {
                 name: "follow_throw_structure",
-                value: name_of(&THROW_FOLLOW, &self.follow_throw_structure).into(),
-                choices: names(&THROW_FOLLOW),
+                value: choice_name(&THROW_FOLLOW, &self.follow_throw_structure).into(),
+                choices: choice_names(&THROW_FOLLOW),
                 doc: "how a throw lead is followed (shengji.md §5 F2)",
             },
             OptionInfo {
                 name: "throw_compare",
-                value: name_of(&COMPARE, &self.throw_compare).into(),
-                choices: names(&COMPARE),
+                value: choice_name(&COMPARE, &self.throw_compare).into(),
+                choices: choice_names(&COMPARE),
                 doc: "how several ruffs of a throw are compared (shengji.md §6.6)",
             },
             OptionInfo {
                 name: "kitty_multiplier",
-                value: name_of(&KITTY, &self.kitty_multiplier).into(),
-                choices: names(&KITTY),
+                value: choice_name(&KITTY, &self.kitty_multiplier).into(),
+                choices: choice_names(&KITTY),
                 doc: "kitty multiplier when the attackers win the last trick (shengji.md §7.2)",
             },
             OptionInfo {
                 name: "kitty_multiplier_basis",
-                value: name_of(&BASIS, &self.kitty_multiplier_basis).into(),
-                choices: names(&BASIS),
+                value: choice_name(&BASIS, &self.kitty_multiplier_basis).into(),
+                choices: choice_names(&BASIS),
                 doc:
                     "read the multiplier from the lead format or the winning play (shengji.md §7.2)",
             },

@@ -8,7 +8,7 @@
 
 use crate::cards::Rank;
 use crate::error::{Result, ZhipaiError};
-use crate::options::{OptionInfo, OptionValue};
+use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
 use std::fmt;
 
 /// The team that gains levels (or keeps the deal) after a hand.
@@ -224,20 +224,6 @@ const JJ_SMALL: [(&str, JjSmallScore); 2] =
     [("monotone", JjSmallScore::Monotone), ("literal", JjSmallScore::Literal)];
 const JACK: [(&str, bool); 2] = [("off", false), ("single_J", true)];
 
-fn choice<T: Copy>(table: &[(&'static str, T)], name: &str, value: &OptionValue) -> Result<T> {
-    let names: Vec<&str> = table.iter().map(|(n, _)| *n).collect();
-    let picked = value.as_choice(name, &names)?;
-    Ok(table.iter().find(|(n, _)| *n == picked).expect("as_choice returns a listed name").1)
-}
-
-fn name_of<T: Copy + PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
-    table.iter().find(|(_, v)| *v == value).map(|(n, _)| *n).unwrap_or("?")
-}
-
-fn choices<T>(table: &[(&'static str, T)]) -> Vec<&'static str> {
-    table.iter().map(|(n, _)| *n).collect()
-}
-
 /// Bit of A in a mandatory-level mask: A is always must-play (§8.5; RB blocks at the max rank).
 const ACE_GATE: u16 = 1 << 12;
 
@@ -288,15 +274,15 @@ impl ScoringOptions {
     /// an `InvalidOption` error for a value it does not take.
     pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<bool> {
         match name {
-            "two_deck_table" => self.two_deck_table = choice(&TWO_DECK, name, value)?,
-            "one_deck_table" => self.one_deck_table = choice(&ONE_DECK, name, value)?,
+            "two_deck_table" => self.two_deck_table = parse_choice(&TWO_DECK, name, value)?,
+            "one_deck_table" => self.one_deck_table = parse_choice(&ONE_DECK, name, value)?,
             "three_deck_table" => {
                 value.as_choice(name, &["step60"])?;
             }
             "level_cap" => self.level_cap = parse_cap(name, value)?,
             "mandatory_levels" => self.mandatory_levels = parse_gates(name, value)?,
-            "after_A" => self.after_a = choice(&AFTER_A, name, value)?,
-            "jack_back_to_two" => self.jack_back_to_two = choice(&JACK, name, value)?,
+            "after_A" => self.after_a = parse_choice(&AFTER_A, name, value)?,
+            "jack_back_to_two" => self.jack_back_to_two = parse_choice(&JACK, name, value)?,
             "jj_scoring" => {
                 let on = value.as_bool(name)?;
                 if on && self.decks != 2 {
@@ -308,7 +294,7 @@ impl ScoringOptions {
                 }
                 self.jj_scoring = on;
             }
-            "jj_small_score" => self.jj_small_score = choice(&JJ_SMALL, name, value)?,
+            "jj_small_score" => self.jj_small_score = parse_choice(&JJ_SMALL, name, value)?,
             "base" => {
                 let b = value.as_int(name)?;
                 if b < 1 {
@@ -326,8 +312,8 @@ impl ScoringOptions {
         vec![
             OptionInfo {
                 name: "two_deck_table",
-                value: name_of(&TWO_DECK, self.two_deck_table).into(),
-                choices: choices(&TWO_DECK),
+                value: choice_name(&TWO_DECK, &self.two_deck_table).into(),
+                choices: choice_names(&TWO_DECK),
                 doc: "2-deck level table (shengji.md §8.1)",
             },
             OptionInfo {
@@ -338,8 +324,8 @@ impl ScoringOptions {
             },
             OptionInfo {
                 name: "one_deck_table",
-                value: name_of(&ONE_DECK, self.one_deck_table).into(),
-                choices: choices(&ONE_DECK),
+                value: choice_name(&ONE_DECK, &self.one_deck_table).into(),
+                choices: choice_names(&ONE_DECK),
                 doc: "1-deck level table (shengji.md §8.3)",
             },
             OptionInfo {
@@ -356,14 +342,14 @@ impl ScoringOptions {
             },
             OptionInfo {
                 name: "after_A",
-                value: name_of(&AFTER_A, self.after_a).into(),
-                choices: choices(&AFTER_A),
+                value: choice_name(&AFTER_A, &self.after_a).into(),
+                choices: choice_names(&AFTER_A),
                 doc: "what holding as dealer at A does (shengji.md §8.5)",
             },
             OptionInfo {
                 name: "jack_back_to_two",
-                value: name_of(&JACK, self.jack_back_to_two).into(),
-                choices: choices(&JACK),
+                value: choice_name(&JACK, &self.jack_back_to_two).into(),
+                choices: choice_names(&JACK),
                 doc:
                     "勾J: last trick won by attackers with a single J at level J (shengji.md §8.5)",
             },
@@ -375,8 +361,8 @@ impl ScoringOptions {
             },
             OptionInfo {
                 name: "jj_small_score",
-                value: name_of(&JJ_SMALL, self.jj_small_score).into(),
-                choices: choices(&JJ_SMALL),
+                value: choice_name(&JJ_SMALL, &self.jj_small_score).into(),
+                choices: choice_names(&JJ_SMALL),
                 doc: "JJ 小分 in the dealer-win bands (shengji.md §8.4, Q1)",
             },
             OptionInfo {
