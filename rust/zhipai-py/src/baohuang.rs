@@ -3,10 +3,11 @@
 //! Card lists are strings in the notation of shared/cases/FORMAT.md; every rule lives in
 //! `zhipai_core::games::baohuang`.
 
+use crate::convert;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyFloat, PyInt, PyString};
+use pyo3::types::{PyBool, PyInt, PyString};
 use zhipai_core::games::baohuang::{
     self as bh, moves, BaohuangRules, Mode, Move, Phase, RoundAction, State,
 };
@@ -50,37 +51,21 @@ fn opt_text(name: &str, obj: Option<&Bound<'_, PyAny>>) -> PyResult<Option<Strin
     obj.filter(|o| !o.is_none()).map(|o| text(name, o)).transpose()
 }
 
-/// An integer argument (Python int or numpy integer; bool and float refused) as `i64`.
+/// An integer argument as `i64` (the shared rules of `convert`: ints and numpy integers, no bool
+/// or float), reported with this call's own `expected` wording.
 fn int(name: &str, obj: &Bound<'_, PyAny>, expected: &str) -> PyResult<i64> {
-    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
-        return Err(bad(name, obj, expected));
-    }
-    let index = if obj.is_instance_of::<PyInt>() {
-        obj.clone()
-    } else {
-        obj.call_method0("__index__").map_err(|_| bad(name, obj, expected))?
-    };
-    index.extract::<i64>().map_err(|_| bad(name, obj, expected))
+    convert::int_in(name, obj, i64::MIN.into(), i64::MAX.into())
+        .map_err(|_| bad(name, obj, expected))
 }
 
-/// A seat 0..5.
+/// A seat 0 to 4.
 fn seat(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u8> {
-    let s = int(name, obj, "expected a seat 0..5")?;
-    u8::try_from(s).ok().filter(|&s| s < 5).ok_or_else(|| bad(name, obj, "expected a seat 0..5"))
+    convert::int_in(name, obj, 0, 4)
 }
 
-/// A seed or deal index: an int in 0..2**64.
+/// A seed or deal index: an int from 0 to 2**64 - 1.
 fn seed(name: &str, obj: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let expected = "expected an int in 0..2**64";
-    if obj.is_instance_of::<PyBool>() || obj.is_instance_of::<PyFloat>() {
-        return Err(bad(name, obj, expected));
-    }
-    let index = if obj.is_instance_of::<PyInt>() {
-        obj.clone()
-    } else {
-        obj.call_method0("__index__").map_err(|_| bad(name, obj, expected))?
-    };
-    index.extract::<u64>().map_err(|_| bad(name, obj, expected))
+    convert::int_in(name, obj, 0, u64::MAX.into())
 }
 
 /// A `bool` argument (ints and other truthy values refused).
