@@ -145,12 +145,7 @@ pub fn evaluate(
         Ok(())
     };
     let run = run_rows(width * candidates.len(), opts, ctl, &play)?;
-    Ok(Run {
-        value: Evaluation { columns, candidates, data: run.value },
-        requested: run.requested,
-        completed: run.completed,
-        interrupted: run.interrupted,
-    })
+    Ok(run.map(|data| Evaluation { columns, candidates, data }))
 }
 
 /// The run options of an evaluation: `samples` samples from `seed`, `policy` for every decision.

@@ -213,6 +213,18 @@ pub struct Run<T> {
     pub interrupted: bool,
 }
 
+impl<T> Run<T> {
+    /// The same run with its value transformed (the counts and the stop flag are kept).
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Run<U> {
+        Run {
+            value: f(self.value),
+            requested: self.requested,
+            completed: self.completed,
+            interrupted: self.interrupted,
+        }
+    }
+}
+
 /// Rows mode result: `data[c][i]` = column `c` of deal `i` (struct of arrays).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Rows {
@@ -239,13 +251,7 @@ pub fn simulate_rows(
 ) -> Result<Run<Rows>> {
     let columns = sim.columns();
     let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| sim.play_deal(opts.policy, rng, row);
-    let run = run_rows(columns.len(), opts, ctl, &play)?;
-    Ok(Run {
-        value: Rows { columns, data: run.value },
-        requested: run.requested,
-        completed: run.completed,
-        interrupted: run.interrupted,
-    })
+    Ok(run_rows(columns.len(), opts, ctl, &play)?.map(|data| Rows { columns, data }))
 }
 
 /// Play `opts.deals` deals of `sim`, folding each row into per-column [`ColumnStats`]; memory
@@ -258,13 +264,7 @@ pub fn simulate_aggregates(
 ) -> Result<Run<Aggregates>> {
     let columns = sim.columns();
     let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| sim.play_deal(opts.policy, rng, row);
-    let run = run_aggregates(columns.len(), opts, ctl, &play)?;
-    Ok(Run {
-        value: Aggregates { columns, stats: run.value },
-        requested: run.requested,
-        completed: run.completed,
-        interrupted: run.interrupted,
-    })
+    Ok(run_aggregates(columns.len(), opts, ctl, &play)?.map(|stats| Aggregates { columns, stats }))
 }
 
 /// A function playing one deal from its generator into a row of fixed width.
