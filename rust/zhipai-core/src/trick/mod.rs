@@ -16,7 +16,7 @@
 //! 2. lead: [`check_lead`] (structure, with the reason) → a [`crate::combos::Format`]; for a
 //!    throw, [`check_throw`] against the other hands gives the cards actually led
 //!    ([`ThrowResult::played`]); re-decompose those for the trick's format. Policies can list
-//!    single-unit leads with [`for_each_unit_lead`].
+//!    single-unit leads with [`lead_candidates`].
 //! 3. follows: [`FollowMoves::new`] then `check` / `enumerate` / `count` / `sample`.
 //! 4. [`trick_winner`] on the plays (lead first); [`kitty_multiplier`] after the last trick.
 //!
@@ -31,6 +31,7 @@
 
 pub mod follow;
 pub mod lead;
+pub mod lead_candidates;
 pub mod winner;
 
 use crate::cards::{Rank, Suit};

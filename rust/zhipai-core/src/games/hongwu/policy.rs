@@ -4,7 +4,7 @@
 //! drawn uniformly from the dealer's 33 to bury; a lead drawn uniformly from
 //! [`HongWuState::lead_candidates`] (singles, pairs, tractors, and the whole holding of a plain
 //! suit when that is a throw — the Shengji random policy's candidates and sampler,
-//! [`crate::games::shengji::state::sample_lead`]; a throw another hand can beat fails and is
+//! [`crate::trick::lead_candidates::sample_lead`]; a throw another hand can beat fails and is
 //! reduced per §B.7); a follow drawn uniformly from the legal follows
 //! ([`crate::trick::FollowMoves::sample`]).
 //!
@@ -36,12 +36,12 @@ use crate::cards::{Card, Rank, Suit};
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
-use crate::games::shengji::state::sample_lead;
 use crate::multiset::Multiset;
 use crate::order::{CardOrder, TRUMP};
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
+use crate::trick::lead_candidates::sample_lead;
 use crate::trick::{check_lead, trick_winner};
 use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;

@@ -13,8 +13,8 @@ use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, Suit};
 use crate::combos::Format;
 use crate::error::{Result, ZhipaiError};
-use crate::games::shengji::state::for_each_lead_candidate;
 use crate::multiset::Multiset;
+use crate::trick::lead_candidates::for_each_lead_candidate;
 use crate::trick::winner::trick_winner_of;
 use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
@@ -530,7 +530,7 @@ impl HongWuState {
     /// tractor it holds (each run of ≥ 2 adjacent pairs, every length and start), plus, per plain
     /// suit, the whole holding of that suit when it is a throw (several units, hongwu.md §B.7;
     /// trumps cannot be thrown). These are the leads the random policy draws from uniformly
-    /// ([`crate::games::shengji::state::for_each_lead_candidate`], shared with Shengji). Other
+    /// ([`crate::trick::lead_candidates::for_each_lead_candidate`], shared with Shengji). Other
     /// throws (part of a suit) are legal too ([`HongWuState::check`]) but are not listed.
     pub fn lead_candidates(&self) -> Vec<Multiset> {
         let Some(tr) = self.tr.as_deref() else { return Vec::new() };

@@ -10,6 +10,8 @@ pub mod kitty;
 pub mod options;
 pub mod policy;
 pub mod scoring;
+pub mod session;
+pub mod simulator;
 pub mod state;
 
 use crate::error::{Result, ZhipaiError};

@@ -1,0 +1,164 @@
+//! Shengji as a [`DealSimulator`]: one random hand 1 at level 2 per row, and the Monte Carlo
+//! evaluation hook (shengji.md §1–§8).
+
+use super::scoring::Side;
+use super::state::{hand_and_kitty, Deal, DealResult, Move, Phase, NUM_PLAYERS};
+use super::ShengjiRules;
+use crate::cards::Rank;
+use crate::deal::DealShape;
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use crate::policy::Policy;
+use crate::rollout::{Column, DealSimulator, StartingDeal};
+use rand_chacha::ChaCha8Rng;
+
+/// Result columns of [`DealSimulator`] for Shengji (one random hand 1 at level 2).
+const COLUMNS: [Column; 13] = [
+    Column { name: "dealer", doc: "dealer seat 0..3" },
+    Column { name: "trump", doc: "trump suit 0..3 (S H D C), 4 = no-trump" },
+    Column { name: "level", doc: "level rank index 0..12 (0 = 2)" },
+    Column { name: "declarations", doc: "accepted declarations during the deal" },
+    Column { name: "attacker_points", doc: "attackers' final total P (tricks + kitty + penalty)" },
+    Column { name: "trick_points", doc: "attacker points won in tricks" },
+    Column { name: "kitty_points", doc: "points buried in the kitty" },
+    Column {
+        name: "kitty_multiplier",
+        doc: "kitty multiplier, 0 when the dealer team won the last trick",
+    },
+    Column { name: "side", doc: "0 = dealer team gains, 1 = attackers take over" },
+    Column { name: "levels", doc: "levels gained by that side" },
+    Column { name: "take_over", doc: "1 when the attackers deal next" },
+    Column { name: "tricks", doc: "tricks played" },
+    Column { name: "failed_throws", doc: "throws reduced to their forced component" },
+];
+
+/// The JJ column, present when `jj_scoring` is on.
+const JJ_COLUMN: Column =
+    Column { name: "jj_score", doc: "JJ 防方计分 in units of 基数 (S001, shengji.md §8.4)" };
+
+impl DealSimulator for ShengjiRules {
+    /// The 13 columns of [`COLUMNS`], plus `jj_score` when `jj_scoring` is on.
+    fn columns(&self) -> Vec<Column> {
+        let mut cols = COLUMNS.to_vec();
+        if self.scoring.jj_scoring {
+            cols.push(JJ_COLUMN);
+        }
+        cols
+    }
+
+    /// Play hand 1 (level 2, random first drawer) with `policy` for every seat. Errors:
+    /// `InvalidValue` for a row of the wrong length.
+    fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
+        self.check_row(row)?;
+        let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
+        let r = *deal.play_out(policy)?;
+        self.write_row(&r, row);
+        Ok(())
+    }
+
+    /// Two packs (or one, or three) with jokers, four hands of 12 / 25 / 39 cards and a kitty of
+    /// 6 / 8 / 6 (§1.1).
+    fn deal_shape(&self) -> Option<DealShape> {
+        let (hand, kitty) = hand_and_kitty(self.decks);
+        DealShape::new(self.decks as usize, true, &[hand; NUM_PLAYERS], kitty).ok()
+    }
+
+    /// Shengji reading of the hook (hand 1 at level 2, as [`DealSimulator::play_deal`]): the
+    /// given hands are received card by card in a random order, with declarations as they come
+    /// in ([`Deal::from_hands`]). `start.dealer = Some(s)` makes seat `s` the dealer and first
+    /// drawer (a later hand); `None` lets the declarations decide (hand 1).
+    ///
+    /// A candidate (`start.first_action`) is a card multiset for `start.seat`:
+    /// * empty: pass at its first declaration opportunity;
+    /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
+    /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
+    ///   first follow or lead), after the policy's burial when it is the dealer (chosen from
+    ///   the cards other than the candidate's, so that the lead stays possible).
+    ///
+    /// An illegal forced action is an `IllegalPlay` naming it; a deal that does not have the
+    /// shape of [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
+    fn play_from_deal(
+        &self,
+        policy: Policy,
+        start: &StartingDeal<'_>,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()> {
+        self.check_row(row)?;
+        let hands: [Multiset; NUM_PLAYERS] =
+            start.deal.hands.clone().try_into().map_err(|h: Vec<_>| {
+                ZhipaiError::invalid_value("deal", format!("{} hands", h.len()), "Shengji deals 4")
+            })?;
+        let dealer = match start.dealer {
+            Some(d) if d >= NUM_PLAYERS => {
+                return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"))
+            }
+            d => d.map(|d| d as u8),
+        };
+        let mut deal = Deal::from_hands(self, Rank::TWO, dealer, &hands, &start.deal.kitty, rng)?;
+        let (_, kitty_size) = hand_and_kitty(self.decks);
+        let mut forced = start.first_action.copied();
+        while !deal.is_terminal() {
+            let mv = match forced {
+                Some(m) if deal.current_player() == Some(start.seat as u8) => match deal.phase() {
+                    Phase::Dealing => m.is_empty().then_some(Move::Pass),
+                    Phase::Burying if m.len() == kitty_size => Some(Move::Bury(m)),
+                    Phase::Burying => Some(deal.burial_keeping(policy, &m)?),
+                    Phase::Playing => Some(Move::Play(m)),
+                    Phase::Done => None,
+                },
+                _ => None,
+            };
+            match mv {
+                Some(Move::Bury(b)) if forced.is_some_and(|m| m.len() != kitty_size) => {
+                    deal.apply(Move::Bury(b))?; // the policy's burial; the lead is still forced
+                }
+                Some(mv) => {
+                    forced = None;
+                    deal.apply(mv)?;
+                }
+                None => deal.policy_step(policy)?,
+            }
+        }
+        let r = *deal.result().expect("done");
+        self.write_row(&r, row);
+        Ok(())
+    }
+}
+
+impl ShengjiRules {
+    fn check_row(&self, row: &[i32]) -> Result<()> {
+        let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
+        if row.len() != n {
+            return Err(ZhipaiError::invalid_value(
+                "row length",
+                row.len(),
+                format!("expected {n}"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// One result row of [`COLUMNS`] (plus `jj_score`).
+    fn write_row(&self, r: &DealResult, row: &mut [i32]) {
+        let values = [
+            r.dealer as i32,
+            r.trump.map_or(4, |s| s.index() as i32),
+            0,
+            r.declarations as i32,
+            r.attacker_points,
+            r.trick_points,
+            r.kitty_points,
+            r.kitty_multiplier as i32,
+            (r.change.side == Side::Attackers) as i32,
+            r.change.levels as i32,
+            r.change.take_over as i32,
+            r.tricks as i32,
+            r.failed_throws as i32,
+        ];
+        row[..COLUMNS.len()].copy_from_slice(&values);
+        if let Some(jj) = self.scoring.jj_score(r.attacker_points) {
+            row[COLUMNS.len()] = jj;
+        }
+    }
+}

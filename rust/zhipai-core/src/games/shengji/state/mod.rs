@@ -1,0 +1,1005 @@
+//! One whole Shengji deal as a state machine (shengji.md §1–§8). A match of deals is in
+//! [`super::session`], the simulator rows in [`super::simulator`], the random policy's lead
+//! candidates in [`crate::trick::lead_candidates`].
+//!
+//! Phases of a [`Deal`]:
+//! 1. **Dealing** (§1.1, §2.2): cards are drawn one at a time counter-clockwise from the first
+//!    drawer (the dealer, or a random player in hand 1). After each card the receiver may declare
+//!    or overcall with the cards received so far; after the last card every player gets one more
+//!    chance (the final round). A decision is asked only when the player has a legal bid: a
+//!    player without one passes automatically.
+//! 2. **Burying** (§2.3–§2.4): trump is fixed (the final declaration; if nobody declared, the
+//!    `no_declaration` rule), the dealer is fixed (hand 1: `first_hand_dealer`), the dealer takes
+//!    the kitty and buries the same number of cards.
+//! 3. **Playing** (§4–§7): the dealer leads trick 1; each trick's winner leads the next. A throw
+//!    is checked at once against the other hands (full information) and reduced to its forced
+//!    component when it fails. Points go to the attackers when an attacker wins the trick; the
+//!    kitty's points × multiplier go to them when they win the last trick.
+//! 4. **Done**: [`Deal::result`] has the attackers' total and the level change (§8).
+//!
+//! Moves: [`Move`] is the structured move (a bid, a burial, a play = card multiset). The same
+//! decisions are also offered card by card ([`Deal::legal_action_mask`], [`Deal::apply_action`]):
+//! action `c` in 0..54 adds one card of kind `c` to the bid/burial/play being built, action
+//! [`STOP`] (54) ends a bid ("pass" when empty) or a lead. Burials and follows end by themselves
+//! when they have the right number of cards. The mask has exactly the actions that can still be
+//! completed to a legal move.
+//!
+//! Seats are 0..4 counter-clockwise; the partner of `p` is `(p + 2) % 4`.
+
+use super::declare::{
+    first_hand_dealer, flip_kitty_trump, Bid, Declaring, KittyBuryRestrictions, NoDeclaration,
+};
+use super::options::ThrowPenalty;
+use super::policy;
+use super::scoring::{LevelChange, Side};
+use super::ShengjiRules;
+use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
+use crate::combos::{decompose_into, Format};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use crate::order::TRUMP;
+use crate::policy::Policy;
+use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
+use crate::trick::winner::trick_winner_of;
+use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
+use rand::seq::SliceRandom;
+use rand::{Rng, RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::ops::ControlFlow;
+
+/// Players at the table.
+pub const NUM_PLAYERS: usize = 4;
+/// The card-by-card action that ends a bid (a pass when nothing was added) or a lead.
+pub const STOP: usize = NUM_KINDS;
+/// Number of card-by-card actions (54 kinds + [`STOP`]).
+pub const NUM_ACTIONS: usize = NUM_KINDS + 1;
+
+/// Hand size and kitty size for `decks` decks (§1.1): 12+6, 25+8, 39+6.
+pub fn hand_and_kitty(decks: u8) -> (usize, usize) {
+    match decks {
+        1 => (12, 6),
+        2 => (25, 8),
+        _ => (39, 6),
+    }
+}
+
+/// The phase of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    Dealing,
+    Burying,
+    Playing,
+    Done,
+}
+
+/// A structured move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Move {
+    /// No declaration now (dealing phase).
+    Pass,
+    /// Declare or overcall (dealing phase).
+    Declare(Bid),
+    /// The dealer's burial: exactly the kitty size of held cards.
+    Bury(Multiset),
+    /// A lead or a follow.
+    Play(Multiset),
+}
+
+impl std::fmt::Display for Move {
+    /// `pass`, `declare 2H 2H`, `bury …`, `play …` (cards in canonical notation).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Move::Pass => f.write_str("pass"),
+            Move::Declare(b) => write!(f, "declare {b}"),
+            Move::Bury(m) => write!(f, "bury {m}"),
+            Move::Play(m) => write!(f, "play {m}"),
+        }
+    }
+}
+
+/// The end of a deal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DealResult {
+    pub dealer: u8,
+    /// `None` for no-trump.
+    pub trump: Option<Suit>,
+    /// Attacker points won in tricks.
+    pub trick_points: i32,
+    /// Points won in tricks by the dealer team (they count for nobody, §7.1).
+    pub dealer_team_points: i32,
+    /// Points in the buried kitty.
+    pub kitty_points: i32,
+    /// Kitty multiplier when the attackers won the last trick, 0 otherwise.
+    pub kitty_multiplier: u32,
+    /// Failed-throw penalties added to the attackers' total (negative when attackers threw).
+    pub penalty: i32,
+    /// The attackers' final total P = tricks + kitty bonus + penalty.
+    pub attacker_points: i32,
+    pub change: LevelChange,
+    pub tricks: u16,
+    pub failed_throws: u16,
+    /// Accepted declarations (bids) in the deal.
+    pub declarations: u16,
+}
+
+/// One deal from the shuffle to the level change. `Clone` gives an independent copy (chance
+/// events after the clone are drawn from the copied generator, so both copies replay alike).
+#[derive(Clone, Debug)]
+pub struct Deal {
+    rules: ShengjiRules,
+    level: Rank,
+    /// The shuffled pack (the first `54 × decks` entries); the last kitty-size cards are the kitty.
+    stock: [Card; 3 * NUM_KINDS],
+    dealt: usize,
+    hand_size: usize,
+    first_drawer: u8,
+    /// The dealer: known from the start in later hands, fixed after declaring in hand 1.
+    dealer: Option<u8>,
+    hands: [Multiset; NUM_PLAYERS],
+    declaring: Declaring,
+    declarations: u16,
+    /// Per player: (`declarations` when last checked, whether a legal bid existed). The legal
+    /// bids change only when the player receives a level card or joker, or a bid is accepted.
+    bid_cache: [Option<(u16, bool)>; NUM_PLAYERS],
+    /// Remaining seats of the final declaration round (counted down).
+    final_round: u8,
+    phase: Phase,
+    to_move: u8,
+    trump: Option<Suit>,
+    kitty: Multiset,
+    tr: Option<Box<TrickRules>>,
+    leader: u8,
+    plays: [Multiset; NUM_PLAYERS],
+    played: u8,
+    /// The format of the current trick's lead (meaningful while `played > 0`), written in place.
+    lead_format: Format,
+    trick_points: i32,
+    dealer_team_points: i32,
+    penalty: i32,
+    tricks: u16,
+    failed_throws: u16,
+    /// The bid / burial / play being built card by card.
+    building: Multiset,
+    result: Option<DealResult>,
+    rng: ChaCha8Rng,
+}
+
+impl Deal {
+    /// A new deal at `level` (the dealer team's level). `dealer` is `None` for hand 1 (the first
+    /// drawer is random and the declaration decides the dealer) and the seat of the dealer in
+    /// later hands. All chance (shuffle, random dealer, random suit) comes from `rng`.
+    ///
+    /// Errors: `InvalidValue` for a dealer seat outside 0..4; `InvalidOption` for
+    /// `throw_fail_penalty=structured`, which the deal does not implement yet.
+    pub fn new(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        rng: &mut impl RngCore,
+    ) -> Result<Deal> {
+        check_start(rules, dealer)?;
+        let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        let decks = rules.decks;
+        let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        let size = NUM_KINDS * decks as usize;
+        for (i, slot) in stock[..size].iter_mut().enumerate() {
+            *slot = Card::from_index(i % NUM_KINDS).expect("i % 54 is a kind");
+        }
+        stock[..size].shuffle(&mut rng);
+        let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
+        Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
+    }
+
+    /// A deal of the given `hands` (seat order) and `kitty` (Monte Carlo evaluation): each hand
+    /// is received in a random order drawn from `rng` (so declarations happen as the cards come
+    /// in, §2.2), the kitty is the end of the stock. `dealer` as in [`Deal::new`].
+    ///
+    /// Errors: `InvalidValue` for a dealer seat outside 0..4, a hand or kitty of the wrong size
+    /// (§1.1) or cards that are not exactly the `decks` packs; `InvalidOption` as in
+    /// [`Deal::new`].
+    pub fn from_hands(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        hands: &[Multiset; NUM_PLAYERS],
+        kitty: &Multiset,
+        rng: &mut impl RngCore,
+    ) -> Result<Deal> {
+        check_start(rules, dealer)?;
+        let (hand_size, kitty_size) = hand_and_kitty(rules.decks);
+        let mut all = *kitty;
+        for (p, h) in hands.iter().enumerate() {
+            if h.len() != hand_size {
+                return Err(ZhipaiError::invalid_value(
+                    format!("hand of seat {p}"),
+                    h,
+                    format!("expected {hand_size} cards with {} decks", rules.decks),
+                ));
+            }
+            all.add_all(h)?;
+        }
+        if kitty.len() != kitty_size {
+            return Err(ZhipaiError::invalid_value(
+                "kitty",
+                kitty,
+                format!("expected {kitty_size} cards with {} decks", rules.decks),
+            ));
+        }
+        if all != Multiset::full_decks(rules.decks as usize, true)? {
+            return Err(ZhipaiError::invalid_value(
+                "deal",
+                all,
+                format!("expected exactly {} full packs with jokers", rules.decks),
+            ));
+        }
+        let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
+        let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        for (p, h) in hands.iter().enumerate() {
+            let mut order: Vec<Card> = h.iter().collect();
+            order.shuffle(&mut rng);
+            // Seat p receives the draws first_drawer + i ≡ p (mod 4).
+            let offset = (p + NUM_PLAYERS - first_drawer as usize) % NUM_PLAYERS;
+            for (t, &c) in order.iter().enumerate() {
+                stock[offset + t * NUM_PLAYERS] = c;
+            }
+        }
+        for (j, c) in kitty.iter().enumerate() {
+            stock[hand_size * NUM_PLAYERS + j] = c;
+        }
+        Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
+    }
+
+    /// The deal after the shuffle: deal from `stock` until the first decision.
+    fn start(
+        rules: &ShengjiRules,
+        level: Rank,
+        dealer: Option<u8>,
+        stock: [Card; 3 * NUM_KINDS],
+        first_drawer: u8,
+        rng: ChaCha8Rng,
+    ) -> Deal {
+        let (hand_size, _) = hand_and_kitty(rules.decks);
+        let mut deal = Deal {
+            rules: rules.clone(),
+            level,
+            stock,
+            dealt: 0,
+            hand_size,
+            first_drawer,
+            dealer,
+            hands: [Multiset::EMPTY; NUM_PLAYERS],
+            declaring: Declaring::new(rules.declare, level),
+            declarations: 0,
+            bid_cache: [None; NUM_PLAYERS],
+            final_round: NUM_PLAYERS as u8,
+            phase: Phase::Dealing,
+            to_move: first_drawer,
+            trump: None,
+            kitty: Multiset::EMPTY,
+            tr: None,
+            leader: 0,
+            plays: [Multiset::EMPTY; NUM_PLAYERS],
+            played: 0,
+            lead_format: Format::EMPTY,
+            trick_points: 0,
+            dealer_team_points: 0,
+            penalty: 0,
+            tricks: 0,
+            failed_throws: 0,
+            building: Multiset::EMPTY,
+            result: None,
+            rng,
+        };
+        deal.run_dealing();
+        deal
+    }
+
+    /// The rule set of this deal.
+    pub fn rules(&self) -> &ShengjiRules {
+        &self.rules
+    }
+
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        self.phase == Phase::Done
+    }
+
+    /// The player to decide, `None` when the deal is over.
+    pub fn current_player(&self) -> Option<u8> {
+        (self.phase != Phase::Done).then_some(self.to_move)
+    }
+
+    /// The hand of `player` (cards received so far while dealing).
+    pub fn hand(&self, player: u8) -> Multiset {
+        self.hands[player as usize % NUM_PLAYERS]
+    }
+
+    /// The dealer, once known.
+    pub fn dealer(&self) -> Option<u8> {
+        self.dealer
+    }
+
+    /// The trump (`None` = no-trump) once the dealing phase is over.
+    pub fn trump(&self) -> Option<Option<Suit>> {
+        (self.phase != Phase::Dealing).then_some(self.trump)
+    }
+
+    /// The declaration state (current winner, first declarer).
+    pub fn declaring(&self) -> &Declaring {
+        &self.declaring
+    }
+
+    /// The trick rules of this deal (after dealing).
+    pub fn trick_rules(&self) -> Option<&TrickRules> {
+        self.tr.as_deref()
+    }
+
+    /// The plays of the current trick so far, leader first.
+    pub fn current_trick(&self) -> &[Multiset] {
+        &self.plays[..self.played as usize]
+    }
+
+    /// The result once the deal is over.
+    pub fn result(&self) -> Option<&DealResult> {
+        self.result.as_ref()
+    }
+
+    /// Zero-sum returns once the deal is over: the gaining side's players get `+levels`, the
+    /// others `-levels` (a take-over without levels is 0 for everyone).
+    pub fn returns(&self) -> Option<[f64; NUM_PLAYERS]> {
+        let r = self.result?;
+        let mut out = [0.0; NUM_PLAYERS];
+        for (p, v) in out.iter_mut().enumerate() {
+            let dealer_team = (p as u8 + 4 - r.dealer).is_multiple_of(2);
+            let gains = dealer_team == (r.change.side == Side::Dealer);
+            *v = if gains { r.change.levels as f64 } else { -(r.change.levels as f64) };
+        }
+        Some(out)
+    }
+
+    fn is_attacker(&self, player: u8) -> bool {
+        (player + 4 - self.dealer.unwrap_or(0)) % 2 == 1
+    }
+
+    // ---------------------------------------------------------------- dealing and declaring
+
+    /// Draw cards until somebody has a declaration to decide, or the phase ends.
+    fn run_dealing(&mut self) {
+        let total = self.hand_size * NUM_PLAYERS;
+        while self.dealt < total {
+            let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
+            let card = self.stock[self.dealt];
+            self.hands[p as usize].add(card);
+            self.dealt += 1;
+            if card.is_joker() || card.rank() == Some(self.level) {
+                self.bid_cache[p as usize] = None;
+            }
+            if self.can_declare(p) {
+                self.to_move = p;
+                return;
+            }
+        }
+        while self.final_round > 0 {
+            let p = (self.first_drawer + NUM_PLAYERS as u8 - self.final_round) % 4;
+            self.final_round -= 1;
+            if self.can_declare(p) {
+                self.to_move = p;
+                // Re-enter here after the decision: the seat is already counted.
+                return;
+            }
+        }
+        self.finish_declaring();
+    }
+
+    fn can_declare(&mut self, p: u8) -> bool {
+        if let Some((at, any)) = self.bid_cache[p as usize] {
+            if at == self.declarations {
+                return any;
+            }
+        }
+        let mut any = false;
+        self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
+        self.bid_cache[p as usize] = Some((self.declarations, any));
+        any
+    }
+
+    /// The bids the player to move may show now (dealing phase), weakest first.
+    pub fn legal_bids(&self) -> Vec<Bid> {
+        if self.phase != Phase::Dealing {
+            return Vec::new();
+        }
+        self.declaring.legal_bids(self.to_move, &self.hands[self.to_move as usize])
+    }
+
+    fn finish_declaring(&mut self) {
+        let (_, kitty_size) = hand_and_kitty(self.rules.decks);
+        let kitty_cards = &self.stock[self.dealt..self.dealt + kitty_size];
+        self.trump = match self.declaring.trump() {
+            Some(t) => t,
+            None => match self.rules.declare.no_declaration {
+                NoDeclaration::NoTrump => None,
+                NoDeclaration::RandomSuit => Some(Suit::from_index(self.rng.random_range(0..4))),
+                NoDeclaration::FlipKitty => flip_kitty_trump(kitty_cards, self.level),
+            },
+        };
+        let mut kitty = Multiset::EMPTY;
+        for &c in kitty_cards {
+            kitty.add(c);
+        }
+        if self.dealer.is_none() {
+            let d = first_hand_dealer(&self.rules.declare, &self.declaring, self.first_drawer);
+            self.dealer = Some(d.unwrap_or_else(|| self.rng.random_range(0..4u8)));
+        }
+        let dealer = self.dealer.expect("set above");
+        self.hands[dealer as usize].add_all(&kitty).expect("a hand holds ≤ 3 copies + kitty");
+        self.tr =
+            Some(Box::new(self.rules.play.trick_rules(self.rules.decks, self.level, self.trump)));
+        self.phase = Phase::Burying;
+        self.to_move = dealer;
+    }
+
+    // ---------------------------------------------------------------- structured moves
+
+    /// Apply a structured move for the player to move. Errors with `IllegalPlay` naming the
+    /// move and the rule when it is not legal here (the state is then unchanged).
+    pub fn apply(&mut self, mv: Move) -> Result<()> {
+        if !self.building.is_empty() {
+            return Err(ZhipaiError::illegal_play(
+                mv.to_string(),
+                "a card-by-card move is being built; finish it with apply_action",
+            ));
+        }
+        self.apply_move(mv)
+    }
+
+    fn apply_move(&mut self, mv: Move) -> Result<()> {
+        match (self.phase, mv) {
+            (Phase::Dealing, Move::Pass) => {
+                self.run_dealing();
+                Ok(())
+            }
+            (Phase::Dealing, Move::Declare(bid)) => {
+                let p = self.to_move;
+                if self.hands[p as usize].count(bid.card) < bid.count as usize {
+                    return Err(ZhipaiError::illegal_play(
+                        format!("declaration {bid} by player {p}"),
+                        "the player has not received these cards",
+                    ));
+                }
+                self.declaring.declare(p, bid)?;
+                self.declarations += 1;
+                self.run_dealing();
+                Ok(())
+            }
+            (Phase::Burying, Move::Bury(cards)) => self.bury(cards),
+            (Phase::Playing, Move::Play(cards)) => {
+                if self.played == 0 {
+                    self.lead(cards)
+                } else {
+                    self.follow(cards)
+                }
+            }
+            (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv.to_string(), "the deal is over")),
+            (phase, _) => Err(ZhipaiError::illegal_play(
+                mv.to_string(),
+                format!("not a move of the {phase:?} phase"),
+            )),
+        }
+    }
+
+    fn bury(&mut self, cards: Multiset) -> Result<()> {
+        let (_, k) = hand_and_kitty(self.rules.decks);
+        let d = self.to_move as usize;
+        if cards.len() != k {
+            return Err(ZhipaiError::illegal_play(
+                format!("burial {cards}"),
+                format!("bury exactly {k} cards"),
+            ));
+        }
+        if !self.hands[d].contains_all(&cards) {
+            return Err(ZhipaiError::illegal_play(format!("burial {cards}"), "cards not held"));
+        }
+        if let Some(restricted) = self.bury_restricted() {
+            let spare = self.hands[d].len() - self.hands[d].count_in(restricted);
+            let must = k.saturating_sub(spare);
+            if cards.count_in(restricted) > must {
+                return Err(ZhipaiError::illegal_play(
+                    format!("burial {cards}"),
+                    "kitty_bury_restrictions forbid these cards while others can be buried",
+                ));
+            }
+        }
+        self.hands[d].remove_all(&cards)?;
+        self.kitty = cards;
+        self.phase = Phase::Playing;
+        self.leader = self.to_move;
+        Ok(())
+    }
+
+    /// The kinds the burial restriction avoids, if any.
+    fn bury_restricted(&self) -> Option<CardSet> {
+        match self.rules.declare.kitty_bury_restrictions {
+            KittyBuryRestrictions::None => None,
+            KittyBuryRestrictions::NoPoints => Some(point_kinds()),
+            KittyBuryRestrictions::NoTrumps => {
+                Some(self.tr.as_ref().expect("after dealing").order.suit_mask(TRUMP))
+            }
+        }
+    }
+
+    fn tr(&self) -> &TrickRules {
+        self.tr.as_ref().expect("trick rules exist after dealing")
+    }
+
+    fn lead(&mut self, cards: Multiset) -> Result<()> {
+        let p = self.to_move as usize;
+        let tr = self.tr.as_deref().expect("trick rules exist after dealing");
+        // Written in place: a format is too big to move around on the hot path.
+        check_lead_into(tr, &cards, Some(&self.hands[p]), &mut self.lead_format)
+            .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?;
+        let format = &self.lead_format;
+        let mut played = cards;
+        if format.is_throw() {
+            let others: [Multiset; 3] =
+                std::array::from_fn(|i| self.hands[(p + 1 + i) % NUM_PLAYERS]);
+            let r = check_throw(tr, format, &others);
+            if !r.valid {
+                played = r.played;
+                let ok =
+                    decompose_into(&played, &tr.order, tr.decomposition, &mut self.lead_format);
+                debug_assert!(ok, "the forced part is one unit of the led suit");
+                self.failed_throws += 1;
+                let fine = match self.rules.play.throw_fail_penalty {
+                    ThrowPenalty::TenPerAttempt => 10,
+                    ThrowPenalty::TenPerCardReturned => 10 * r.beaten_cards as i32,
+                    _ => 0,
+                };
+                self.penalty += if self.is_attacker(p as u8) { -fine } else { fine };
+            }
+        }
+        self.hands[p].remove_all(&played)?;
+        self.plays[0] = played;
+        self.played = 1;
+        self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
+        Ok(())
+    }
+
+    fn follow(&mut self, cards: Multiset) -> Result<()> {
+        let p = self.to_move as usize;
+        let format = &self.lead_format;
+        let moves = FollowMoves::new(self.tr(), format, &self.hands[p])?;
+        moves
+            .check(&cards)
+            .map_err(|e| ZhipaiError::illegal_play(format!("follow {cards}"), e.to_string()))?;
+        self.record_follow(cards)
+    }
+
+    /// Record a follow known to be legal (checked, or drawn from the legal follows).
+    fn record_follow(&mut self, cards: Multiset) -> Result<()> {
+        let p = self.to_move as usize;
+        self.hands[p].remove_all(&cards)?;
+        self.plays[self.played as usize] = cards;
+        self.played += 1;
+        self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
+        if self.played as usize == NUM_PLAYERS {
+            self.finish_trick()?;
+        }
+        Ok(())
+    }
+
+    fn finish_trick(&mut self) -> Result<()> {
+        let format = &self.lead_format;
+        let w = trick_winner_of(self.tr(), format, &self.plays)?;
+        let winner = (self.leader + w as u8) % 4;
+        let points: i32 = self.plays.iter().map(points_of).sum();
+        if self.is_attacker(winner) {
+            self.trick_points += points;
+        } else {
+            self.dealer_team_points += points;
+        }
+        self.tricks += 1;
+        self.played = 0;
+        self.leader = winner;
+        self.to_move = winner;
+        if self.hands.iter().all(|h| h.is_empty()) {
+            self.finish_deal(winner, w)?;
+        }
+        Ok(())
+    }
+
+    fn finish_deal(&mut self, last_winner: u8, w: usize) -> Result<()> {
+        let kitty_points = points_of(&self.kitty);
+        let kitty_multiplier = if self.is_attacker(last_winner) {
+            super::kitty::kitty_multiplier(
+                self.rules.play.kitty_multiplier,
+                self.rules.play.kitty_multiplier_basis,
+                self.tr(),
+                &self.plays[0],
+                Some(&self.plays[w]),
+            )?
+        } else {
+            0
+        };
+        let attacker_points =
+            self.trick_points + kitty_points * kitty_multiplier as i32 + self.penalty;
+        self.result = Some(DealResult {
+            dealer: self.dealer.expect("set after dealing"),
+            trump: self.trump,
+            trick_points: self.trick_points,
+            dealer_team_points: self.dealer_team_points,
+            kitty_points,
+            kitty_multiplier,
+            penalty: self.penalty,
+            attacker_points,
+            change: self.rules.scoring.level_change(attacker_points),
+            tricks: self.tricks,
+            failed_throws: self.failed_throws,
+            declarations: self.declarations,
+        });
+        self.phase = Phase::Done;
+        Ok(())
+    }
+
+    // ---------------------------------------------------------------- card-by-card actions
+
+    /// The cards added so far to the move being built card by card.
+    pub fn building(&self) -> Multiset {
+        self.building
+    }
+
+    /// Bit `a` set = action `a` (card kind 0..54, or [`STOP`] = 54) is legal now.
+    pub fn legal_action_mask(&self) -> u64 {
+        let b = self.building;
+        let p = self.to_move as usize;
+        let hand = self.hands[p];
+        match self.phase {
+            Phase::Done => 0,
+            Phase::Dealing => {
+                let mut mask = 0u64;
+                let k = b.len();
+                let built = b.kinds().first();
+                self.declaring.for_each_legal_bid(self.to_move, &hand, |bid| {
+                    if built.is_none_or(|c| c == bid.card) && bid.count as usize > k {
+                        mask |= bid.card.bit();
+                    }
+                    if built == Some(bid.card) && bid.count as usize == k {
+                        mask |= 1 << STOP;
+                    }
+                });
+                if k == 0 {
+                    mask |= 1 << STOP; // pass
+                }
+                mask
+            }
+            Phase::Burying => self.bury_mask(),
+            Phase::Playing if self.played == 0 => self.lead_mask(),
+            Phase::Playing => self.follow_mask(),
+        }
+    }
+
+    /// Legal actions as a list of action ids (see [`Deal::legal_action_mask`]).
+    pub fn legal_actions(&self) -> Vec<usize> {
+        let m = self.legal_action_mask();
+        (0..NUM_ACTIONS).filter(|a| m & (1 << a) != 0).collect()
+    }
+
+    /// Kinds with copies left in `hand` beyond those already in the move being built.
+    fn remaining(&self, hand: &Multiset) -> CardSet {
+        let mut out = CardSet::EMPTY;
+        for c in hand.kinds() {
+            if hand.count(c) > self.building.count(c) {
+                out.insert(c);
+            }
+        }
+        out
+    }
+
+    fn bury_mask(&self) -> u64 {
+        let hand = self.hands[self.to_move as usize];
+        let mut mask = self.remaining(&hand);
+        if let Some(restricted) = self.bury_restricted() {
+            let (_, k) = hand_and_kitty(self.rules.decks);
+            let spare = hand.len() - hand.count_in(restricted);
+            let budget = k.saturating_sub(spare);
+            if self.building.count_in(restricted) >= budget {
+                mask = mask.minus(restricted);
+            }
+        }
+        mask.0
+    }
+
+    fn lead_mask(&self) -> u64 {
+        let hand = self.hands[self.to_move as usize];
+        let tr = self.tr();
+        let rem = self.remaining(&hand);
+        let Some(first) = self.building.kinds().first() else { return rem.0 };
+        let suit = tr.order.suit(first);
+        let mut mask = rem.intersect(tr.order.suit_mask(suit)).0;
+        if !tr.trump_throw_allowed && suit == TRUMP {
+            // Only single units may be led in trump: keep the cards that can still complete one.
+            mask = 0;
+            for c in rem.intersect(tr.order.suit_mask(TRUMP)) {
+                let mut next = self.building;
+                next.add(c);
+                if self.completes_to_trump_unit(&next) {
+                    mask |= c.bit();
+                }
+            }
+        }
+        if check_lead(tr, &self.building, Some(&hand)).is_ok() {
+            mask |= 1 << STOP;
+        }
+        mask
+    }
+
+    /// Whether some single trump unit held by the leader contains `part`.
+    fn completes_to_trump_unit(&self, part: &Multiset) -> bool {
+        let hand = self.hands[self.to_move as usize];
+        let tr = self.tr();
+        let trumps = hand.restrict(tr.order.suit_mask(TRUMP));
+        let mut found = false;
+        let _ = for_each_unit_lead(tr, &trumps, &mut |u| {
+            if u.contains_all(part) {
+                found = true;
+                return ControlFlow::Break(());
+            }
+            ControlFlow::Continue(())
+        });
+        found
+    }
+
+    fn follow_mask(&self) -> u64 {
+        let p = self.to_move as usize;
+        let format = &self.lead_format;
+        let Ok(moves) = FollowMoves::new(self.tr(), format, &self.hands[p]) else { return 0 };
+        let mut mask = 0u64;
+        let b = self.building;
+        moves.for_each(&mut |play| {
+            if play.contains_all(&b) {
+                for c in play.kinds() {
+                    if play.count(c) > b.count(c) {
+                        mask |= c.bit();
+                    }
+                }
+            }
+            ControlFlow::Continue(())
+        });
+        mask
+    }
+
+    /// Apply card-by-card action `action` (0..54 a card kind, 54 [`STOP`]). Errors with
+    /// `IllegalPlay` naming the action when it is not in [`Deal::legal_action_mask`].
+    pub fn apply_action(&mut self, action: usize) -> Result<()> {
+        if action >= NUM_ACTIONS || self.legal_action_mask() & (1 << action) == 0 {
+            return Err(ZhipaiError::illegal_play(
+                format!("action {action}"),
+                format!("not legal now; legal: {:?}", self.legal_actions()),
+            ));
+        }
+        if action != STOP {
+            let card = Card::from_index(action).expect("action < 54 is a kind");
+            self.building.add(card);
+        }
+        let b = self.building;
+        let done = match self.phase {
+            Phase::Dealing => action == STOP,
+            Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
+            Phase::Playing if self.played == 0 => action == STOP,
+            Phase::Playing => b.len() == self.lead_format.cards as usize,
+            Phase::Done => false,
+        };
+        if !done {
+            return Ok(());
+        }
+        self.building = Multiset::EMPTY;
+        let mv = match self.phase {
+            Phase::Dealing => match b.kinds().first() {
+                None => Move::Pass,
+                Some(card) => Move::Declare(Bid { card, count: b.len() as u8 }),
+            },
+            Phase::Burying => Move::Bury(b),
+            _ => Move::Play(b),
+        };
+        self.apply_move(mv)
+    }
+
+    // ---------------------------------------------------------------- random policy
+
+    /// Draw the player-to-move's move under [`Policy::Random`]: a uniform choice among pass and
+    /// the legal bids; a uniformly random set of physical cards to bury (within the burial
+    /// restriction); a lead drawn uniformly from the lead candidates ([`for_each_lead_candidate`]);
+    /// a follow drawn uniformly from the legal follows (`FollowMoves::sample`).
+    pub fn random_move(&mut self) -> Result<Move> {
+        let p = self.to_move as usize;
+        Ok(match self.phase {
+            Phase::Done => {
+                return Err(ZhipaiError::illegal_play("random move", "the deal is over"))
+            }
+            Phase::Dealing => {
+                let mut bids = [None; 24];
+                let mut n = 0;
+                self.declaring.for_each_legal_bid(self.to_move, &self.hands[p], |b| {
+                    bids[n] = Some(b);
+                    n += 1;
+                });
+                let pick = self.rng.random_range(0..=n);
+                if pick == n {
+                    Move::Pass
+                } else {
+                    Move::Declare(bids[pick].expect("filled"))
+                }
+            }
+            Phase::Burying => Move::Bury(self.random_burial()),
+            Phase::Playing if self.played == 0 => {
+                let tr = self.tr.as_deref().expect("after dealing");
+                Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
+            }
+            Phase::Playing => {
+                let format = &self.lead_format;
+                let tr = self.tr.as_deref().expect("after dealing");
+                let hand = &self.hands[p];
+                if format.cards == 1 {
+                    // Same distribution as `FollowMoves::sample` for a single lead (uniform over
+                    // the legal one-card plays: a held kind of the led suit, else any held kind),
+                    // without its tables; `follow` still checks the play.
+                    let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
+                    let pool = if suited.is_empty() { hand.kinds() } else { suited };
+                    let k = self.rng.random_range(0..pool.len() as usize);
+                    let card = pool.iter().nth(k).expect("k < pool size");
+                    Move::Play(Multiset::from_set(CardSet::single(card)))
+                } else {
+                    Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
+                }
+            }
+        })
+    }
+
+    fn random_burial(&mut self) -> Multiset {
+        let (_, k) = hand_and_kitty(self.rules.decks);
+        let hand = self.hands[self.to_move as usize];
+        let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
+        // Stack buffers (a dealer holds at most 45 cards): the free cards, then the restricted.
+        let mut buf = [Card::SMALL_JOKER; 3 * NUM_KINDS];
+        let mut n_free = 0;
+        for c in hand.restrict(!restricted).iter() {
+            buf[n_free] = c;
+            n_free += 1;
+        }
+        let mut n = n_free;
+        for c in hand.restrict(restricted).iter() {
+            buf[n] = c;
+            n += 1;
+        }
+        buf[..n_free].shuffle(&mut self.rng);
+        buf[n_free..n].shuffle(&mut self.rng);
+        let mut out = Multiset::EMPTY;
+        for &c in buf[..n].iter().take(k) {
+            out.add(c);
+        }
+        out
+    }
+
+    /// The move of the greedy player for the seat to move (rules in [`super::policy`]); it
+    /// sees only that seat's hand, the cards played and its own burial. Errors with
+    /// `IllegalPlay` when the deal is over.
+    pub fn greedy_move(&self) -> Result<Move> {
+        let p = self.to_move as usize;
+        let hand = &self.hands[p];
+        Ok(match self.phase {
+            Phase::Done => {
+                return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
+            }
+            Phase::Dealing => policy::declare(&policy::DeclareView {
+                seat: self.to_move,
+                hand,
+                level: self.level,
+                declaring: &self.declaring,
+            }),
+            Phase::Burying => {
+                let (_, k) = hand_and_kitty(self.rules.decks);
+                let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
+                Move::Bury(policy::bury(self.tr(), hand, k, restricted))
+            }
+            Phase::Playing => {
+                // Not seen by this seat = the other hands, plus the kitty unless it buried it
+                // (the pack minus its hand, the cards played and its own burial).
+                let mut unseen =
+                    if Some(self.to_move) == self.dealer { Multiset::EMPTY } else { self.kitty };
+                for (q, h) in self.hands.iter().enumerate() {
+                    if q != p {
+                        unseen.add_all(h)?;
+                    }
+                }
+                let view = policy::PlayView {
+                    tr: self.tr(),
+                    hand,
+                    unseen: &unseen,
+                    plays: self.current_trick(),
+                    lead: &self.lead_format,
+                };
+                Move::Play(if self.played == 0 {
+                    policy::lead(&view)
+                } else {
+                    policy::follow(&view)?
+                })
+            }
+        })
+    }
+
+    /// The burial `policy` chooses for the dealer while keeping `keep` (a forced first lead)
+    /// in hand; when `keep` is not held the burial is chosen from the whole hand (the lead is
+    /// then refused when played).
+    pub(crate) fn burial_keeping(&mut self, policy: Policy, keep: &Multiset) -> Result<Move> {
+        let p = self.to_move as usize;
+        let held = self.hands[p];
+        let (_, k) = hand_and_kitty(self.rules.decks);
+        if held.contains_all(keep) && held.len() - keep.len() >= k {
+            self.hands[p].remove_all(keep)?;
+        }
+        let mv = match policy {
+            Policy::Random => self.random_move(),
+            Policy::Greedy => self.greedy_move(),
+        };
+        self.hands[p] = held;
+        mv
+    }
+
+    /// Play the deal to the end with `policy` for every seat.
+    pub fn play_out(&mut self, policy: Policy) -> Result<&DealResult> {
+        while self.phase != Phase::Done {
+            self.policy_step(policy)?;
+        }
+        Ok(self.result.as_ref().expect("done"))
+    }
+
+    /// Apply the move `policy` chooses for the seat to move.
+    pub(crate) fn policy_step(&mut self, policy: Policy) -> Result<()> {
+        let mv = match policy {
+            Policy::Random => self.random_move()?,
+            Policy::Greedy => self.greedy_move()?,
+        };
+        match mv {
+            // Both policies draw follows from the legal follows: no second check.
+            Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
+                self.record_follow(cards)
+            }
+            _ => self.apply_move(mv),
+        }
+    }
+}
+
+/// The checks of [`Deal::new`] before any card is dealt.
+fn check_start(rules: &ShengjiRules, dealer: Option<u8>) -> Result<()> {
+    if let Some(d) = dealer.filter(|d| *d >= 4) {
+        return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
+    }
+    if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
+        return Err(ZhipaiError::invalid_option(
+            "throw_fail_penalty",
+            "structured",
+            "not implemented in the deal state yet",
+        ));
+    }
+    Ok(())
+}
+
+fn point_kinds() -> CardSet {
+    CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
+}
+
+/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), by popcount over the count planes.
+fn points_of(m: &Multiset) -> i32 {
+    const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
+    const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
+    m.planes()
+        .iter()
+        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
+        .sum::<u32>() as i32
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,203 @@
+//! Lead candidates of the random policies (Shengji family and Hong Wu): every single-unit lead
+//! (single, pair, triple, tractor / Titanic run) plus, per effective suit, the whole holding when
+//! it is a throw; [`sample_lead`] draws one uniformly without enumerating (shengji.md §4.1–§4.3,
+//! hongwu.md §B.6–§B.7).
+
+use super::TrickRules;
+use crate::cards::CardSet;
+use crate::multiset::Multiset;
+use crate::order::TRUMP;
+use rand::Rng;
+use std::ops::ControlFlow;
+
+/// Call `f` on every single-unit lead of `cards` (all of one effective suit or several): each
+/// held kind as a single, each pair, each triple, then the runs of [`for_each_run`].
+pub(crate) fn for_each_unit_lead(
+    tr: &TrickRules,
+    cards: &Multiset,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for mult in 1..=(tr.decks as usize).min(3) {
+        for c in cards.at_least(mult) {
+            let mut u = Multiset::EMPTY;
+            for _ in 0..mult {
+                u.add(c);
+            }
+            f(&u)?;
+        }
+    }
+    for_each_run(tr, cards, f)
+}
+
+/// Call `f` on every tractor / Titanic run of `cards`: for multiplicity 2 and 3, from every held
+/// kind, each extension along linked strength indices (one kind per index; §4.1–§4.2).
+pub(crate) fn for_each_run(
+    tr: &TrickRules,
+    cards: &Multiset,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) -> ControlFlow<()> {
+    for mult in 2..=(tr.decks as usize).min(3) {
+        let held = cards.at_least(mult);
+        for start in held {
+            let s = tr.order.suit(start);
+            let mut run = Multiset::EMPTY;
+            for _ in 0..mult {
+                run.add(start);
+            }
+            let mut idx = tr.order.index(start);
+            while tr.order.linked(s, idx) {
+                let Some(next) = tr.order.kinds_at(s, idx + 1).intersect(held).first() else {
+                    break;
+                };
+                for _ in 0..mult {
+                    run.add(next);
+                }
+                idx += 1;
+                f(&run)?;
+            }
+        }
+    }
+    ControlFlow::Continue(())
+}
+
+/// The number of runs [`for_each_run`] visits, from index masks alone: a start kind at index `i`
+/// of a maximal linked run of held indices `low..=top` extends to `top - i` runs.
+pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
+    let mut n = 0u32;
+    for mult in 2..=(tr.decks as usize).min(3) {
+        let held = cards.at_least(mult);
+        if held.len() < 2 {
+            break;
+        }
+        for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+            let hs = held.intersect(tr.order.suit_mask(s));
+            if hs.len() < 2 {
+                continue;
+            }
+            let mask = tr.order.index_mask(s, hs);
+            crate::combos::for_each_run(mask, tr.order.links(s), |low, len| {
+                for k in 0..len.saturating_sub(1) {
+                    let kinds = hs.intersect(tr.order.kinds_at(s, low + k)).len();
+                    n += kinds * (len - 1 - k) as u32;
+                }
+            });
+        }
+    }
+    n
+}
+
+/// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
+pub(crate) fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
+    let mut bits = 0u8;
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        let part = hand.restrict(tr.order.suit_mask(s));
+        if part.len() < 2 || (s == TRUMP && !tr.trump_throw_allowed) {
+            continue;
+        }
+        if !is_single_unit(tr, s, &part) {
+            bits |= 1 << s;
+        }
+    }
+    bits
+}
+
+/// Whether `part` (cards of effective suit `suit`) is one unit: one kind, or every kind held the
+/// same number m ≥ 2 of times at distinct, consecutive, linked strength indices (a tractor or
+/// Titanic, §4.1–§4.2). Anything else decomposes into several units, i.e. is a throw.
+pub(crate) fn is_single_unit(tr: &TrickRules, suit: usize, part: &Multiset) -> bool {
+    let kinds = part.kinds();
+    let n = kinds.len() as usize;
+    let Some(first) = kinds.first() else { return false };
+    if n == 1 {
+        return true;
+    }
+    let m = part.count(first);
+    if m < 2 || part.exactly(m) != kinds {
+        return false;
+    }
+    let idx = tr.order.index_mask(suit, kinds);
+    if idx.count_ones() as usize != n {
+        return false; // two kinds share an index (equal off-suit level cards)
+    }
+    let low = idx.trailing_zeros();
+    let run = idx >> low;
+    let need = ((1u32 << (n - 1)) - 1) << low;
+    run & (run + 1) == 0 && tr.order.links(suit) & need == need
+}
+
+/// Call `f` on every lead candidate of the random policy: the single-unit leads of
+/// [`for_each_unit_lead`], plus, per effective suit, the whole holding of that suit when it is a
+/// throw (several units) and such a throw may be led.
+pub fn for_each_lead_candidate(
+    tr: &TrickRules,
+    hand: &Multiset,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) {
+    lead_candidates(tr, hand, throw_suits(tr, hand), f)
+}
+
+fn lead_candidates(
+    tr: &TrickRules,
+    hand: &Multiset,
+    throws: u8,
+    f: &mut dyn FnMut(&Multiset) -> ControlFlow<()>,
+) {
+    if for_each_unit_lead(tr, hand, f).is_break() {
+        return;
+    }
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        if throws & (1 << s) != 0 && f(&hand.restrict(tr.order.suit_mask(s))).is_break() {
+            return;
+        }
+    }
+}
+
+/// A lead drawn uniformly from [`for_each_lead_candidate`]: singles, pairs and triples are
+/// counted by popcount, only tractor runs are enumerated (no allocation).
+pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
+    let throws = throw_suits(tr, hand);
+    let tuples: [CardSet; 3] = std::array::from_fn(|m| {
+        if m < tr.decks as usize {
+            hand.at_least(m + 1)
+        } else {
+            CardSet::EMPTY
+        }
+    });
+    let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
+    let runs = count_runs(tr, hand);
+    let total = fixed + runs + throws.count_ones();
+    let mut pick = rng.random_range(0..total.max(1));
+    for (m, t) in tuples.iter().enumerate() {
+        if pick < t.len() {
+            let card = t.iter().nth(pick as usize).expect("pick < len");
+            let mut u = Multiset::EMPTY;
+            for _ in 0..=m {
+                u.add(card);
+            }
+            return u;
+        }
+        pick -= t.len();
+    }
+    let mut out = Multiset::EMPTY;
+    if pick < runs {
+        let _ = for_each_run(tr, hand, &mut |r| {
+            if pick == 0 {
+                out = *r;
+                return ControlFlow::Break(());
+            }
+            pick -= 1;
+            ControlFlow::Continue(())
+        });
+        return out;
+    }
+    pick -= runs;
+    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        if throws & (1 << s) != 0 {
+            if pick == 0 {
+                return hand.restrict(tr.order.suit_mask(s));
+            }
+            pick -= 1;
+        }
+    }
+    out
+}
