@@ -331,5 +331,183 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_simulate_toy, m)?)?;
     m.add_function(wrap_pyfunction!(_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(_evaluate_toy, m)?)?;
+    m.add_function(wrap_pyfunction!(_columns, m)?)?;
     Ok(())
+}
+
+// ------------------------------------------------------------------------------------------
+// Shared pieces of the step-wise game states (`zhipai.Game(rules).new_deal(seed, index)`),
+// the slow path of `zhipai.simulate` with Python callables as policies. Each game's binding
+// file has one `<Game>GameState` class with the same methods; these helpers keep them alike.
+
+/// Most moves `legal_moves()` lists where a decision can have millions of legal choices
+/// (Shengji-family burials and follows): the first ones in a deterministic order.
+pub const MOVE_LIST_LIMIT: usize = 1000;
+
+/// One recorded move: who made it, what every seat sees, and (for a hidden move such as a
+/// burial) what the mover alone sees.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub seat: usize,
+    pub public: String,
+    pub private: Option<String>,
+}
+
+impl Step {
+    pub fn public(seat: usize, text: impl Into<String>) -> Step {
+        Step { seat, public: text.into(), private: None }
+    }
+
+    pub fn hidden(seat: usize, public: impl Into<String>, private: impl Into<String>) -> Step {
+        Step { seat, public: public.into(), private: Some(private.into()) }
+    }
+}
+
+/// The history as `seat` sees it: a list of `(seat, move text)`; another seat's hidden move
+/// shows only its public text (e.g. `"bury"`).
+pub fn history_for(history: &[Step], seat: usize) -> Vec<(usize, String)> {
+    history
+        .iter()
+        .map(|s| {
+            let text = match &s.private {
+                Some(p) if s.seat == seat => p.clone(),
+                _ => s.public.clone(),
+            };
+            (s.seat, text)
+        })
+        .collect()
+}
+
+/// The built-in policy named `name` (`"random"` or `"greedy"`), else `InvalidValueError`.
+pub fn builtin_policy(name: &str) -> PyResult<Policy> {
+    guard(|| name.parse::<Policy>())
+}
+
+/// A seat argument in `0..seats`, else `InvalidValueError` naming it.
+pub fn seat_arg(seat: &Bound<'_, PyAny>, seats: usize) -> PyResult<usize> {
+    crate::convert::int_in("seat", seat, 0, seats as i128 - 1)
+}
+
+/// `(seed, index)` arguments of `new_deal`: ints in 0..2**64.
+pub fn seed_index(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<(u64, u64)> {
+    let s = crate::convert::int_in("seed", seed, 0, u64::MAX as i128)?;
+    let i = crate::convert::int_in("index", index, 0, u64::MAX as i128)?;
+    Ok((s, i))
+}
+
+/// The result row of a finished deal, or `InvalidValueError` while it is still running.
+pub fn finished_row(
+    rules: &zhipai_core::Rules,
+    terminal: bool,
+    write: impl FnOnce(&mut [i32]) -> Result<(), ZhipaiError>,
+) -> PyResult<Vec<i32>> {
+    guard(|| {
+        if !terminal {
+            return Err(ZhipaiError::invalid_value(
+                "result_row",
+                "a deal in progress",
+                "the deal is not over yet (is_terminal() is false)",
+            ));
+        }
+        let mut row = vec![0; rollout::simulator(rules)?.columns().len()];
+        write(&mut row)?;
+        Ok(row)
+    })
+}
+
+/// Up to `limit` distinct `k`-card sub-multisets of `hand` accepted by `ok`, in lexicographic
+/// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
+/// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
+/// applied, listed or not).
+pub fn sub_multisets(
+    hand: &Multiset,
+    k: usize,
+    limit: usize,
+    scan: usize,
+    ok: &mut dyn FnMut(&Multiset) -> bool,
+) -> Vec<Multiset> {
+    let kinds: Vec<(zhipai_core::Card, usize)> =
+        hand.kinds().iter().map(|c| (c, hand.count(c))).collect();
+    // suffix[i] = cards available in kinds i.. (prunes branches that cannot reach k).
+    let mut suffix = vec![0; kinds.len() + 1];
+    for i in (0..kinds.len()).rev() {
+        suffix[i] = suffix[i + 1] + kinds[i].1;
+    }
+    struct Walk<'a> {
+        kinds: &'a [(zhipai_core::Card, usize)],
+        suffix: &'a [usize],
+        out: Vec<Multiset>,
+        limit: usize,
+        scan: usize,
+        ok: &'a mut dyn FnMut(&Multiset) -> bool,
+    }
+    fn go(w: &mut Walk<'_>, i: usize, need: usize, cur: &mut Multiset) {
+        if w.out.len() >= w.limit || w.scan == 0 {
+            return;
+        }
+        if need == 0 {
+            w.scan -= 1;
+            if (w.ok)(cur) {
+                w.out.push(*cur);
+            }
+            return;
+        }
+        if i == w.kinds.len() || w.suffix[i] < need {
+            return;
+        }
+        let (card, n) = w.kinds[i];
+        // Most copies of this kind first = lexicographically smallest card list first.
+        for take in (0..=n.min(need)).rev() {
+            for _ in 0..take {
+                cur.add(card);
+            }
+            go(w, i + 1, need - take, cur);
+            for _ in 0..take {
+                cur.remove(card);
+            }
+        }
+    }
+    let mut w = Walk { kinds: &kinds, suffix: &suffix, out: Vec::new(), limit, scan, ok };
+    let mut cur = Multiset::EMPTY;
+    go(&mut w, 0, k, &mut cur);
+    w.out
+}
+
+/// `_columns(rules) -> list[(name, doc)]`: the result columns of `rules`' simulation, in row
+/// order (what `result_row()` of a step-wise state fills).
+#[pyfunction]
+fn _columns(rules: PyRules) -> PyResult<Vec<(&'static str, &'static str)>> {
+    guard(|| Ok(rollout::simulator(&rules.0)?.columns().iter().map(|c| (c.name, c.doc)).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(s: &str) -> Multiset {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn sub_multisets_are_distinct_lexicographic_and_bounded() {
+        let hand = ms("2S 2S 3S 4H");
+        let all = sub_multisets(&hand, 2, 100, 1000, &mut |_| true);
+        // {2S 2S}, {2S 3S}, {2S 4H}, {3S 4H}: distinct multisets, lowest kinds first.
+        assert_eq!(all, vec![ms("2S 2S"), ms("2S 3S"), ms("2S 4H"), ms("3S 4H")]);
+        assert_eq!(sub_multisets(&hand, 2, 2, 1000, &mut |_| true).len(), 2, "limit");
+        let no_spade_pair = sub_multisets(&hand, 2, 100, 1000, &mut |m| {
+            m.count(ms("2S").iter().next().unwrap()) < 2
+        });
+        assert_eq!(no_spade_pair.len(), 3, "the filter");
+        assert!(sub_multisets(&hand, 5, 100, 1000, &mut |_| true).is_empty(), "k > hand");
+        assert_eq!(sub_multisets(&hand, 2, 100, 1, &mut |_| true).len(), 1, "scan budget");
+    }
+
+    #[test]
+    fn hidden_steps_show_their_text_only_to_the_mover() {
+        let h = [Step::public(0, "pass"), Step::hidden(1, "bury", "bury 2S 3S")];
+        assert_eq!(history_for(&h, 1)[1].1, "bury 2S 3S");
+        assert_eq!(history_for(&h, 0)[1].1, "bury");
+        assert_eq!(history_for(&h, 2)[0], (0, "pass".to_string()));
+    }
 }
