@@ -7,6 +7,7 @@ independent implementation of the deal loop: the step-wise states must reproduce
 
 from __future__ import annotations
 
+import random
 import re
 import time
 from collections import Counter
@@ -179,6 +180,27 @@ def test_seat_policies_forms():
     assert seat_policies(f, 4) == [f] * 4
     assert seat_policies({2: f, "others": "greedy"}, 4) == ["greedy", "greedy", f, "greedy"]
     assert seat_policies([f, "random", "greedy", "random", "random"], 5)[2] == "greedy"
+
+
+@pytest.mark.parametrize(
+    "preset, options",
+    [(p, {}) for p in PRESETS]
+    + [("tractor", {"kitty_bury_restrictions": "no_points"}), ("tractor", {"kitty_bury_restrictions": "no_trumps"}),
+       ("gongzhu", {"decks": 2})],
+)
+def test_every_listed_move_is_legal(preset, options):
+    # A uniform choice among the listed moves plays whole deals; sampled listed moves apply.
+    rng = random.Random(5)
+    game = zhipai.Game(zhipai.rules(preset, **options))
+    for i in range(3):
+        s = game.new_deal(8, i)
+        while not s.is_terminal():
+            moves = s.legal_moves()
+            assert moves and len(moves) == len(set(moves)) and len(moves) <= 1000
+            for mv in rng.sample(moves, min(3, len(moves))):
+                s.clone().apply(mv)
+            s.apply(rng.choice(moves))
+        assert len(s.result_row()) == len(game.columns)
 
 
 def test_state_errors():

@@ -6,8 +6,7 @@ use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use crate::simulate::{
-    builtin_policy, finished_row, history_for, seat_arg, seed_index, sub_multisets, Step,
-    MOVE_LIST_LIMIT,
+    builtin_policy, finished_row, history_for, seat_arg, seed_index, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::declare::check_declarations;
@@ -343,6 +342,45 @@ fn parse_shengji_move(deal: &Deal, text: &str) -> Result<Move> {
     })
 }
 
+/// Legal burials of `k` cards (up to [`MOVE_LIST_LIMIT`]) in card order: sorted card lists
+/// extending `cur` with kinds from `min` on, walked with the deal's card-by-card action mask,
+/// which holds exactly the cards that still complete a legal burial (so the
+/// `kitty_bury_restrictions` are met without trying the millions of illegal ones).
+fn burials(
+    d: &Deal,
+    hand: &Multiset,
+    cur: Multiset,
+    min: usize,
+    k: usize,
+    out: &mut Vec<Multiset>,
+) {
+    let mask = d.legal_action_mask();
+    for kind in min..zhipai_core::NUM_KINDS {
+        if out.len() >= MOVE_LIST_LIMIT {
+            return;
+        }
+        let card = zhipai_core::Card::from_index(kind).expect("kind < 54");
+        // Cards of kinds ≥ `kind` still unused must fill the rest of the burial.
+        let left: usize = (kind..zhipai_core::NUM_KINDS)
+            .filter_map(zhipai_core::Card::from_index)
+            .map(|c| hand.count(c) - cur.count(c))
+            .sum();
+        if mask & (1 << kind) == 0 || left < k - cur.len() {
+            continue;
+        }
+        let mut next = cur;
+        next.add(card);
+        if next.len() == k {
+            out.push(next);
+        } else {
+            let mut d2 = d.clone();
+            if d2.apply_action(kind).is_ok() {
+                burials(&d2, hand, next, kind, k, out);
+            }
+        }
+    }
+}
+
 impl PyShengjiGameState {
     /// Apply `mv` for the seat to move and record it (history, trick, points).
     fn step(&mut self, mv: Move) -> Result<()> {
@@ -453,11 +491,9 @@ impl PyShengjiGameState {
                 .collect(),
             Phase::Burying => {
                 let (_, k) = zhipai_core::games::shengji::state::hand_and_kitty(d.rules().decks);
-                let mut ok = |m: &Multiset| d.clone().apply(Move::Bury(*m)).is_ok();
-                sub_multisets(&d.hand(p), k, MOVE_LIST_LIMIT, 50 * MOVE_LIST_LIMIT, &mut ok)
-                    .iter()
-                    .map(|m| format!("bury {m}"))
-                    .collect()
+                let mut out = Vec::new();
+                burials(d, &d.hand(p), Multiset::EMPTY, 0, k, &mut out);
+                out.iter().map(|m| format!("bury {m}")).collect()
             }
             Phase::Playing => {
                 let tr = d.trick_rules().expect("trick rules exist in play");
