@@ -361,6 +361,48 @@ def test_baohuang_guard_is_hidden_until_revealed():
     assert found > 0
 
 
+def test_baohuang_secret_choices_are_invisible_to_the_others():
+    found = 0
+    for seed in range(40):
+        game = zhipai.Game("baohuang")
+        s = game.new_deal(seed, 0)
+        while not s.is_terminal():
+            seat = s.current_player()
+            phase = s.observation(seat)["phase"]
+            if phase in ("guard_choice", "solo_choice"):
+                for q in range(5):
+                    o = s.observation(q)
+                    if q != seat:
+                        # Neither who decides nor what: the guard (or a solo emperor) stays hidden.
+                        assert o["phase"] == "hidden_choice" and o["current_player"] is None
+                move = s.apply_builtin("greedy")  # greedy chooses the secret option
+                assert move in ("secret_guard", "secret_solo")
+                for q in range(5):
+                    h = s.observation(q)["history"]
+                    assert ((seat, move) in h) == (q == seat)
+                    assert all(m not in ("secret_guard", "secret_solo") for p, m in h if p != q)
+                found += 1
+                break
+            s.apply_builtin("greedy")
+        if found >= 3:
+            break
+    assert found >= 3
+
+
+def test_observations_are_fresh_copies():
+    s = zhipai.Game("gongzhu").new_deal(0, 0)
+    for _ in range(10):
+        s.apply_builtin("random")
+    seat = s.current_player()
+    h = s.observation(seat)["history"]
+    assert len(h) == 10
+    h.clear()
+    assert len(s.observation(seat)["history"]) == 10
+    c = s.clone()
+    c.apply_builtin("random")
+    assert len(c.observation(seat)["history"]) == 11 and len(s.observation(seat)["history"]) == 10
+
+
 def test_history_records_plays_in_order():
     game = zhipai.Game("gongzhu")
     s = game.new_deal(1, 0)

@@ -6,7 +6,7 @@
 use crate::convert;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
-use crate::simulate::{builtin_policy, finished_row, history_for, seed_index, Step};
+use crate::simulate::{builtin_policy, finished_row, seed_index, History, Step};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use zhipai_core::games::baohuang::{
@@ -594,7 +594,7 @@ pub struct PyBaohuangGameState {
     rules: BaohuangRules,
     rng: rand_chacha::ChaCha8Rng,
     redeals: i32,
-    history: Vec<Step>,
+    history: History,
 }
 
 impl PyBaohuangGameState {
@@ -602,10 +602,9 @@ impl PyBaohuangGameState {
     fn after(&mut self, seat: u8, text: String, mv: Option<Move>) -> Result<()> {
         let seat = usize::from(seat);
         self.history.push(match mv {
-            // 暗保 / 暗独 are secret: the others only see that the deal goes on.
-            Some(Move::SecretGuard) | Some(Move::SecretSolo) => {
-                Step::hidden(seat, "secret choice", text)
-            }
+            // 暗保 / 暗独 are secret: the others do not even learn that a choice was made (it
+            // would name the guard, or tell a solo emperor from one with a guard).
+            Some(Move::SecretGuard) | Some(Move::SecretSolo) => Step::secret(seat, text),
             _ => Step::public(seat, text),
         });
         if self.st.0.is_void() {
@@ -644,7 +643,7 @@ impl PyBaohuangGameState {
         let r = guard(|| bh_rules(Some(rules)))?;
         let mut rng = deal_rng(seed, index);
         let st = PyState(State::new(&r, &mut rng));
-        Ok(PyBaohuangGameState { st, rules: r, rng, redeals: 0, history: Vec::new() })
+        Ok(PyBaohuangGameState { st, rules: r, rng, redeals: 0, history: History::default() })
     }
 
     /// Number of seats (5).
@@ -700,7 +699,7 @@ impl PyBaohuangGameState {
 
     /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
     fn observation<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
@@ -710,8 +709,12 @@ impl PyBaohuangGameState {
         let o = pyo3::types::PyDict::new(py);
         o.set_item("game", "baohuang")?;
         o.set_item("seat", seat)?;
-        o.set_item("phase", phase_name(s.phase()))?;
-        o.set_item("current_player", s.current_player())?;
+        // The guard's 明保/暗保 and the 4-copy emperor's 明独/暗独 choice are made in secret: to
+        // the other seats the deal is in "hidden_choice" with nobody named to act.
+        let secret = matches!(s.phase(), Phase::GuardChoice | Phase::SoloChoice)
+            && s.current_player() != Some(me);
+        o.set_item("phase", if secret { "hidden_choice" } else { phase_name(s.phase()) })?;
+        o.set_item("current_player", if secret { None } else { s.current_player() })?;
         o.set_item("hand", s.hand(me).to_string())?;
         o.set_item("hand_sizes", (0..5).map(|p| s.hand(p).len()).collect::<Vec<_>>())?;
         o.set_item("scepter", s.scepter().0)?;
@@ -730,7 +733,7 @@ impl PyBaohuangGameState {
         o.set_item("finishing_order", self.st.finishing_order())?;
         o.set_item("abdications", s.abdications())?;
         o.set_item("redeals", self.redeals)?;
-        o.set_item("history", history_for(&self.history, seat))?;
+        o.set_item("history", self.history.view(py, seat)?)?;
         Ok(o)
     }
 

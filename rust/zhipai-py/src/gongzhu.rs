@@ -4,7 +4,7 @@
 
 use crate::errors::guard;
 use crate::rules::PyRules;
-use crate::simulate::{builtin_policy, finished_row, history_for, seat_arg, seed_index, Step};
+use crate::simulate::{builtin_policy, finished_row, seat_arg, seed_index, History, Step};
 use pyo3::prelude::*;
 use zhipai_core::games::gongzhu::{
     self, check_play, legal_plays, scoring, trick_winner, GongzhuRules, Move, Opening, Play,
@@ -196,6 +196,15 @@ fn gongzhu_match(
     })
 }
 
+/// The Python name of a phase: `"exposure"`, `"play"` or `"done"`.
+fn phase_name(p: gongzhu::Phase) -> &'static str {
+    match p {
+        gongzhu::Phase::Exposure => "exposure",
+        gongzhu::Phase::Play => "play",
+        gongzhu::Phase::Done => "done",
+    }
+}
+
 fn parse_move(text: &str) -> Result<Move> {
     let t = text.trim().to_ascii_lowercase();
     if t == "end exposure" || t == "pass" {
@@ -269,11 +278,7 @@ impl PyGongzhuState {
 
     #[getter]
     fn phase(&self) -> &'static str {
-        match self.0.phase() {
-            gongzhu::Phase::Exposure => "exposure",
-            gongzhu::Phase::Play => "play",
-            gongzhu::Phase::Done => "done",
-        }
+        phase_name(self.0.phase())
     }
 
     fn legal_actions(&self) -> Vec<usize> {
@@ -366,7 +371,7 @@ impl PyGongzhuState {
 pub struct PyGongzhuGameState {
     state: State,
     rng: rand_chacha::ChaCha8Rng,
-    history: Vec<Step>,
+    history: History,
     buf: Vec<Play>,
 }
 
@@ -401,7 +406,7 @@ impl PyGongzhuGameState {
         let r = guard(|| gongzhu_rules(rules))?;
         let mut rng = zhipai_core::rollout::deal_rng(seed, index);
         let state = State::deal(&r, &mut rng, Opening::FirstOfMatch);
-        Ok(PyGongzhuGameState { state, rng, history: Vec::new(), buf: Vec::new() })
+        Ok(PyGongzhuGameState { state, rng, history: History::default(), buf: Vec::new() })
     }
 
     /// Number of seats (4).
@@ -457,7 +462,7 @@ impl PyGongzhuGameState {
 
     /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
     fn observation<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
@@ -466,7 +471,7 @@ impl PyGongzhuGameState {
         let o = pyo3::types::PyDict::new(py);
         o.set_item("game", "gongzhu")?;
         o.set_item("seat", seat)?;
-        o.set_item("phase", PyGongzhuState(s.clone()).phase())?;
+        o.set_item("phase", phase_name(s.phase()))?;
         o.set_item("current_player", s.current_player())?;
         o.set_item("hand", s.hand(seat).to_string())?;
         o.set_item("hand_sizes", (0..4).map(|p| s.hand(p).len()).collect::<Vec<_>>())?;
@@ -484,7 +489,7 @@ impl PyGongzhuGameState {
         )?;
         o.set_item("first_leader", s.first_leader())?;
         o.set_item("tricks", s.tricks_played())?;
-        o.set_item("history", history_for(&self.history, seat))?;
+        o.set_item("history", self.history.view(py, seat)?)?;
         Ok(o)
     }
 

@@ -10,7 +10,7 @@ use crate::cards::PyCard;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use crate::simulate::{
-    builtin_policy, finished_row, history_for, seed_index, sub_multisets, Step, MOVE_LIST_LIMIT,
+    builtin_policy, finished_row, seed_index, sub_multisets, History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
@@ -423,6 +423,17 @@ fn cards_of(m: &Multiset) -> Vec<PyCard> {
     m.to_vec().into_iter().map(PyCard).collect()
 }
 
+/// The Python name of a phase: `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Auction => "auction",
+        Phase::Trump => "trump",
+        Phase::Kitty => "kitty",
+        Phase::Play => "play",
+        Phase::Over => "over",
+    }
+}
+
 fn policy_of(v: &Bound<'_, PyAny>) -> PyResult<Policy> {
     let text = str_arg("policy", v)?;
     guard(|| text.parse::<Policy>())
@@ -503,13 +514,7 @@ impl PyHongWuState {
     /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
     #[getter]
     fn phase(&self) -> &'static str {
-        match self.0.phase() {
-            Phase::Auction => "auction",
-            Phase::Trump => "trump",
-            Phase::Kitty => "kitty",
-            Phase::Play => "play",
-            Phase::Over => "over",
-        }
+        phase_name(self.0.phase())
     }
 
     /// The seat to act, or `None` once the deal is over.
@@ -740,7 +745,7 @@ fn policy_and_seed(
 pub struct PyHongWuGameState {
     state: HongWuState,
     rng: rand_chacha::ChaCha8Rng,
-    history: Vec<Step>,
+    history: History,
     /// The current trick as (seat, cards played).
     trick: Vec<(usize, Multiset)>,
 }
@@ -819,7 +824,7 @@ impl PyHongWuGameState {
         let r = hong_wu(rules)?;
         let mut rng = deal_rng(seed, index);
         let state = HongWuState::deal(&r, &mut rng);
-        Ok(PyHongWuGameState { state, rng, history: Vec::new(), trick: Vec::new() })
+        Ok(PyHongWuGameState { state, rng, history: History::default(), trick: Vec::new() })
     }
 
     /// Number of seats (4).
@@ -890,7 +895,7 @@ impl PyHongWuGameState {
 
     /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
     fn observation<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyDict>> {
@@ -913,14 +918,14 @@ impl PyHongWuGameState {
         )?;
         o.set_item("points_won", s.points_won().to_vec())?;
         o.set_item("tricks", s.tricks())?;
-        o.set_item("history", history_for(&self.history, seat))?;
+        o.set_item("history", self.history.view(py, seat)?)?;
         Ok(o)
     }
 
     /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
     #[getter]
     fn phase(&self) -> &'static str {
-        PyHongWuState(self.state.clone()).phase()
+        phase_name(self.state.phase())
     }
 
     /// The deal's result row (columns of `zhipai.simulate`), once over.

@@ -6,7 +6,7 @@ use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use crate::simulate::{
-    builtin_policy, finished_row, history_for, seat_arg, seed_index, Step, MOVE_LIST_LIMIT,
+    builtin_policy, finished_row, seat_arg, seed_index, History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::declare::check_declarations;
@@ -310,7 +310,7 @@ impl PyDeal {
 #[derive(Clone)]
 pub struct PyShengjiGameState {
     deal: Deal,
-    history: Vec<Step>,
+    history: History,
     /// The dealer's burial, once made (seen by the dealer only).
     buried: Option<Multiset>,
     /// The current trick as (seat, cards played).
@@ -453,7 +453,7 @@ impl PyShengjiGameState {
                 Deal::new(r, Rank::TWO, None, &mut zhipai_core::rollout::deal_rng(seed, index))?;
             Ok(PyShengjiGameState {
                 deal,
-                history: Vec::new(),
+                history: History::default(),
                 buried: None,
                 trick: Vec::new(),
                 won: [0; 4],
@@ -549,7 +549,7 @@ impl PyShengjiGameState {
 
     /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
     fn observation<'py>(
-        &self,
+        &mut self,
         py: Python<'py>,
         seat: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
@@ -577,7 +577,7 @@ impl PyShengjiGameState {
         )?;
         o.set_item("points_won", self.won.to_vec())?;
         o.set_item("tricks", self.tricks)?;
-        o.set_item("history", history_for(&self.history, seat))?;
+        o.set_item("history", self.history.view(py, seat)?)?;
         Ok(o)
     }
 

@@ -344,38 +344,88 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// (Shengji-family burials and follows): the first ones in a deterministic order.
 pub const MOVE_LIST_LIMIT: usize = 1000;
 
-/// One recorded move: who made it, what every seat sees, and (for a hidden move such as a
-/// burial) what the mover alone sees.
+/// One recorded move: who made it, what the other seats see (`None`: not even that a move was
+/// made, e.g. Baohuang's secret guard choice), and what the mover sees when that differs (the
+/// cards of a burial).
 #[derive(Clone, Debug)]
 pub struct Step {
     pub seat: usize,
-    pub public: String,
+    pub public: Option<String>,
     pub private: Option<String>,
 }
 
 impl Step {
     pub fn public(seat: usize, text: impl Into<String>) -> Step {
-        Step { seat, public: text.into(), private: None }
+        Step { seat, public: Some(text.into()), private: None }
     }
 
+    /// A move whose details only the mover sees; the others see `public` (e.g. `"bury"`).
     pub fn hidden(seat: usize, public: impl Into<String>, private: impl Into<String>) -> Step {
-        Step { seat, public: public.into(), private: Some(private.into()) }
+        Step { seat, public: Some(public.into()), private: Some(private.into()) }
+    }
+
+    /// A move only the mover knows was made.
+    pub fn secret(seat: usize, private: impl Into<String>) -> Step {
+        Step { seat, public: None, private: Some(private.into()) }
     }
 }
 
-/// The history as `seat` sees it: a list of `(seat, move text)`; another seat's hidden move
-/// shows only its public text (e.g. `"bury"`).
-pub fn history_for(history: &[Step], seat: usize) -> Vec<(usize, String)> {
-    history
-        .iter()
-        .map(|s| {
-            let text = match &s.private {
-                Some(p) if s.seat == seat => p.clone(),
-                _ => s.public.clone(),
-            };
-            (s.seat, text)
-        })
-        .collect()
+/// The visible text of `step` for `seat`: another seat's hidden move shows only its public
+/// text (e.g. `"bury"`), a secret one not at all.
+fn seen_by(step: &Step, seat: usize) -> Option<&str> {
+    match (&step.private, &step.public) {
+        (Some(p), _) if step.seat == seat => Some(p),
+        (_, Some(p)) => Some(p),
+        (_, None) => None,
+    }
+}
+
+/// The moves of a deal, with each seat's view kept as a Python list that grows with the deal:
+/// an observation then copies a list of shared tuples instead of building every entry again
+/// (the history is the biggest part of an observation, and it is asked for at every decision).
+#[derive(Debug, Default)]
+pub struct History {
+    steps: Vec<Step>,
+    /// Per seat: its view so far and how many steps it covers.
+    views: Vec<Option<(Py<PyList>, usize)>>,
+}
+
+impl Clone for History {
+    /// The steps; the views are rebuilt on demand (a Python list is not cloned without the GIL).
+    fn clone(&self) -> Self {
+        History { steps: self.steps.clone(), views: Vec::new() }
+    }
+}
+
+impl History {
+    pub fn push(&mut self, step: Step) {
+        self.steps.push(step);
+    }
+
+    /// Forget every move (a redealt deal).
+    pub fn clear(&mut self) {
+        self.steps.clear();
+        self.views.clear();
+    }
+
+    /// A new list of `(seat, move text)` as `seat` sees the history (see [`seen_by`]).
+    pub fn view<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyList>> {
+        if self.views.len() <= seat {
+            self.views.resize_with(seat + 1, || None);
+        }
+        let (list, done) = match self.views[seat].take() {
+            Some((l, n)) => (l.into_bound(py), n),
+            None => (PyList::empty(py), 0),
+        };
+        for s in &self.steps[done..] {
+            if let Some(text) = seen_by(s, seat) {
+                list.append((s.seat, text))?;
+            }
+        }
+        let copy = list.get_slice(0, list.len());
+        self.views[seat] = Some((list.unbind(), self.steps.len()));
+        Ok(copy)
+    }
 }
 
 /// The built-in policy named `name` (`"random"` or `"greedy"`), else `InvalidValueError`.
@@ -505,9 +555,13 @@ mod tests {
 
     #[test]
     fn hidden_steps_show_their_text_only_to_the_mover() {
-        let h = [Step::public(0, "pass"), Step::hidden(1, "bury", "bury 2S 3S")];
-        assert_eq!(history_for(&h, 1)[1].1, "bury 2S 3S");
-        assert_eq!(history_for(&h, 0)[1].1, "bury");
-        assert_eq!(history_for(&h, 2)[0], (0, "pass".to_string()));
+        let pass = Step::public(0, "pass");
+        let bury = Step::hidden(1, "bury", "bury 2S 3S");
+        let secret = Step::secret(2, "secret_guard");
+        assert_eq!(seen_by(&pass, 2), Some("pass"));
+        assert_eq!(seen_by(&bury, 1), Some("bury 2S 3S"));
+        assert_eq!(seen_by(&bury, 0), Some("bury"));
+        assert_eq!(seen_by(&secret, 2), Some("secret_guard"));
+        assert_eq!(seen_by(&secret, 0), None, "a secret move is not seen at all");
     }
 }
