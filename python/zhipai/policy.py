@@ -33,8 +33,9 @@ text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:
 * ``game`` (``"shengji"``, ``"hong_wu"``, ``"gongzhu"``, ``"baohuang"``), ``seat``, ``phase``,
   ``current_player`` (``None`` once over);
 * ``hand``: the seat's own cards; ``hand_sizes``: how many cards each seat holds;
-* ``history``: every move so far as ``(seat, move text)`` in order; another seat's hidden move
-  shows only its kind (``"bury"``, ``"expose closed"``, ``"secret choice"``). Plays are the cards
+* ``history``: every move so far as ``(seat, move text)`` in order (a fresh list each call);
+  another seat's hidden move shows only its kind (``"bury"``, ``"expose closed"``), a secret one
+  (Baohuang's 暗保/暗独) not at all. Plays are the cards
   actually played (a failed throw reads ``"play 8C (failed throw KC KC JC JC 8C)"``).
 
 Per game:
@@ -54,7 +55,9 @@ Per game:
   (only when the seat is the guard or the guard is revealed), ``mode`` (``"secret_solo"`` reads
   ``"normal"`` to all but the emperor), ``play_to_beat`` (suitless), ``finishing_order``,
   ``abdications``, ``redeals`` (void deals 黄局 redealt so far; the history restarts with each
-  redeal).
+  redeal). The guard's 明保/暗保 and a 4-copy emperor's 明独/暗独 choice are secret: to every
+  other seat the phase reads ``"hidden_choice"`` with ``current_player`` ``None``, and a secret
+  choice never appears in their history.
 
 Nothing else of another seat's hand is ever in an observation.
 """
