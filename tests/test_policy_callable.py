@@ -282,6 +282,15 @@ def test_observation_keys_and_own_hand(preset):
 
 
 @pytest.mark.parametrize("preset", PRESETS)
+def test_every_state_follows_the_protocol(preset):
+    game = zhipai.Game(preset)
+    s = game.new_deal(0, 0)
+    assert isinstance(s, zhipai.GameState) and isinstance(s.clone(), zhipai.GameState)
+    assert s.num_players == game.num_players == (5 if preset == "baohuang" else 4)
+    assert game.name == s.observation(0)["game"]
+
+
+@pytest.mark.parametrize("preset", PRESETS)
 def test_nothing_is_public_before_the_first_move(preset):
     game = zhipai.Game(preset)
     s = game.new_deal(9, 3)
@@ -358,6 +367,21 @@ def test_baohuang_guard_is_hidden_until_revealed():
                 assert all(s.observation(q)["guard"] is None for q in range(5) if q != g)
                 found += 1
             break
+    assert found > 0
+
+
+def test_gongzhu_closed_declarations_are_the_declarers_alone():
+    found = 0
+    for seed in range(6):
+        for s, seat in walk("gongzhu", seed, "random", exposure_mode="closed_open"):
+            for q in range(4):
+                o = s.observation(q)
+                for p, m in o["history"]:
+                    if m.startswith("expose closed"):
+                        assert (m != "expose closed") == (p == q), (p, q, m)
+                        found += p == q
+                own = [m.split()[-1] for p, m in o["history"] if p == q and m.startswith("expose closed ")]
+                assert sorted(o["closed"].split()) == sorted(own)
     assert found > 0
 
 

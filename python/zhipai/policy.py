@@ -49,7 +49,8 @@ Per game:
 * Hong Wu: ``contract`` (``(dealer, bid)`` or ``None``), ``trump``, ``kitty`` (the dealer's own
   burial), ``current_trick``, ``points_won``, ``tricks``.
 * Gongzhu: ``exposed`` (open exposures per seat), ``closed`` (the seat's own closed
-  declarations), ``taken`` (cards each seat took in tricks), ``current_trick`` (list of
+  declarations), ``taken`` (cards each seat took in tricks; no running score, which would
+  reveal closed declarations through their factor), ``current_trick`` (list of
   ``(seat, cards)``), ``first_leader``, ``tricks``.
 * Baohuang: ``scepter`` (the marked scepter holder), ``emperor``, ``dengji_card``, ``guard``
   (only when the seat is the guard or the guard is revealed), ``mode`` (``"secret_solo"`` reads

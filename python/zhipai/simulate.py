@@ -425,7 +425,8 @@ def simulate(
             move text: :mod:`zhipai.policy`.
         seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``.
         threads: worker threads, 1 to ``MAX_THREADS`` (256), default every core; more threads
-            than deals are clamped to ``deals``. Results do not depend on it.
+            than deals are clamped to ``deals``. Results do not depend on it. A Python policy
+            (any non-string ``policy``, even a list of built-ins) runs on the calling thread.
         progress: ``None`` (default) = tqdm bar when stderr is a terminal; ``True``/``False`` =
             always/never; or a callable ``f(done, total)`` called about every 100 ms from the
             calling thread — returning ``False`` stops the run (the prefix is returned).
