@@ -288,6 +288,13 @@ def test_every_state_follows_the_protocol(preset):
     assert isinstance(s, zhipai.GameState) and isinstance(s.clone(), zhipai.GameState)
     assert s.num_players == game.num_players == (5 if preset == "baohuang" else 4)
     assert game.name == s.observation(0)["game"]
+    assert s.returns() == [0.0] * game.num_players
+    while not s.is_terminal():
+        s.apply_builtin("greedy")
+    r = s.returns()
+    assert len(r) == game.num_players and all(isinstance(x, float) for x in r)
+    if preset != "gongzhu":  # Gongzhu's credited scores need not sum to 0 (normalisation)
+        assert sum(r) == 0
 
 
 @pytest.mark.parametrize("preset", PRESETS)

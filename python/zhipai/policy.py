@@ -131,6 +131,10 @@ class GameState(Protocol):
         """The deal's row of ``zhipai.simulate`` columns (``Game.columns``) once over; raises
         ``InvalidValueError`` before."""
 
+    def returns(self) -> list[float]:
+        """Each seat's result once over (zeros before): Shengji levels gained (zero-sum), Hong
+        Wu table units, Gongzhu credited scores, Baohuang scores."""
+
     def clone(self) -> GameState:
         """An independent copy (its generator too)."""
 

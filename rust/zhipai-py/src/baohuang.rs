@@ -746,9 +746,9 @@ impl PyBaohuangGameState {
         })
     }
 
-    /// Scores per seat (5 ints; zeros until the end).
-    fn returns(&self) -> Vec<i32> {
-        self.st.0.returns().to_vec()
+    /// Scores per seat (5 values; zeros until the end).
+    fn returns(&self) -> Vec<f64> {
+        self.st.0.returns().iter().map(|&r| f64::from(r)).collect()
     }
 
     fn clone(&self) -> Self {
@@ -757,9 +757,9 @@ impl PyBaohuangGameState {
 
     fn __repr__(&self) -> String {
         format!(
-            "BaohuangGameState(phase={}, current_player={:?})",
+            "BaohuangGameState(phase='{}', current_player={})",
             phase_name(self.st.0.phase()),
-            self.st.0.current_player()
+            crate::simulate::py_opt(self.st.0.current_player())
         )
     }
 }

@@ -512,7 +512,10 @@ impl PyGongzhuGameState {
     }
 
     fn __repr__(&self) -> String {
-        format!("GongzhuGameState(current_player={:?})", self.state.current_player())
+        format!(
+            "GongzhuGameState(current_player={})",
+            crate::simulate::py_opt(self.state.current_player())
+        )
     }
 }
 

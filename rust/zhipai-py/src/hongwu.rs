@@ -937,15 +937,28 @@ impl PyHongWuGameState {
         })
     }
 
+    /// Each seat's result once over (the dealer's and each 闲家's table units × `base_score_k`,
+    /// zero-sum), zeros before.
+    fn returns(&self) -> Vec<f64> {
+        let (s, c) = (self.state.settlement(), self.state.contract());
+        (0..4)
+            .map(|p| match (s, c) {
+                (Some(s), Some(c)) if c.dealer == p => s.dealer as f64,
+                (Some(s), Some(_)) => s.each_other as f64,
+                _ => 0.0,
+            })
+            .collect()
+    }
+
     fn clone(&self) -> Self {
         Clone::clone(self)
     }
 
     fn __repr__(&self) -> String {
         format!(
-            "HongWuGameState(phase='{}', current_player={:?})",
+            "HongWuGameState(phase='{}', current_player={})",
             self.phase(),
-            self.state.to_act()
+            crate::simulate::py_opt(self.state.to_act())
         )
     }
 }

@@ -591,9 +591,10 @@ impl PyShengjiGameState {
         })
     }
 
-    /// Zero-sum returns per seat once over (levels), else `None`.
-    fn returns(&self) -> Option<[f64; 4]> {
-        self.deal.returns()
+    /// Zero-sum returns per seat once over (levels gained, negative for the other side), zeros
+    /// before.
+    fn returns(&self) -> [f64; 4] {
+        self.deal.returns().unwrap_or([0.0; 4])
     }
 
     fn clone(&self) -> Self {
@@ -602,9 +603,9 @@ impl PyShengjiGameState {
 
     fn __repr__(&self) -> String {
         format!(
-            "ShengjiGameState(phase='{}', current_player={:?})",
+            "ShengjiGameState(phase='{}', current_player={})",
             phase_name(self.deal.phase()),
-            self.deal.current_player()
+            crate::simulate::py_opt(self.deal.current_player())
         )
     }
 }

@@ -428,6 +428,11 @@ impl History {
     }
 }
 
+/// An optional value as Python writes it (`None` or the value), for `__repr__`.
+pub fn py_opt(v: Option<impl std::fmt::Display>) -> String {
+    v.map_or_else(|| "None".to_string(), |v| v.to_string())
+}
+
 /// The built-in policy named `name` (`"random"` or `"greedy"`), else `InvalidValueError`.
 pub fn builtin_policy(name: &str) -> PyResult<Policy> {
     guard(|| name.parse::<Policy>())
