@@ -231,6 +231,15 @@ def test_state_errors():
         s.builtin_move("random")
 
 
+def test_game_needs_rules():
+    with pytest.raises(zhipai.InvalidValueError, match="rules 42"):
+        zhipai.Game(42)
+    with pytest.raises(zhipai.InvalidOptionError, match="mahjong"):
+        zhipai.Game("mahjong")
+    assert repr(zhipai.Game("tractor_jj")) == "Game('tractor_jj')"
+    assert "jj_score" in zhipai.Game("tractor_jj").columns
+
+
 def test_clone_replays_the_same_chance():
     s = zhipai.Game("hong_wu").new_deal(4, 1)
     c = s.clone()

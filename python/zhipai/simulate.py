@@ -18,10 +18,11 @@ Python callables as policies (slow path): ``policy`` may also be a callable
 mapping ``{seat: policy, "others": policy}`` (see :func:`zhipai.policy.seat_policies`). Then
 the deals are played one decision at a time in a Python loop over
 ``zhipai.Game(rules).new_deal(seed, i)`` (single-threaded, the GIL held; ``threads`` and
-``chunk_size`` are ignored). Deal ``i`` is the same deal as in the fast path, and the built-in
-seats draw from its generator as there, so a callable that always answers
-``state.builtin_move("greedy")`` reproduces the ``policy="greedy"`` rows exactly. Progress,
-Ctrl-C and the result columns work as in the fast path.
+``chunk_size`` are ignored). Deal ``i`` is the same deal as in the fast path and the built-in
+seats draw from its generator as there: a deal stepped with
+``state.apply(state.builtin_move("greedy"))`` at every seat gives exactly the ``policy="greedy"``
+row (checked for every game by tests/test_policy_callable.py), and results are reproducible
+from the seed. Progress, Ctrl-C and the result columns work as in the fast path.
 """
 
 from __future__ import annotations
