@@ -203,6 +203,38 @@ def test_every_listed_move_is_legal(preset, options):
         assert len(s.result_row()) == len(game.columns)
 
 
+def sub_multisets(cards):
+    """Every non-empty sub-multiset of a card list, as sorted tuples."""
+    counts = Counter(cards)
+    out = [()]
+    for card, n in counts.items():
+        out = [prev + (card,) * k for prev in out for k in range(n + 1)]
+    return {tuple(sorted(m)) for m in out if m}
+
+
+@pytest.mark.parametrize("preset", ["tractor", "hong_wu"])
+def test_short_hands_list_every_legal_lead(preset):
+    # Late in a deal every legal lead is listed: compare with a brute force over every subset
+    # of the hand, each tried on a copy of the state (apply is the oracle).
+    checked = 0
+    for s, seat in walk(preset, 3):
+        o = s.observation(seat)
+        hand = o["hand"].split()
+        if o["current_trick"] or o["phase"] not in ("playing", "play") or len(hand) > 9:
+            continue
+        legal = set()
+        for m in sub_multisets(hand):
+            try:
+                s.clone().apply("play " + " ".join(m))
+                legal.add(m)
+            except zhipai.IllegalPlayError:
+                pass
+        listed = {tuple(sorted(mv.split()[1:])) for mv in s.legal_moves()}
+        assert listed == legal
+        checked += 1
+    assert checked >= 3
+
+
 def test_state_errors():
     s = zhipai.Game("gongzhu").new_deal(0, 0)
     s.apply("end exposure")

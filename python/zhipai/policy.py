@@ -22,10 +22,12 @@ A *move* is text, exactly as :meth:`GameState.legal_moves` lists it:
 
 ``legal_moves()`` is complete for Gongzhu, Baohuang and every bid, declaration and trump
 choice. In the Shengji family and Hong Wu a burial, a lead or a follow can have millions of
-legal choices, so there it lists: burials — the first 1000 legal ones in card order; leads —
-every single-unit lead (single, pair, triple, tractor) plus each suit's whole holding when it
-is a throw (the random policy's candidates); follows — the first 1000 legal follows. ``apply``
-accepts *any* legal move, listed or not (e.g. a burial of your choice, a partial throw).
+legal choices, so there it lists at most 1000: burials — the first 1000 legal ones in card
+order; leads — every legal lead (any cards of one effective suit, throws included) when there
+are at most 1000, else every single-unit lead (single, pair, triple, tractor) plus each suit's
+whole holding when it is a throw (the random policy's candidates); follows — the first 1000
+legal follows (all of them in nearly every position). ``apply`` accepts *any* legal move, listed
+or not (e.g. a burial of your choice, a partial throw).
 
 Observation (``state.observation(seat)``): a dict of only what ``seat`` sees. Cards are card
 text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:

@@ -10,7 +10,8 @@ use crate::cards::PyCard;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use crate::simulate::{
-    builtin_policy, finished_row, seed_index, sub_multisets, History, Step, MOVE_LIST_LIMIT,
+    all_leads, builtin_policy, finished_row, seed_index, sub_multisets, History, Step,
+    MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
@@ -843,8 +844,9 @@ impl PyHongWuGameState {
 
     /// Legal moves of the seat to act, in a deterministic order: every bid (`pass` first), the
     /// four trump suits, the first 1000 burials in card order (any 8 held cards may be buried),
-    /// the lead candidates (every single, pair, tractor and each plain suit's whole holding
-    /// when it is a throw; other throws are legal too), the first 1000 legal follows.
+    /// every legal lead when there are at most 1000, else the lead candidates (every single,
+    /// pair, tractor and each plain suit's whole holding when it is a throw; other throws are
+    /// legal too), the first 1000 legal follows.
     fn legal_moves(&self) -> Vec<String> {
         let s = &self.state;
         let Some(seat) = s.to_act() else { return Vec::new() };
@@ -864,7 +866,14 @@ impl PyHongWuGameState {
                 Some(m) => {
                     m.enumerate(MOVE_LIST_LIMIT).iter().map(|m| format!("play {m}")).collect()
                 }
-                None => s.lead_candidates().iter().map(|m| format!("play {m}")).collect(),
+                None => {
+                    let tr = s.trick_rules().expect("trump chosen in play");
+                    all_leads(tr, &s.hand(seat))
+                        .unwrap_or_else(|| s.lead_candidates())
+                        .iter()
+                        .map(|m| format!("play {m}"))
+                        .collect()
+                }
             },
             Phase::Over => Vec::new(),
         }

@@ -6,7 +6,7 @@ use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use crate::simulate::{
-    builtin_policy, finished_row, seat_arg, seed_index, History, Step, MOVE_LIST_LIMIT,
+    all_leads, builtin_policy, finished_row, seat_arg, seed_index, History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::declare::check_declarations;
@@ -478,9 +478,10 @@ impl PyShengjiGameState {
 
     /// Legal moves of the seat to move, in a deterministic order: every declaration (`pass`
     /// first); burials: the first 1000 legal ones in card order (any legal burial may be
-    /// applied); leads: every single-unit lead and each suit's whole holding when it is a throw
-    /// (the random policy's candidates; other throws of one suit are legal too); follows: the
-    /// first 1000 legal follows. `[]` once over.
+    /// applied); leads: every legal lead when there are at most 1000, else every single-unit
+    /// lead and each suit's whole holding when it is a throw (the random policy's candidates;
+    /// other throws of one suit are legal too); follows: the first 1000 legal follows. `[]`
+    /// once over.
     fn legal_moves(&self) -> Vec<String> {
         let d = &self.deal;
         let Some(p) = d.current_player() else { return Vec::new() };
@@ -500,14 +501,17 @@ impl PyShengjiGameState {
                 let hand = d.hand(p);
                 let mut out = Vec::new();
                 match d.current_trick().first() {
-                    None => zhipai_core::trick::lead_candidates::for_each_lead_candidate(
-                        tr,
-                        &hand,
-                        &mut |m| {
-                            out.push(play(m));
-                            std::ops::ControlFlow::Continue(())
-                        },
-                    ),
+                    None => match all_leads(tr, &hand) {
+                        Some(leads) => out = leads.iter().map(play).collect(),
+                        None => zhipai_core::trick::lead_candidates::for_each_lead_candidate(
+                            tr,
+                            &hand,
+                            &mut |m| {
+                                out.push(play(m));
+                                std::ops::ControlFlow::Continue(())
+                            },
+                        ),
+                    },
                     Some(lead) => {
                         if let Ok(format) = zhipai_core::trick::check_lead(tr, lead, None) {
                             if let Ok(moves) =
