@@ -180,6 +180,7 @@ def test_seat_policies_forms():
     assert seat_policies(f, 4) == [f] * 4
     assert seat_policies({2: f, "others": "greedy"}, 4) == ["greedy", "greedy", f, "greedy"]
     assert seat_policies([f, "random", "greedy", "random", "random"], 5)[2] == "greedy"
+    assert seat_policies({np.int64(1): f, "others": "random"}, 4)[1] is f
 
 
 @pytest.mark.parametrize(

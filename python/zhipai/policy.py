@@ -70,6 +70,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, Union, runtime_checkable
 
+import numpy as np
+
 from zhipai import _core
 from zhipai._core import InvalidValueError, Rules, ZhipaiError
 
@@ -220,18 +222,26 @@ def seat_policies(policy: SeatPolicies, num_players: int) -> list[str | PolicyFn
     if isinstance(policy, str) or callable(policy):
         return [_one(policy, "every seat")] * num_players
     if isinstance(policy, Mapping):
-        bad = [k for k in policy if k != "others" and (isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < num_players)]
+        seats: dict[int, Any] = {}
+        bad = []
+        for k, p in policy.items():
+            if isinstance(k, str) and k == "others":
+                continue
+            if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 0 <= k < num_players:
+                bad.append(k)
+            else:
+                seats[int(k)] = p
         if bad:
             raise InvalidValueError(
                 f"invalid seat keys {bad!r} in policy: expected seats 0..{num_players - 1} or 'others'"
             )
         others = policy.get("others")
-        missing = [s for s in range(num_players) if s not in policy]
+        missing = [s for s in range(num_players) if s not in seats]
         if missing and others is None:
             raise InvalidValueError(
                 f"invalid policy mapping: no policy for seats {missing} (add them or an 'others' entry)"
             )
-        return [_one(policy[s], f"seat {s}") if s in policy else _one(others, "'others'") for s in range(num_players)]
+        return [_one(seats[s], f"seat {s}") if s in seats else _one(others, "'others'") for s in range(num_players)]
     if isinstance(policy, Sequence) and not isinstance(policy, (bytes, bytearray)):
         items = list(policy)
         if len(items) != num_players:
