@@ -319,7 +319,8 @@ def test_observation_keys_and_own_hand(preset):
         for q in range(game.num_players):
             o = s.observation(q)
             assert set(o) == KEYS | GAME_KEYS[o["game"]], sorted(o)
-            assert o["seat"] == q and o["current_player"] == seat
+            private_turn = o["phase"] == "dealing" and q != seat  # see the test below
+            assert o["seat"] == q and o["current_player"] == (None if private_turn else seat)
             assert len(o["hand"].split()) == o["hand_sizes"][q]
 
 
@@ -384,6 +385,24 @@ def test_shengji_burial_and_kitty_are_the_dealers_alone():
                 assert oq["kitty"] is None and burials == ["bury"]
         checked += 1
     assert checked > 50
+
+
+def test_shengji_declaration_chances_are_private():
+    # A seat is asked while dealing only when it holds a legal declaration: the others must not
+    # learn that it was asked, nor that it passed (its own history keeps its passes).
+    asked = own_passes = 0
+    for seed in range(8):
+        for s, seat in walk("tractor", seed, "greedy"):
+            o = s.observation(seat)
+            if o["phase"] != "dealing":
+                break
+            asked += 1
+            for q in range(4):
+                oq = s.observation(q)
+                assert oq["current_player"] == (seat if q == seat else None)
+                assert all(m != "pass" for p, m in oq["history"] if p != q)
+                own_passes += sum(1 for p, m in oq["history"] if p == q and m == "pass")
+    assert asked > 5 and own_passes > 0
 
 
 def test_hong_wu_kitty_is_the_dealers_alone():

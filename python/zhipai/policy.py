@@ -42,7 +42,9 @@ text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:
 
 Per game:
 
-* Shengji: ``level`` (rank text), ``dealer`` (``None`` until known in hand 1), ``trump``
+* Shengji: while dealing a seat is asked only when it holds a legal declaration, so that it
+  was asked is private: to the other seats ``current_player`` is ``None`` and its passes are
+  not in their history (declarations are). ``level`` (rank text), ``dealer`` (``None`` until known in hand 1), ``trump``
   (``"S"``/``"H"``/``"D"``/``"C"``/``"NT"``, ``None`` while dealing), ``declaration``
   (``(seat, cards)`` of the winning declaration so far, or ``None``), ``kitty`` (the seat's own
   burial when it is the dealer and has buried, else ``None``), ``current_trick`` (list of

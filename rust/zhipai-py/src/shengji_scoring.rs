@@ -410,6 +410,9 @@ impl PyShengjiGameState {
                     self.finish_trick()?;
                 }
             }
+            // A seat is asked only when it holds a legal declaration, so even its pass would
+            // tell the others it received a level card or joker: passes are secret.
+            Move::Pass => self.history.push(Step::secret(seat, "pass")),
             other => self.history.push(Step::public(seat, other.to_string())),
         }
         Ok(())
@@ -563,7 +566,9 @@ impl PyShengjiGameState {
         o.set_item("game", "shengji")?;
         o.set_item("seat", seat)?;
         o.set_item("phase", phase_name(d.phase()))?;
-        o.set_item("current_player", d.current_player())?;
+        // While dealing, who is asked is private for the same reason (see `step`).
+        let asked = d.current_player().filter(|&p| d.phase() != Phase::Dealing || p == seat as u8);
+        o.set_item("current_player", asked)?;
         o.set_item("level", d.declaring().level().to_string())?;
         o.set_item("dealer", d.dealer())?;
         o.set_item(
