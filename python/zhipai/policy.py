@@ -5,8 +5,8 @@
 the built-in policies), as a :class:`GameState` that any mix of Python code and built-in
 policies can play one decision at a time. ``zhipai.simulate(rules, deals, policy=f)`` runs
 that loop for you with a Python callable ``f(observation, legal_moves) -> move`` for one or
-more seats (the slow path: single-threaded, the GIL held, about a thousand times slower than
-the built-in policies; see BENCHMARKS.md).
+more seats (the slow path: single-threaded, the GIL held; with a trivial policy 30 to 250 times
+slower than the built-in policies on one thread, see BENCHMARKS.md).
 
 A *move* is text, exactly as :meth:`GameState.legal_moves` lists it:
 
@@ -37,19 +37,20 @@ text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:
 * ``hand``: the seat's own cards; ``hand_sizes``: how many cards each seat holds;
 * ``history``: every move so far as ``(seat, move text)`` in order (a fresh list each call);
   another seat's hidden move shows only its kind (``"bury"``, ``"expose closed"``), a secret one
-  (Baohuang's 暗保/暗独) not at all. Plays are the cards
-  actually played (a failed throw reads ``"play 8C (failed throw KC KC JC JC 8C)"``).
+  (Baohuang's 暗保/暗独, a Shengji pass while dealing) not at all. Plays are the cards actually
+  played; a failed throw, shown to the table as in real play, reads
+  ``"play 8C (failed throw KC KC JC JC 8C)"``.
 
 Per game:
 
-* Shengji: while dealing a seat is asked only when it holds a legal declaration, so that it
-  was asked is private: to the other seats ``current_player`` is ``None`` and its passes are
-  not in their history (declarations are). ``level`` (rank text), ``dealer`` (``None`` until known in hand 1), ``trump``
+* Shengji: ``level`` (rank text), ``dealer`` (``None`` until known in hand 1), ``trump``
   (``"S"``/``"H"``/``"D"``/``"C"``/``"NT"``, ``None`` while dealing), ``declaration``
   (``(seat, cards)`` of the winning declaration so far, or ``None``), ``kitty`` (the seat's own
   burial when it is the dealer and has buried, else ``None``), ``current_trick`` (list of
   ``(seat, cards)``, leader first), ``points_won`` (card points per seat in completed tricks),
-  ``tricks`` (completed).
+  ``tricks`` (completed). While dealing a seat is asked only when it holds a legal
+  declaration, so being asked is private: to the other seats ``current_player`` is ``None``
+  and its passes are not in their history (its declarations are).
 * Hong Wu: ``contract`` (``(dealer, bid)`` or ``None``), ``trump``, ``kitty`` (the dealer's own
   burial), ``current_trick``, ``points_won``, ``tricks``.
 * Gongzhu: ``exposed`` (open exposures per seat), ``closed`` (the seat's own closed
