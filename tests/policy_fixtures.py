@@ -10,3 +10,8 @@ def first_move(observation, legal_moves):
 def last_move(observation, legal_moves):
     """The last legal move listed."""
     return legal_moves[-1]
+
+
+def divide_by_zero(observation, legal_moves):
+    """A policy with a bug: raises ZeroDivisionError on its first call."""
+    return legal_moves[len(legal_moves) // 0]

@@ -7,8 +7,10 @@ independent implementation of the deal loop: the step-wise states must reproduce
 
 from __future__ import annotations
 
+import math
 import random
 import re
+import sys
 import time
 from collections import Counter
 
@@ -132,7 +134,7 @@ def test_aggregate_only_in_the_python_loop():
 
 def test_an_illegal_move_names_the_move_the_seat_and_the_deal():
     def cheat(obs, moves):
-        return "play BJ BJ BJ" if obs["phase"] == "playing" else moves[0]
+        return "play BJ BJ BJ" if obs["phase"] == "play" else moves[0]
 
     with pytest.raises(zhipai.IllegalPlayError, match=r"'play BJ BJ BJ'.*seat 2.*deal 0") as e:
         zhipai.simulate("tractor", 3, policy={2: cheat, "others": "random"}, progress=False)
@@ -151,7 +153,7 @@ def test_a_policy_that_raises_is_chained_with_the_deal_index():
             raise ValueError("boom")
         return moves[0]
 
-    with pytest.raises(zhipai.PolicyError, match=r"seat 1 \(.*broken\) raised ValueError: boom \(deal 0") as e:
+    with pytest.raises(zhipai.PolicyError, match=r"seat 1 \(.*broken\) raised ValueError: boom at .*test_policy_callable\.py:\d+ \(deal 0") as e:
         zhipai.simulate("gongzhu", 2, policy={1: broken, "others": "random"}, progress=False)
     assert isinstance(e.value.__cause__, ValueError) and e.value.deal == 0 and e.value.seat == 1
 
@@ -221,7 +223,7 @@ def test_short_hands_list_every_legal_lead(preset):
     for s, seat in walk(preset, 3):
         o = s.observation(seat)
         hand = o["hand"].split()
-        if o["current_trick"] or o["phase"] not in ("playing", "play") or len(hand) > 9:
+        if o["current_trick"] or o["phase"] not in ("play",) or len(hand) > 9:
             continue
         legal = set()
         for m in sub_multisets(hand):
@@ -371,7 +373,7 @@ def test_shengji_burial_and_kitty_are_the_dealers_alone():
     checked = 0
     for s, seat in walk("tractor", 5):
         o = s.observation(seat)
-        if o["phase"] != "playing":
+        if o["phase"] != "play":
             continue
         dealer = o["dealer"]
         for q in range(4):
@@ -537,3 +539,256 @@ def test_cli_python_policy_for_every_seat(capsys):
 def test_cli_bad_policy_arguments(argv, needle, capsys):
     code = main(["simulate", "gongzhu", "-n", "2", "-q", *argv])
     assert code == 2 and needle in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- fresh-user defects
+
+
+def _bh_key(cards, dengji):
+    """A Baohuang play up to the suits the rules ignore: (rank of the naturals, how many, SJ, BJ,
+    whether it holds the 登基 card)."""
+    cs = cards.split()
+    nat = [c[:-1] for c in cs if c not in ("SJ", "BJ")]
+    return (nat[0] if nat else None, len(nat), cs.count("SJ"), cs.count("BJ"), dengji in cs)
+
+
+def test_baohuang_legal_moves_offer_the_play_with_and_without_the_dengji_card():
+    """Every legal (rank, count, SJ, BJ, with/without 登基 card) play is listed, brute force:
+    each combination built from the hand that `apply` accepts must appear in legal_moves()."""
+    game = zhipai.Game("baohuang")
+    both_seen = checked = 0
+    for index in range(40):
+        s = game.new_deal(8, index)
+        while not s.is_terminal():
+            seat = s.current_player()
+            o = s.observation(seat)
+            d = o["dengji_card"]
+            hand = o["hand"].split()
+            if o["phase"] == "play" and d and d in hand and not d.endswith("J") and checked < 400:
+                checked += 1
+                moves = s.legal_moves()
+                plays = [m for m in moves if m not in ("pass", "yield", "jiefeng")]
+                listed = Counter(_bh_key(m, d) for m in plays)
+                assert all(n == 1 for n in listed.values()), listed  # each option once
+                rank = d[:-1]
+                same = [c for c in hand if c[:-1] == rank]
+                others = [c for c in same if c != d]
+                jokers = [(x, y) for x in range(hand.count("SJ") + 1) for y in range(hand.count("BJ") + 1)]
+                for n in range(1, len(same) + 1):
+                    for with_d in (False, True):
+                        if (with_d and n - 1 > len(others)) or (not with_d and n > len(others)):
+                            continue
+                        nat = ([d] + others[: n - 1]) if with_d else others[:n]
+                        for x, y in jokers:
+                            cards = " ".join(nat + ["SJ"] * x + ["BJ"] * y)
+                            try:
+                                s.clone().apply(cards)
+                            except zhipai.IllegalPlayError:
+                                continue
+                            assert _bh_key(cards, d) in listed, (cards, moves)
+                with_and_without = {k[:4] for k in listed if k[4]} & {k[:4] for k in listed if not k[4]}
+                both_seen += bool(with_and_without)
+                for m in plays:  # and every listed play is accepted
+                    s.clone().apply(m)
+            s.apply_builtin("random")
+    assert checked >= 50 and both_seen >= 10, (checked, both_seen)
+
+
+def test_baohuang_the_guard_may_reveal_himself_with_a_listed_play():
+    """The reproducer of the report: deal 9 of seed 8, the guard holds 10S 10H 10C with 10H the
+    登基 card; both '10S 10C' and a pair with 10H are listed, and playing 10H reveals him."""
+    s = zhipai.Game("baohuang").new_deal(8, 9)
+    while not s.is_terminal():
+        p = s.current_player()
+        o = s.observation(p)
+        if o["phase"] == "play" and o["guard"] == p and o["dengji_card"] in o["hand"].split():
+            d = o["dengji_card"]
+            pairs = [m for m in s.legal_moves() if len(m.split()) == 2 and all(c[:-1] == d[:-1] for c in m.split())]
+            if any(d in m.split() for m in pairs) and any(d not in m.split() for m in pairs):
+                mv = next(m for m in pairs if d in m.split())
+                s.apply(mv)
+                assert s.observation((p + 1) % 5)["guard"] == p
+                return
+        s.apply_builtin("random")
+    pytest.fail("the guard never had the choice in this deal")
+
+
+@pytest.mark.parametrize("preset", ["tractor", "hong_wu", "gongzhu", "baohuang"])
+@pytest.mark.parametrize("bad", [None, 5, b"pass", ["pass"]])
+def test_apply_refuses_a_non_string_with_an_invalid_value_error(preset, bad):
+    s = zhipai.Game(preset).new_deal(0, 0)
+    with pytest.raises(zhipai.InvalidValueError, match=r"invalid move " + re.escape(repr(bad))):
+        s.apply(bad)
+    with pytest.raises(zhipai.InvalidValueError, match=r"invalid policy " + re.escape(repr(bad))):
+        s.builtin_move(bad)
+    with pytest.raises(zhipai.InvalidValueError, match=r"invalid policy"):
+        s.apply_builtin(bad)
+    with pytest.raises(zhipai.InvalidValueError, match="bogus"):
+        s.builtin_move("bogus")
+    for seat in (-1, 9, None, "0", 1.0):
+        with pytest.raises(zhipai.InvalidValueError, match="seat"):
+            s.observation(seat)
+
+
+@pytest.mark.parametrize("preset", ["tractor", "hong_wu", "gongzhu", "baohuang"])
+def test_move_text_errors_quote_and_cut_the_value(preset):
+    s = zhipai.Game(preset).new_deal(0, 0)
+    with pytest.raises(zhipai.InvalidValueError, match=r"invalid move '': empty"):
+        s.apply("")
+    huge = "play " + "2S " * 100_000
+    with pytest.raises(zhipai.InvalidValueError) as e:
+        s.apply(huge)
+    assert len(str(e.value)) < 300 and "…" in str(e.value) and "300005 characters" in str(e.value)
+    with pytest.raises(zhipai.InvalidValueError, match=r"^invalid call result_row\(\) during the deal"):
+        s.result_row()
+    if preset in ("tractor", "hong_wu"):  # not a move at all: quoted, control characters escaped
+        with pytest.raises(zhipai.InvalidValueError, match=re.escape("invalid move 'hello\\0'")):
+            s.apply("hello\x00")
+
+
+def test_illegal_play_message_does_not_double_the_word_play():
+    s = zhipai.Game("tractor").new_deal(0, 0)
+    while s.phase != "play":
+        s.apply_builtin("random")
+    with pytest.raises(zhipai.IllegalPlayError) as e:
+        s.apply("play BJ BJ BJ")
+    assert "play play" not in str(e.value) and "BJ BJ BJ" in str(e.value)
+
+
+def test_a_huge_returned_move_is_cut_in_the_error():
+    with pytest.raises(zhipai.IllegalPlayError) as e:
+        zhipai.simulate("tractor", 1, policy=lambda o, m: "play " + "2S " * 100_000, progress=False)
+    assert len(str(e.value)) < 600 and "characters" in str(e.value)
+
+
+def test_gongzhu_refuses_pass_and_accepts_any_card_order_and_case():
+    s = zhipai.Game(zhipai.rules("gongzhu", decks=2)).new_deal(0, 0)
+    with pytest.raises(zhipai.InvalidValueError, match="end exposure"):
+        s.apply("pass")
+    assert "pass" not in s.legal_moves()
+    s.apply("END exposure")  # letter case and spacing are free (documented)
+    assert s.observation(0)["history"][-1][1] == "end exposure"
+
+
+@pytest.mark.parametrize("preset", ["tractor", "hong_wu", "gongzhu", "baohuang"])
+def test_returns_have_no_negative_zero(preset):
+    game = zhipai.Game(preset)
+    for index in range(6):
+        s = game.new_deal(3, index)
+        while not s.is_terminal():
+            s.apply_builtin("random")
+        assert all(math.copysign(1.0, r) > 0 for r in s.returns() if r == 0)
+
+
+def test_tractor_returns_of_a_drawn_seat_are_positive_zero():
+    s = zhipai.Game("tractor").new_deal(0, 0)
+    while not s.is_terminal():
+        s.apply_builtin("random")
+    assert [math.copysign(1.0, r) for r in s.returns() if r == 0] == [1.0] * sum(r == 0 for r in s.returns())
+
+
+PHASES = {
+    "tractor": {"dealing", "burying", "play", "done"},
+    "hong_wu": {"auction", "trump", "kitty", "play", "done"},
+    "gongzhu": {"exposure", "play", "done"},
+    "baohuang": {"accession", "grab_window", "forced", "guard_choice", "solo_choice", "hidden_choice", "play", "done"},
+}
+
+
+@pytest.mark.parametrize("preset", list(PHASES))
+def test_phase_names_are_the_documented_ones_and_end_in_play_and_done(preset):
+    game = zhipai.Game(preset)
+    seen = set()
+    for index in range(8):
+        s = game.new_deal(1, index)
+        while True:
+            seen.add(s.phase)
+            seen.update(s.observation(q)["phase"] for q in range(game.num_players))
+            if s.is_terminal():
+                break
+            s.apply_builtin("random")
+        assert s.phase == "done" and s.observation(0)["phase"] == "done"
+    assert seen <= PHASES[preset] and {"play", "done"} <= seen, seen
+    doc = zhipai.policy.__doc__
+    for name in PHASES[preset]:
+        assert f'"{name}"' in doc, name
+
+
+def test_python_aggregate_only_keeps_no_rows_and_matches_rows_mode(monkeypatch):
+    policy = {1: policy_fixtures.first_move, "others": "random"}
+    kept = []
+    monkeypatch.setattr(sys.modules["zhipai.simulate"]._Rows, "add", lambda self, row: kept.append(row))
+    agg = zhipai.simulate("gongzhu", 12, policy=policy, aggregate_only=True, progress=False)
+    assert kept == []  # no row stored in aggregate mode
+    monkeypatch.undo()
+    full = zhipai.simulate("gongzhu", 12, policy=policy, progress=False)
+    for c in full.columns:
+        assert agg.stats(c) == full.stats(c), c
+
+
+def test_python_aggregate_only_memory_does_not_grow_with_deals():
+    import tracemalloc
+
+    peaks = []
+    for n in (30, 300):
+        tracemalloc.start()
+        zhipai.simulate("gongzhu", n, policy=policy_fixtures.first_move, aggregate_only=True, progress=False)
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+    assert peaks[1] < 2 * peaks[0] + 200_000, peaks
+
+
+def test_python_rows_mode_refuses_an_absurd_deal_count_as_the_fast_path():
+    for policy in ("random", policy_fixtures.first_move):
+        with pytest.raises(zhipai.InvalidValueError, match=r"cannot allocate .* use aggregate mode"):
+            zhipai.simulate("tractor", 2**63 - 1, policy=policy, progress=False)
+
+
+def test_a_policy_error_names_the_file_and_line_of_the_failure():
+    with pytest.raises(zhipai.PolicyError, match=r"raised ZeroDivisionError: .* at .*policy_fixtures\.py:\d+ \(deal 0"):
+        zhipai.simulate("gongzhu", 1, policy=policy_fixtures.divide_by_zero, progress=False)
+
+
+@pytest.mark.parametrize(
+    "source, needle",
+    [
+        ("def f(o, m) return\n", "SyntaxError"),
+        ("raise RuntimeError('config missing')\n", "RuntimeError: config missing"),
+        ("import numpyy_not_there\n", "No module named 'numpyy_not_there'"),
+    ],
+)
+def test_cli_a_policy_module_that_fails_to_import_is_one_error_line(source, needle, monkeypatch, tmp_path, capsys):
+    name = f"failmod_{abs(hash(source))}"
+    (tmp_path / f"{name}.py").write_text(source)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    code = main(["simulate", "gongzhu", "-n", "1", "-q", "-p", f"{name}:f"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and err.startswith("zhipai: error: ")
+    assert f"'{name}:f'" in err and needle in err and "Traceback" not in err
+
+
+def test_cli_policy_error_shows_where(capsys):
+    code = main(["simulate", "gongzhu", "-n", "1", "-q", "-p", "policy_fixtures:divide_by_zero"])
+    err = capsys.readouterr().err
+    assert code == 2 and re.search(r"policy_fixtures\.py:\d+", err), err
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["--policy-seat", "²=random"], "invalid --policy-seat '²=random'"),
+        (["--policy-seat", "0=random", "--policy-seat", "0=greedy"], "seat 0 is given twice"),
+    ],
+)
+def test_cli_policy_seat_errors(argv, needle, capsys):
+    code = main(["simulate", "gongzhu", "-n", "2", "-q", *argv])
+    assert code == 2 and needle in capsys.readouterr().err
+
+
+def test_cli_threads_with_a_python_policy_prints_a_note(capsys):
+    code = main(["simulate", "gongzhu", "-n", "2", "-q", "-t", "2", "-p", "policy_fixtures:first_move"])
+    err = capsys.readouterr().err
+    assert code == 0 and "--threads is ignored with a Python policy" in err
+    code = main(["simulate", "gongzhu", "-n", "2", "-q", "-t", "2"])
+    assert code == 0 and "ignored" not in capsys.readouterr().err

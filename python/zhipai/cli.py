@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from typing import Any, Sequence
 
@@ -85,7 +86,12 @@ def _load_policy(spec: str) -> Any:
         raise ValueError(f"invalid policy {spec!r}: expected random, greedy or module:function")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.insert(0, os.getcwd())
-    obj: Any = importlib.import_module(module)
+    try:
+        obj: Any = importlib.import_module(module)
+    except Exception as e:  # noqa: BLE001 - any failure of the user's module at import time
+        raise ValueError(
+            f"invalid policy {spec!r}: importing module {module!r} failed: {type(e).__name__}: {e}"
+        ) from e
     for part in name.split("."):
         if not hasattr(obj, part):
             raise ValueError(f"invalid policy {spec!r}: module {module!r} has no {name!r}")
@@ -103,8 +109,12 @@ def _policy_from_args(args: argparse.Namespace) -> Any:
     seats: dict[Any, Any] = {"others": base}
     for item in args.policy_seat:
         seat, sep, spec = item.partition("=")
-        if not sep or not seat.strip().isdigit():
+        seat = seat.strip()
+        # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+        if not sep or not re.fullmatch(r"[0-9]+", seat):
             raise ValueError(f"invalid --policy-seat {item!r}: expected SEAT=POLICY, e.g. 0=mybot:play")
+        if int(seat) in seats:
+            raise ValueError(f"invalid --policy-seat {item!r}: seat {int(seat)} is given twice")
         seats[int(seat)] = _load_policy(spec.strip())
     return seats
 
@@ -113,6 +123,9 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
     _check_outputs(args)
     policy = _policy_from_args(args)
+    if not isinstance(policy, str) and args.threads is not None:
+        print("zhipai: note: --threads is ignored with a Python policy (it runs on one thread)",
+              file=sys.stderr)
     status = 0
     try:
         result = zhipai.simulate(
@@ -157,7 +170,8 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
                    "the other seats use --policy. E.g. --policy greedy --policy-seat 0=mybot:play")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--threads", "-t", type=int,
-                   help="worker threads, 1-256 (default: every core; more than the deals are clamped)")
+                   help="worker threads, 1-256 (default: every core; more than the deals are "
+                   "clamped); ignored with a Python policy, which runs on one thread")
     p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file")
     p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")

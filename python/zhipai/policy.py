@@ -8,6 +8,12 @@ that loop for you with a Python callable ``f(observation, legal_moves) -> move``
 more seats (the slow path: single-threaded, the GIL held; with a trivial policy 30 to 250 times
 slower than the built-in policies on one thread, see BENCHMARKS.md).
 
+Not to be confused with the game modules' own states (``zhipai.shengji.Deal``,
+``zhipai.gongzhu.Game``, ``zhipai.hongwu.Game``, ``zhipai.baohuang.Game``): those speak each
+game's actions (``legal_actions``/``apply_action``, integer codes where the game has them, for RL
+and rule studies); :class:`Game` here speaks move text, the same for every game, for Python
+policies.
+
 A *move* is text, exactly as :meth:`GameState.legal_moves` lists it:
 
 * Shengji family (tractor, tractor_jj, eighty_points): ``"pass"``, ``"declare 2H 2H"``,
@@ -20,14 +26,33 @@ A *move* is text, exactly as :meth:`GameState.legal_moves` lists it:
   ``"ascend 9C"``, ``"grab"``, ``"abdicate"``, ``"decline"``, ``"open_guard"``,
   ``"secret_guard"``, ``"open_solo"``, ``"secret_solo"``.
 
-``legal_moves()`` is complete for Gongzhu, Baohuang and every bid, declaration and trump
-choice. In the Shengji family and Hong Wu a burial, a lead or a follow can have millions of
+``apply`` reads a move in any letter case and spacing, with its cards in any order; nothing
+else is an alias (Gongzhu has no ``"pass"``: ``"end exposure"`` ends one's exposures).
+
+``legal_moves()`` is complete for Gongzhu and every bid, declaration and trump choice, and for
+Baohuang up to suits the rules ignore (§C.2: suits matter only for the 登基 card): each play — n
+naturals of one rank + x SJ + y BJ — is listed once with one choice of suits, except that the
+play with the 登基 card and the same play without it are both listed when both are legal (a
+guard who plays it reveals himself); the same play in other suits may be applied too. In the Shengji family and Hong Wu a burial, a lead or a follow can have millions of
 legal choices, so there it lists at most 1000: burials — the first 1000 legal ones in card
 order; leads — every legal lead (any cards of one effective suit, throws included) when there
 are at most 1000, else every single-unit lead (single, pair, triple, tractor) plus each suit's
 whole holding when it is a throw (the random policy's candidates); follows — the first 1000
 legal follows (all of them in nearly every position). ``apply`` accepts *any* legal move, listed
 or not (e.g. a burial of your choice, a partial throw).
+
+Phases (``state.phase`` and the observation's ``phase``): the trick play is ``"play"`` and the
+end ``"done"`` in every game; before the play:
+
+* Shengji family: ``"dealing"`` (declarations while the cards are dealt), ``"burying"``.
+* Hong Wu: ``"auction"``, ``"trump"``, ``"kitty"``.
+* Gongzhu: ``"exposure"``.
+* Baohuang: ``"accession"`` (登基/让位/抢), ``"grab_window"`` (the others may grab after a 让位),
+  ``"forced"`` (逼位), ``"guard_choice"`` (明保/暗保), ``"solo_choice"`` (明独/暗独); the
+  observation of every seat but the chooser reads ``"hidden_choice"`` during those two.
+
+(The game modules' own states keep their names: ``zhipai.shengji.Deal.phase`` says
+``"playing"``, Hong Wu's and Baohuang's say ``"over"``.)
 
 Observation (``state.observation(seat)``): a dict of only what ``seat`` sees. Cards are card
 text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:
@@ -105,10 +130,14 @@ class GameState(Protocol):
     """The step-wise state of one deal (every game's ``<Game>GameState`` class has these).
 
     OpenSpiel verbs: ``current_player``, ``is_terminal``, ``legal_moves``, ``apply``,
-    ``clone``, ``returns``; plus ``observation``, the built-in policies and the result row.
+    ``clone``, ``returns``; plus ``phase``, ``observation``, the built-in policies and the result
+    row. Every argument of the wrong type or value raises ``InvalidValueError`` naming it.
     """
 
     num_players: int
+    #: The phase (module docs): ``"play"`` for the trick play and ``"done"`` at the end in every
+    #: game.
+    phase: str
 
     def current_player(self) -> int | None:
         """The seat to decide (0-based), ``None`` once the deal is over."""
@@ -121,15 +150,17 @@ class GameState(Protocol):
         docs for the Shengji-family lists); ``[]`` once over."""
 
     def apply(self, move: str) -> None:
-        """Apply ``move`` for the seat to decide. Raises ``IllegalPlayError`` naming the move and
-        the rule (state unchanged), ``InvalidCardError``/``InvalidValueError`` for bad text."""
+        """Apply ``move`` for the seat to decide (any letter case, spacing and card order).
+        Raises ``IllegalPlayError`` naming the move and the rule (state unchanged),
+        ``InvalidCardError``/``InvalidValueError`` for bad text or a non-string (the value
+        quoted, cut to 80 characters when long)."""
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` sees (module docs). Raises ``InvalidValueError`` for a bad seat."""
 
     def builtin_move(self, policy: str) -> str:
         """The move built-in ``policy`` (``"random"``/``"greedy"``) would make now, not applied
-        (it draws from the deal's own generator)."""
+        (it draws from the deal's own generator). ``InvalidValueError`` for another policy."""
 
     def apply_builtin(self, policy: str) -> str:
         """Apply the built-in ``policy``'s move exactly as ``zhipai.simulate`` does; its text."""
@@ -139,8 +170,8 @@ class GameState(Protocol):
         ``InvalidValueError`` before."""
 
     def returns(self) -> list[float]:
-        """Each seat's result once over (zeros before): Shengji levels gained (zero-sum), Hong
-        Wu table units, Gongzhu credited scores, Baohuang scores."""
+        """Each seat's result once over (zeros before, never ``-0.0``): Shengji levels gained
+        (zero-sum), Hong Wu table units, Gongzhu credited scores, Baohuang scores."""
 
     def clone(self) -> GameState:
         """An independent copy (its generator too)."""
@@ -163,7 +194,9 @@ def _game_of(preset: str) -> str:
 
 
 class Game:
-    """A game under ``rules``: ``Game(rules)`` (a ``zhipai.Rules`` or a preset name).
+    """A game under ``rules``: ``Game(rules)`` (a ``zhipai.Rules`` or a preset name), whose
+    deals are :class:`GameState` s speaking move text (for Python policies). For integer
+    actions (RL) see the game modules' own classes (module docs).
 
     Attributes: ``rules``, ``preset``, ``name`` (the game), ``num_players``, ``columns`` (result
     column names, the order of ``result_row()``), ``docs`` (column → meaning).
@@ -193,6 +226,32 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game({self.preset!r})"
+
+
+#: Values longer than this are cut in error messages (first 80 characters + "…").
+_SHOWN = 80
+
+
+def _cut(text: str) -> str:
+    """``text`` cut to 80 characters + ``…`` and its length (a policy may return or raise with
+    a huge string)."""
+    return text if len(text) <= _SHOWN else text[:_SHOWN] + f"… ({len(text)} characters)"
+
+
+def _short(value: Any) -> str:
+    """``repr(value)`` cut as :func:`_cut`."""
+    return _cut(repr(value))
+
+
+def _where(e: BaseException) -> str:
+    """``" at FILE:LINE"`` of the innermost frame of ``e``'s traceback (where the policy failed),
+    or ``""`` without a traceback."""
+    tb = e.__traceback__
+    if tb is None:
+        return ""
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return f" at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno}"
 
 
 def _describe(p: Any) -> str:
@@ -286,21 +345,22 @@ def play_deal(game: Game, seed: int, index: int, policies: list[str | PolicyFn])
             move = p(state.observation(seat), moves)
         except Exception as e:  # a policy bug: say where, keep the original as the cause
             raise PolicyError(
-                f"the policy of seat {seat} ({_describe(p)}) raised {type(e).__name__}: {e} "
+                f"the policy of seat {seat} ({_describe(p)}) raised {type(e).__name__}: "
+                f"{_cut(str(e))}{_where(e)} "
                 f"(deal {index}, seed {seed})",
                 deal=index,
                 seat=seat,
             ) from e
         if not isinstance(move, str):
             raise _core.IllegalPlayError(
-                f"illegal move {move!r} from the policy of seat {seat} ({_describe(p)}) in deal "
-                f"{index} (seed {seed}): expected a move string such as {moves[:1]!r}"
+                f"illegal move {_short(move)} from the policy of seat {seat} ({_describe(p)}) in "
+                f"deal {index} (seed {seed}): expected a move string such as {moves[:1]!r}"
             )
         try:
             state.apply(move)
         except ZhipaiError as e:
             raise _core.IllegalPlayError(
-                f"illegal move {move!r} from the policy of seat {seat} ({_describe(p)}) in deal "
-                f"{index} (seed {seed}): {e}"
+                f"illegal move {_short(move)} from the policy of seat {seat} ({_describe(p)}) in "
+                f"deal {index} (seed {seed}): {e}"
             ) from e
     return list(state.result_row())

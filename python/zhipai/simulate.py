@@ -487,6 +487,69 @@ def simulate(
 _REPORT_EVERY = 0.1
 
 
+class _Aggregates:
+    """Exact per-column aggregates of a stream of rows in bounded memory (the Python loop's
+    ``aggregate_only``): the same ``count, sum, sum_sq, min, max, histogram`` as the engine's,
+    with Python ints (exact) and a histogram kept while every value lies in -256..255."""
+
+    def __init__(self, width: int) -> None:
+        self.count = 0
+        self.sums = [0] * width
+        self.sums_sq = [0] * width
+        self.mins = [2**31 - 1] * width
+        self.maxs = [-(2**31)] * width
+        self.hists: list[dict[int, int] | None] = [{} for _ in range(width)]
+
+    def add(self, row: list[int]) -> None:
+        self.count += 1
+        for j, v in enumerate(row):
+            self.sums[j] += v
+            self.sums_sq[j] += v * v
+            self.mins[j] = min(self.mins[j], v)
+            self.maxs[j] = max(self.maxs[j], v)
+            h = self.hists[j]
+            if h is not None:
+                if -256 <= v < 256:
+                    h[v] = h.get(v, 0) + 1
+                else:
+                    self.hists[j] = None  # out of the histogram range: none (as the engine)
+
+    def stats(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "count": self.count,
+                "sum": self.sums[j],
+                "sum_sq": self.sums_sq[j],
+                "min": self.mins[j],
+                "max": self.maxs[j],
+                "histogram": None if h is None else sorted(h.items()),
+            }
+            for j, h in enumerate(self.hists)
+        ]
+
+
+class _Rows:
+    """The rows of the Python loop, preallocated as the fast path does (one int32 array per
+    column), so an impossible ``deals`` is refused up front with the same error."""
+
+    def __init__(self, deals: int, width: int) -> None:
+        try:
+            self.data = np.empty((width, deals), dtype=np.int32)
+        except (MemoryError, ValueError, OverflowError):
+            raise InvalidValueError(
+                f"invalid deals {deals}: cannot allocate {width} columns of {deals} rows; "
+                "use aggregate mode"
+            ) from None
+        self.count = 0
+
+    def add(self, row: list[int]) -> None:
+        self.data[:, self.count] = row
+        self.count += 1
+
+    def columns(self) -> list[np.ndarray]:
+        return [self.data[j, : self.count] for j in range(self.data.shape[0])]
+
+
 def _simulate_python(
     rules: Rules,
     deals: int,
@@ -495,41 +558,42 @@ def _simulate_python(
     progress: ProgressArg,
     aggregate_only: bool,
 ) -> SimResult:
-    """The slow path of :func:`simulate`: deals ``0..deals`` played one decision at a time."""
+    """The slow path of :func:`simulate`: deals ``0..deals`` played one decision at a time.
+    ``aggregate_only`` keeps exact aggregates in bounded memory; rows mode preallocates the
+    columns (refusing a ``deals`` that cannot be held, as the fast path does)."""
     import time
 
     game = _policy.Game(rules)
     policies = _policy.seat_policies(policy, game.num_players)
     label = _policy.describe(policies)
+    width = len(game.columns)
+    acc: _Aggregates | _Rows = _Aggregates(width) if aggregate_only else _Rows(deals, width)
     callback, bar = _progress_callback(progress, deals, rules.preset)
-    rows: list[list[int]] = []
     interrupted = False
     last = time.monotonic()
 
     def result() -> SimResult:
-        data = np.asarray(rows, dtype=np.int32).reshape(len(rows), len(game.columns))
         raw: dict[str, Any] = {
             "requested": deals,
-            "completed": len(rows),
+            "completed": acc.count,
             "interrupted": interrupted,
             "columns": game.columns,
             "docs": [game.docs[c] for c in game.columns],
         }
-        cols = [np.ascontiguousarray(data[:, j]) for j in range(len(game.columns))]
-        if aggregate_only:
-            raw["stats"] = [_exact_stats(c) for c in cols]
+        if isinstance(acc, _Aggregates):
+            raw["stats"] = acc.stats()
         else:
-            raw["data"] = cols
+            raw["data"] = acc.columns()
         return SimResult(raw, preset=rules.preset, policy=label, seed=seed)
 
     try:
         for i in range(deals):
-            rows.append(_policy.play_deal(game, seed, i, policies))
+            acc.add(_policy.play_deal(game, seed, i, policies))
             now = time.monotonic()
             if callback is not None and (now - last >= _REPORT_EVERY or i + 1 == deals):
                 last = now
                 if callback(i + 1, deals) is False:
-                    interrupted = len(rows) < deals
+                    interrupted = acc.count < deals
                     break
     except KeyboardInterrupt as e:
         interrupted = True

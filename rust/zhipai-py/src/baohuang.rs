@@ -6,7 +6,9 @@
 use crate::convert;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
-use crate::simulate::{builtin_policy, finished_row, seed_index, History, Step};
+use crate::simulate::{
+    builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seed_index, History, Step,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use zhipai_core::games::baohuang::{
@@ -597,7 +599,35 @@ pub struct PyBaohuangGameState {
     history: History,
 }
 
+/// The phase names of `BaohuangGameState`, shared by every game's `GameState`: the end is
+/// `"done"` everywhere (`BaohuangState.phase` says `"over"`).
+fn state_phase(p: Phase) -> &'static str {
+    match p {
+        Phase::Over => "done",
+        other => phase_name(other),
+    }
+}
+
 impl PyBaohuangGameState {
+    /// `cards` (a legal play of `seat` without the 登基 card, as `State::cards_of` chooses them)
+    /// with one natural swapped for the 登基 card when `seat` holds it: the same play up to
+    /// suits, but for a guard a revealing one. `None` when there is no such choice (no 登基
+    /// card of that rank in hand, `cards` holds it already, or the guard's 登基 card is its own
+    /// tier above BJ with `guard_card_rank = above_big_joker`, so the plays differ already).
+    fn with_dengji(&self, seat: u8, cards: &Multiset) -> Option<Multiset> {
+        let s = &self.st.0;
+        let d = s.dengji_card().filter(|d| !d.is_joker())?;
+        let above = self.rules.guard_card_rank == bh::options::GuardCardRank::AboveBigJoker;
+        if (above && s.guard() == Some(seat)) || cards.contains(d) || !s.hand(seat).contains(d) {
+            return None;
+        }
+        let swap = cards.iter().find(|c| c.rank() == d.rank())?;
+        let mut with = *cards;
+        with.remove(swap);
+        with.add(d);
+        Some(with)
+    }
+
     /// Record the move just made by `seat`; redeal a void deal.
     fn after(&mut self, seat: u8, text: String, mv: Option<Move>) -> Result<()> {
         let seat = usize::from(seat);
@@ -620,8 +650,8 @@ impl PyBaohuangGameState {
         Ok(())
     }
 
-    fn builtin(&mut self, policy: &str) -> PyResult<Move> {
-        let p = builtin_policy(policy)?;
+    fn builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let p = builtin_policy_arg(policy)?;
         guard(|| {
             zhipai_core::games::baohuang::policy::choose(p, &self.st.0, &mut self.rng)
                 .ok_or_else(|| ZhipaiError::illegal_play("builtin move", "the deal is over"))
@@ -662,17 +692,48 @@ impl PyBaohuangGameState {
 
     /// Every legal move of the seat to act: plays first (card lists), then `pass`, `yield`,
     /// `jiefeng`; in accession `ascend <card>`, `grab`, `abdicate`, … (`[]` once over).
+    ///
+    /// Complete up to suits that the rules ignore (§C.2: suits matter only for the 登基 card):
+    /// each legal play — n naturals of one rank + x SJ + y BJ — is listed once, with one choice of
+    /// suits, except that a play with the 登基 card and one without it are both listed whenever
+    /// both are legal (a guard playing it reveals himself, §C.3.6). Any other suits of the same
+    /// play may be applied too.
     fn legal_moves(&self) -> Vec<String> {
-        self.st.legal_actions()
+        let s = &self.st.0;
+        if s.phase() != Phase::Play {
+            return self.st.legal_actions();
+        }
+        let Some(seat) = s.current_player() else { return Vec::new() };
+        let mut out = Vec::new();
+        for m in s.legal_moves() {
+            let Move::Play(shape) = m else {
+                out.push(m.to_string());
+                continue;
+            };
+            let Some(cards) = s.cards_of(&shape) else { continue };
+            out.push(cards.to_string());
+            if let Some(with) = self.with_dengji(seat, &cards) {
+                out.push(with.to_string());
+            }
+        }
+        out
     }
 
-    /// Apply `move` (text as in `legal_moves`; a card list plays exactly those cards). Raises
-    /// `IllegalPlayError` naming the move and the rule (the state is then unchanged).
+    /// Apply `move` (text as in `legal_moves`; a card list plays exactly those cards, in any
+    /// order, any letter case). Raises `IllegalPlayError` naming the move and the rule (the
+    /// state is then unchanged), `InvalidValueError` / `InvalidCardError` for text that is not a
+    /// move.
     fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
         let seat = self.st.0.current_player().unwrap_or(0);
-        let text = text("move", r#move)?;
+        let text = move_arg(r#move)?;
         let decision = guard(|| self.st.parse_decision(&text))?;
-        self.st.apply_action(r#move)?;
+        guard(|| {
+            match decision {
+                Some(m) => self.st.0.apply(m),
+                None => self.st.0.apply_cards(&ms(&text)?),
+            }
+            .map_err(move_error)
+        })?;
         let shown = match decision {
             Some(m) => m.to_string(),
             None => ms(&text).map(|m| m.to_string()).unwrap_or(text),
@@ -682,13 +743,13 @@ impl PyBaohuangGameState {
 
     /// The move built-in `policy` ("random" or "greedy") chooses for the seat to act, without
     /// applying it (drawn from the deal's own generator).
-    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+    fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         let mv = self.builtin(policy)?;
         Ok(self.st.action_text(&mv))
     }
 
     /// Apply the move of built-in `policy` (as `zhipai.simulate` does) and return its text.
-    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+    fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         let seat = self.st.0.current_player().unwrap_or(0);
         let mv = self.builtin(policy)?;
         let text = self.st.action_text(&mv);
@@ -713,7 +774,7 @@ impl PyBaohuangGameState {
         // the other seats the deal is in "hidden_choice" with nobody named to act.
         let secret = matches!(s.phase(), Phase::GuardChoice | Phase::SoloChoice)
             && s.current_player() != Some(me);
-        o.set_item("phase", if secret { "hidden_choice" } else { phase_name(s.phase()) })?;
+        o.set_item("phase", if secret { "hidden_choice" } else { state_phase(s.phase()) })?;
         o.set_item("current_player", if secret { None } else { s.current_player() })?;
         o.set_item("hand", s.hand(me).to_string())?;
         o.set_item("hand_sizes", (0..5).map(|p| s.hand(p).len()).collect::<Vec<_>>())?;
@@ -748,7 +809,16 @@ impl PyBaohuangGameState {
 
     /// Scores per seat (5 values; zeros until the end).
     fn returns(&self) -> Vec<f64> {
-        self.st.0.returns().iter().map(|&r| f64::from(r)).collect()
+        self.st.0.returns().iter().map(|&r| clean_return(f64::from(r))).collect()
+    }
+
+    /// The phase as every game's `GameState` names it: `"accession"`, `"grab_window"`,
+    /// `"forced"` (逼位), `"guard_choice"`, `"solo_choice"`, `"play"` or `"done"` (the
+    /// observation of a seat not making a secret choice reads `"hidden_choice"` instead of
+    /// `"guard_choice"`/`"solo_choice"`; a void deal 黄局 is redealt at once, so it never shows).
+    #[getter]
+    fn phase(&self) -> &'static str {
+        state_phase(self.st.0.phase())
     }
 
     fn clone(&self) -> Self {
@@ -758,7 +828,7 @@ impl PyBaohuangGameState {
     fn __repr__(&self) -> String {
         format!(
             "BaohuangGameState(phase='{}', current_player={})",
-            phase_name(self.st.0.phase()),
+            state_phase(self.st.0.phase()),
             crate::simulate::py_opt(self.st.0.current_player())
         )
     }

@@ -4,7 +4,10 @@
 
 use crate::errors::guard;
 use crate::rules::PyRules;
-use crate::simulate::{builtin_policy, finished_row, seat_arg, seed_index, History, Step};
+use crate::simulate::{
+    builtin_policy_arg, clean_return, finished_row, move_arg, move_error, quoted, seat_arg,
+    seed_index, History, Step,
+};
 use pyo3::prelude::*;
 use zhipai_core::games::gongzhu::{
     self, check_play, legal_plays, scoring, trick_winner, GongzhuRules, Move, Opening, Play,
@@ -383,8 +386,8 @@ impl PyGongzhuGameState {
         });
     }
 
-    fn builtin(&mut self, policy: &str) -> PyResult<Move> {
-        let p = builtin_policy(policy)?;
+    fn builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let p = builtin_policy_arg(policy)?;
         if self.state.is_terminal() {
             return guard(|| Err(ZhipaiError::illegal_play("builtin move", "the deal is over")));
         }
@@ -428,14 +431,23 @@ impl PyGongzhuGameState {
         self.state.legal_moves().iter().map(|m| m.to_string()).collect()
     }
 
-    /// Apply `move` (text as in `legal_moves`). Raises `IllegalPlayError` naming the move and
-    /// the rule (the state is then unchanged), or `InvalidCardError` / `InvalidValueError` for
-    /// text that is not a move.
-    fn apply(&mut self, r#move: &str) -> PyResult<()> {
+    /// Apply `move` (text as in `legal_moves`; letter case, spacing and card order are free).
+    /// Raises `IllegalPlayError` naming the move and the rule (the state is then unchanged), or
+    /// `InvalidCardError` / `InvalidValueError` for text that is not a move (`"pass"` included:
+    /// Gongzhu has no pass, the end of one's exposures is `"end exposure"`).
+    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = move_arg(r#move)?;
         let seat = self.state.current_player().unwrap_or(0);
         let mv = guard(|| {
-            let mv = parse_move(r#move)?;
-            self.state.apply(mv)?;
+            if text.trim().eq_ignore_ascii_case("pass") {
+                return Err(ZhipaiError::invalid_value(
+                    "move",
+                    quoted(&text),
+                    "Gongzhu has no pass; 'end exposure' ends your exposures",
+                ));
+            }
+            let mv = parse_move(&text)?;
+            self.state.apply(mv).map_err(move_error)?;
             Ok(mv)
         })?;
         self.record(seat, mv);
@@ -444,12 +456,12 @@ impl PyGongzhuGameState {
 
     /// The move built-in `policy` ("random" or "greedy") chooses for the seat to act, without
     /// applying it (drawn from the deal's own generator).
-    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+    fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(self.builtin(policy)?.to_string())
     }
 
     /// Apply the move of built-in `policy` (as `zhipai.simulate` does) and return its text.
-    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+    fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         let seat = self.state.current_player().unwrap_or(0);
         let mv = self.builtin(policy)?;
         match mv {
@@ -504,7 +516,13 @@ impl PyGongzhuGameState {
 
     /// Final (credited) scores per seat once over, zeros before.
     fn returns(&self) -> Vec<f64> {
-        self.state.returns().to_vec()
+        self.state.returns().iter().map(|&r| clean_return(r)).collect()
+    }
+
+    /// The phase as every game's `GameState` names it: `"exposure"`, `"play"` or `"done"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.state.phase())
     }
 
     fn clone(&self) -> Self {
@@ -513,7 +531,8 @@ impl PyGongzhuGameState {
 
     fn __repr__(&self) -> String {
         format!(
-            "GongzhuGameState(current_player={})",
+            "GongzhuGameState(phase='{}', current_player={})",
+            phase_name(self.state.phase()),
             crate::simulate::py_opt(self.state.current_player())
         )
     }

@@ -10,8 +10,8 @@ use crate::cards::PyCard;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use crate::simulate::{
-    all_leads, builtin_policy, finished_row, seed_index, sub_multisets, History, Step,
-    MOVE_LIST_LIMIT,
+    all_leads, builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seed_index,
+    sub_multisets, History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
@@ -772,7 +772,7 @@ fn parse_action(text: &str) -> zhipai_core::Result<Action> {
         "play" => Action::Play(rest.parse()?),
         _ => return Err(ZhipaiError::invalid_value(
             "move",
-            text,
+            crate::simulate::quoted(text),
             "expected 'pass', 'bid <points>', 'trump <S|H|D|C>', 'bury <cards>' or 'play <cards>'",
         )),
     })
@@ -802,8 +802,8 @@ impl PyHongWuGameState {
         Ok(())
     }
 
-    fn builtin(&mut self, policy: &str) -> PyResult<Action> {
-        let p = builtin_policy(policy)?;
+    fn builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<Action> {
+        let p = builtin_policy_arg(policy)?;
         if self.state.is_over() {
             return Err(to_py(ZhipaiError::illegal_play("builtin move", "the deal is over")));
         }
@@ -882,21 +882,22 @@ impl PyHongWuGameState {
     /// Apply `move` (text as in `legal_moves`, any legal move) for the seat to act. Raises
     /// `IllegalPlayError` naming the move and the rule (the state is then unchanged), or
     /// `InvalidCardError` / `InvalidValueError` for text that is not a move.
-    fn apply(&mut self, r#move: &str) -> PyResult<()> {
+    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = move_arg(r#move)?;
         guard(|| {
-            let a = parse_action(r#move)?;
-            self.step(a)
+            let a = parse_action(&text)?;
+            self.step(a).map_err(move_error)
         })
     }
 
     /// The move built-in `policy` ("random" or "greedy") chooses for the seat to act, without
     /// applying it (drawn from the deal's own generator).
-    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+    fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(action_text(&self.builtin(policy)?))
     }
 
     /// Apply the move of built-in `policy` and return its text.
-    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+    fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         let a = self.builtin(policy)?;
         guard(|| self.step(a))?;
         Ok(action_text(&a))
@@ -931,10 +932,14 @@ impl PyHongWuGameState {
         Ok(o)
     }
 
-    /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
+    /// The phase as every game's `GameState` names it: `"auction"`, `"trump"`, `"kitty"`,
+    /// `"play"` or `"done"` (`zhipai.hongwu` states say `"over"` for the end).
     #[getter]
     fn phase(&self) -> &'static str {
-        phase_name(self.state.phase())
+        match self.state.phase() {
+            Phase::Over => "done",
+            p => phase_name(p),
+        }
     }
 
     /// The deal's result row (columns of `zhipai.simulate`), once over.
@@ -952,8 +957,8 @@ impl PyHongWuGameState {
         let (s, c) = (self.state.settlement(), self.state.contract());
         (0..4)
             .map(|p| match (s, c) {
-                (Some(s), Some(c)) if c.dealer == p => s.dealer as f64,
-                (Some(s), Some(_)) => s.each_other as f64,
+                (Some(s), Some(c)) if c.dealer == p => clean_return(s.dealer as f64),
+                (Some(s), Some(_)) => clean_return(s.each_other as f64),
                 _ => 0.0,
             })
             .collect()

@@ -6,7 +6,8 @@ use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use crate::simulate::{
-    all_leads, builtin_policy, finished_row, seat_arg, seed_index, History, Step, MOVE_LIST_LIMIT,
+    all_leads, builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seat_arg,
+    seed_index, History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::declare::check_declarations;
@@ -151,6 +152,15 @@ fn phase_name(p: Phase) -> &'static str {
         Phase::Burying => "burying",
         Phase::Playing => "playing",
         Phase::Done => "done",
+    }
+}
+
+/// The phase names of `ShengjiGameState`, shared by every game's `GameState`: the play phase is
+/// `"play"` and the end `"done"` everywhere.
+fn state_phase(p: Phase) -> &'static str {
+    match p {
+        Phase::Playing => "play",
+        other => phase_name(other),
     }
 }
 
@@ -335,7 +345,7 @@ fn parse_shengji_move(deal: &Deal, text: &str) -> Result<Move> {
         _ => {
             return Err(ZhipaiError::invalid_value(
                 "move",
-                text,
+                crate::simulate::quoted(text),
                 "expected 'pass', 'declare <cards>', 'bury <cards>' or 'play <cards>'",
             ))
         }
@@ -429,8 +439,8 @@ impl PyShengjiGameState {
         Ok(())
     }
 
-    fn builtin(&mut self, policy: &str) -> PyResult<Move> {
-        let p = builtin_policy(policy)?;
+    fn builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<Move> {
+        let p = builtin_policy_arg(policy)?;
         guard(|| match p {
             Policy::Random => self.deal.random_move(),
             Policy::Greedy => self.deal.greedy_move(),
@@ -534,24 +544,32 @@ impl PyShengjiGameState {
     /// Apply `move` (text as in `legal_moves`, any legal move) for the seat to move. Raises
     /// `IllegalPlayError` (naming the move and the rule) or `InvalidCardError` /
     /// `InvalidValueError` for text that is not a move; the state is then unchanged.
-    fn apply(&mut self, r#move: &str) -> PyResult<()> {
+    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let text = move_arg(r#move)?;
         guard(|| {
-            let mv = parse_shengji_move(&self.deal, r#move)?;
-            self.step(mv)
+            let mv = parse_shengji_move(&self.deal, &text)?;
+            self.step(mv).map_err(move_error)
         })
     }
 
     /// The move built-in `policy` ("random" or "greedy") chooses for the seat to move, without
     /// applying it (drawn from the deal's own generator, as `zhipai.simulate` does).
-    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+    fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(self.builtin(policy)?.to_string())
     }
 
     /// Apply the move of built-in `policy` and return its text.
-    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+    fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
         let mv = self.builtin(policy)?;
         guard(|| self.step(mv))?;
         Ok(mv.to_string())
+    }
+
+    /// The phase as every game's `GameState` names it: `"dealing"`, `"burying"`, `"play"`,
+    /// `"done"` (the `observation` key `phase`; `ShengjiDeal.phase` says `"playing"`).
+    #[getter]
+    fn phase(&self) -> &'static str {
+        state_phase(self.deal.phase())
     }
 
     /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
@@ -565,7 +583,7 @@ impl PyShengjiGameState {
         let o = pyo3::types::PyDict::new(py);
         o.set_item("game", "shengji")?;
         o.set_item("seat", seat)?;
-        o.set_item("phase", phase_name(d.phase()))?;
+        o.set_item("phase", state_phase(d.phase()))?;
         // While dealing, who is asked is private for the same reason (see `step`).
         let asked = d.current_player().filter(|&p| d.phase() != Phase::Dealing || p == seat as u8);
         o.set_item("current_player", asked)?;
@@ -603,7 +621,7 @@ impl PyShengjiGameState {
     /// Zero-sum returns per seat once over (levels gained, negative for the other side), zeros
     /// before.
     fn returns(&self) -> [f64; 4] {
-        self.deal.returns().unwrap_or([0.0; 4])
+        self.deal.returns().unwrap_or([0.0; 4]).map(clean_return)
     }
 
     fn clone(&self) -> Self {
@@ -613,7 +631,7 @@ impl PyShengjiGameState {
     fn __repr__(&self) -> String {
         format!(
             "ShengjiGameState(phase='{}', current_player={})",
-            phase_name(self.deal.phase()),
+            state_phase(self.deal.phase()),
             crate::simulate::py_opt(self.deal.current_player())
         )
     }

@@ -438,6 +438,85 @@ pub fn builtin_policy(name: &str) -> PyResult<Policy> {
     guard(|| name.parse::<Policy>())
 }
 
+/// The `policy` argument of `GameState.builtin_move` / `apply_builtin`: a `str` naming a
+/// built-in policy, else `InvalidValueError` naming the value (never a plain `TypeError`).
+pub fn builtin_policy_arg(obj: &Bound<'_, PyAny>) -> PyResult<Policy> {
+    match obj.cast::<pyo3::types::PyString>() {
+        Ok(s) => builtin_policy(s.to_str()?),
+        Err(_) => Err(crate::errors::to_py(ZhipaiError::invalid_value(
+            "policy",
+            shown(obj),
+            "expected 'random' or 'greedy'",
+        ))),
+    }
+}
+
+/// Longest move text `GameState.apply` reads: a legal move is far shorter (a 3-deck throw or
+/// burial is under 200 characters); longer text is refused without echoing it in full.
+pub const MAX_MOVE_TEXT: usize = 1000;
+
+/// Values longer than this are cut in error messages (first 80 characters + `…`).
+const SHOWN_CHARS: usize = 80;
+
+/// `text` quoted as Python would (`'play 2S'`, `''`), cut to 80 characters + `…` and its length
+/// when longer, for error messages.
+pub fn quoted(text: &str) -> String {
+    let n = text.chars().count();
+    // Control characters escaped (`\0`, `\n`) so the message stays one readable line.
+    let head: String = text.chars().take(SHOWN_CHARS).collect::<String>().escape_debug().collect();
+    if n > SHOWN_CHARS {
+        format!("'{head}…' ({n} characters)")
+    } else {
+        format!("'{head}'")
+    }
+}
+
+/// `repr(obj)` cut as in [`quoted`], for error messages.
+pub fn shown(obj: &Bound<'_, PyAny>) -> String {
+    let r = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+    if r.chars().count() > SHOWN_CHARS {
+        format!("{}…", r.chars().take(SHOWN_CHARS).collect::<String>())
+    } else {
+        r
+    }
+}
+
+/// The `move` argument of `GameState.apply`: a non-empty `str` of at most [`MAX_MOVE_TEXT`]
+/// characters, else `InvalidValueError` naming the value (quoted, cut when long).
+pub fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let bad = |value: String, why: &str| {
+        crate::errors::to_py(ZhipaiError::invalid_value("move", value, why))
+    };
+    let Ok(s) = obj.cast::<pyo3::types::PyString>() else {
+        return Err(bad(shown(obj), "expected a move string as listed by legal_moves()"));
+    };
+    let text = s.to_str()?;
+    if text.trim().is_empty() {
+        return Err(bad(quoted(text), "empty; expected a move as listed by legal_moves()"));
+    }
+    if text.chars().count() > MAX_MOVE_TEXT {
+        return Err(bad(quoted(text), "longer than any legal move"));
+    }
+    Ok(text.to_string())
+}
+
+/// A `GameState.apply` error as users read it: "illegal play BJ BJ BJ: …", not "illegal play
+/// play BJ BJ BJ: …" (the core names the move, whose text already starts with its kind).
+pub fn move_error(e: ZhipaiError) -> ZhipaiError {
+    match e {
+        ZhipaiError::IllegalPlay { play, reason } => ZhipaiError::IllegalPlay {
+            play: play.strip_prefix("play ").map(str::to_string).unwrap_or(play),
+            reason,
+        },
+        other => other,
+    }
+}
+
+/// A return value with `-0.0` normalised to `0.0` (a zero-sum split can produce `-0.0`).
+pub fn clean_return(v: f64) -> f64 {
+    v + 0.0
+}
+
 /// A seat argument in `0..seats`, else `InvalidValueError` naming it.
 pub fn seat_arg(seat: &Bound<'_, PyAny>, seats: usize) -> PyResult<usize> {
     crate::convert::int_in("seat", seat, 0, seats as i128 - 1)
@@ -459,8 +538,8 @@ pub fn finished_row(
     guard(|| {
         if !terminal {
             return Err(ZhipaiError::invalid_value(
-                "result_row",
-                "a deal in progress",
+                "call",
+                "result_row() during the deal",
                 "the deal is not over yet (is_terminal() is false)",
             ));
         }
