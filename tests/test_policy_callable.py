@@ -730,12 +730,12 @@ def test_python_aggregate_only_memory_does_not_grow_with_deals():
     import tracemalloc
 
     peaks = []
-    for n in (30, 300):
+    for n in (30, 600):  # keeping the rows (the bug) grew the peak by ~300 KB here
         tracemalloc.start()
         zhipai.simulate("gongzhu", n, policy=policy_fixtures.first_move, aggregate_only=True, progress=False)
         peaks.append(tracemalloc.get_traced_memory()[1])
         tracemalloc.stop()
-    assert peaks[1] < 2 * peaks[0] + 200_000, peaks
+    assert peaks[1] < peaks[0] + 100_000, peaks
 
 
 def test_python_rows_mode_refuses_an_absurd_deal_count_as_the_fast_path():
