@@ -128,6 +128,19 @@ class Mechanics:
         valid, played, beaten = self._m.check_throw(cards, others)
         return ThrowCheck(valid, played, beaten)
 
+    def throw_penalty(self, cards: str, others: list[str]) -> int:
+        """Points a failed throw of ``cards`` against ``others`` costs under the rules'
+        ``throw_fail_penalty`` (shengji.md §4.5), 0 for a valid throw: ``10_per_attempt`` 10;
+        ``10_per_card_returned`` 10 per card of the beaten components; ``structured`` (TH) 10 x
+        (cards of the beating shape) per beaten card, i.e. a beaten single 10, pair 2 x 20, 2-pair
+        tractor 4 x 40, 3-pair tractor 6 x 60. The deal adds it to the attackers' total when a
+        dealer-team player threw and subtracts it when an attacker threw.
+
+        Raises:
+            IllegalPlayError: ``cards`` is not a legal lead. InvalidValueError: non-Shengji rules.
+        """
+        return int(self._m.throw_penalty(cards, others))
+
     def check_follow(self, lead: str, hand: str, play: str) -> str | None:
         """``None`` when ``play`` legally follows ``lead`` (as played, after any failed-throw
         reduction) from ``hand`` (the follower's whole hand), else the reason (shengji.md §5)."""

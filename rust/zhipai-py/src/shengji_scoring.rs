@@ -6,6 +6,7 @@ use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use pyo3::prelude::*;
+use zhipai_core::games::shengji::chaodi::check_chaodi;
 use zhipai_core::games::shengji::declare::check_declarations;
 use zhipai_core::games::shengji::declare::Bid;
 use zhipai_core::games::shengji::declare::NoDeclaration;
@@ -137,6 +138,63 @@ pub fn shengji_level_advance(
     })
 }
 
+/// (final (player, cards) | None, trump "S|H|D|C|NT" | None, kitty holder, done, overcalls,
+///  illegal_at | None, reason | None)
+type ChaodiTuple =
+    (Option<(u8, String)>, Option<String>, u8, bool, usize, Option<usize>, Option<String>);
+
+/// `shengji_chaodi(rules, level, declaration, dealer, actions)`: check a 炒底 exchange (see
+/// `zhipai.shengji.chaodi`). `declaration` is `(player, cards)` or `None`; each action is
+/// `(player, "pass" | cards)`.
+#[pyfunction]
+pub fn shengji_chaodi(
+    rules: &PyRules,
+    level: &str,
+    declaration: Option<(i64, String)>,
+    dealer: &Bound<'_, PyAny>,
+    actions: Vec<(i64, String)>,
+) -> PyResult<ChaodiTuple> {
+    let dealer: u8 = convert::int_in("dealer", dealer, 0, 3)?;
+    guard(|| {
+        let r = shengji(rules)?;
+        let level = level_rank(level)?;
+        let seat = |p: i64| {
+            u8::try_from(p)
+                .ok()
+                .filter(|p| *p < 4)
+                .ok_or_else(|| ZhipaiError::invalid_value("player", p, "players are 0..=3"))
+        };
+        let declaration = match declaration {
+            Some((p, cards)) => Some((seat(p)?, parse_cards(&cards)?)),
+            None => None,
+        };
+        let mut parsed = Vec::with_capacity(actions.len());
+        for (p, what) in &actions {
+            let cards = match what.trim() {
+                "pass" => None,
+                text => Some(parse_cards(text)?),
+            };
+            parsed.push((seat(*p)?, cards));
+        }
+        let out = check_chaodi(r.declare, level, declaration, dealer, &parsed)?;
+        let trump =
+            out.winner.map(|(_, b)| b.trump().map_or("NT".to_string(), |s| s.letter().to_string()));
+        let (illegal_at, reason) = match out.illegal {
+            Some((i, e)) => (Some(i), Some(e.to_string())),
+            None => (None, None),
+        };
+        Ok((
+            out.winner.map(|(p, b)| (p, b.to_string())),
+            trump,
+            out.kitty_holder,
+            out.done,
+            out.overcalls,
+            illegal_at,
+            reason,
+        ))
+    })
+}
+
 /// One Shengji deal as a state machine (`zhipai.shengji.Deal` wraps it; shengji.md §1–§8).
 #[pyclass(name = "ShengjiDeal", module = "zhipai")]
 #[derive(Clone)]
@@ -146,6 +204,7 @@ fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Dealing => "dealing",
         Phase::Burying => "burying",
+        Phase::Chaodi => "chaodi",
         Phase::Playing => "playing",
         Phase::Done => "done",
     }
@@ -154,7 +213,8 @@ fn phase_name(p: Phase) -> &'static str {
 #[pymethods]
 impl PyDeal {
     /// `ShengjiDeal(rules, level="2", dealer=None, seed=0)`: shuffle and deal up to the first
-    /// decision. `dealer=None` is hand 1 (the declaration decides the dealer).
+    /// decision. `dealer=None` is hand 1 (the declaration decides the dealer). `level="NT"` is
+    /// the joker-only level (only with `after_A="no_trump_level"`).
     #[new]
     #[pyo3(signature = (rules, level="2", dealer=None, seed=None))]
     fn new(
@@ -167,7 +227,7 @@ impl PyDeal {
         let seed = convert::opt_int_in("seed", seed, 0, u64::MAX as i128)?.unwrap_or(0);
         guard(|| {
             let r = shengji(rules)?;
-            let level = level_rank(level)?;
+            let level = r.scoring.parse_level("level", level)?;
             let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
             Ok(PyDeal(Deal::new(r, level, dealer, &mut rng)?))
         })
@@ -201,6 +261,18 @@ impl PyDeal {
         self.0.dealer()
     }
 
+    /// The level rank symbol, or "NT" on the joker-only level.
+    #[getter]
+    fn level(&self) -> String {
+        self.0.level().map_or("NT".to_string(), |r| r.symbol().to_string())
+    }
+
+    /// The seat that buried the kitty (dealer or last 炒底 overcaller) once one lies buried.
+    #[getter]
+    fn kitty_owner(&self) -> Option<u8> {
+        self.0.kitty_owner()
+    }
+
     /// Trump letter or "NT" after dealing, `None` while dealing.
     #[getter]
     fn trump(&self) -> Option<String> {
@@ -221,7 +293,7 @@ impl PyDeal {
         guard(|| self.0.apply_action(action))
     }
 
-    /// Legal bids of the player to move (dealing phase).
+    /// Legal bids of the player to move (dealing and 炒底 phases).
     fn legal_bids(&self) -> Vec<String> {
         self.0.legal_bids().iter().map(|b| b.to_string()).collect()
     }
@@ -234,7 +306,12 @@ impl PyDeal {
             let mv = match kind {
                 "pass" => Move::Pass,
                 "declare" => {
-                    let level = self.0.declaring().level();
+                    let level = self.0.declaring().level().ok_or_else(|| {
+                        ZhipaiError::illegal_play(
+                            format!("declare {cards}"),
+                            "nobody declares on the joker-only level",
+                        )
+                    })?;
                     let decks = self.0.rules().decks;
                     Move::Declare(Bid::from_cards(&parse_cards(cards)?, level, decks)?)
                 }
@@ -287,6 +364,8 @@ impl PyDeal {
                 ("tricks", r.tricks as i64),
                 ("failed_throws", r.failed_throws as i64),
                 ("declarations", r.declarations as i64),
+                ("chaodi", r.chaodi as i64),
+                ("last_trick_single_jack", r.last_trick_single_jack as i64),
             ]
         })
     }
@@ -299,6 +378,7 @@ impl PyDeal {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDeal>()?;
     m.add_function(wrap_pyfunction!(shengji_declare, m)?)?;
+    m.add_function(wrap_pyfunction!(shengji_chaodi, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_change, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_jj_score, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_advance, m)?)?;

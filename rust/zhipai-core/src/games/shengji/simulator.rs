@@ -105,7 +105,9 @@ impl DealSimulator for ShengjiRules {
                     Phase::Burying if m.len() == kitty_size => Some(Move::Bury(m)),
                     Phase::Burying => Some(deal.burial_keeping(policy, &m)?),
                     Phase::Playing => Some(Move::Play(m)),
-                    Phase::Done => None,
+                    // 炒底 offers are left to the policy: the candidate is the first
+                    // declaration decision, burial or play.
+                    Phase::Chaodi | Phase::Done => None,
                 },
                 _ => None,
             };

@@ -26,12 +26,13 @@
 //!
 //! Seats are 0..4 counter-clockwise; the partner of `p` is `(p + 2) % 4`.
 
+use super::chaodi::{chaodi_follows, ChaodiRound};
 use super::declare::{
     first_hand_dealer, flip_kitty_trump, Bid, Declaring, KittyBuryRestrictions, NoDeclaration,
 };
-use super::options::ThrowPenalty;
+use super::options::throw_penalty;
 use super::policy;
-use super::scoring::{LevelChange, Side};
+use super::scoring::{AfterA, Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
 use crate::combos::{decompose_into, Format};
@@ -68,6 +69,9 @@ pub fn hand_and_kitty(decks: u8) -> (usize, usize) {
 pub enum Phase {
     Dealing,
     Burying,
+    /// 炒底 offers after a burial (option `chaodi`, [`super::chaodi`]): the player to move
+    /// may overcall (then takes the kitty and buries) or pass.
+    Chaodi,
     Playing,
     Done,
 }
@@ -118,8 +122,12 @@ pub struct DealResult {
     pub change: LevelChange,
     pub tricks: u16,
     pub failed_throws: u16,
-    /// Accepted declarations (bids) in the deal.
+    /// Accepted declarations (bids) in the deal, 炒底 overcalls included.
     pub declarations: u16,
+    /// 炒底 overcalls after the first burial (option `chaodi`).
+    pub chaodi: u16,
+    /// The attackers won the last trick with a single J (read by `jack_back_to_two`, §8.5).
+    pub last_trick_single_jack: bool,
 }
 
 /// One deal from the shuffle to the level change. `Clone` gives an independent copy (chance
@@ -127,7 +135,8 @@ pub struct DealResult {
 #[derive(Clone, Debug)]
 pub struct Deal {
     rules: ShengjiRules,
-    level: Rank,
+    /// The level rank; `None` on the joker-only level after A (`after_A = no_trump_level`).
+    level: Option<Rank>,
     /// The shuffled pack (the first `54 × decks` entries); the last kitty-size cards are the kitty.
     stock: [Card; 3 * NUM_KINDS],
     dealt: usize,
@@ -147,6 +156,12 @@ pub struct Deal {
     to_move: u8,
     trump: Option<Suit>,
     kitty: Multiset,
+    /// The seat that buried the kitty (the dealer, or the last 炒底 overcaller).
+    kitty_owner: u8,
+    /// The 炒底 round in progress (phase [`Phase::Chaodi`]).
+    chaodi_round: Option<ChaodiRound>,
+    /// 炒底 overcalls so far.
+    chaodis: u16,
     tr: Option<Box<TrickRules>>,
     leader: u8,
     plays: [Multiset; NUM_PLAYERS],
@@ -165,19 +180,25 @@ pub struct Deal {
 }
 
 impl Deal {
-    /// A new deal at `level` (the dealer team's level). `dealer` is `None` for hand 1 (the first
-    /// drawer is random and the declaration decides the dealer) and the seat of the dealer in
-    /// later hands. All chance (shuffle, random dealer, random suit) comes from `rng`.
+    /// A new deal at `level` (the dealer team's level: a [`Rank`], or a [`Level`], which may be
+    /// the joker-only level [`Level::NO_TRUMP`] after A). `dealer` is `None` for hand 1 (the
+    /// first drawer is random and the declaration decides the dealer) and the seat of the dealer
+    /// in later hands. All chance (shuffle, random dealer, random suit) comes from `rng`.
     ///
-    /// Errors: `InvalidValue` for a dealer seat outside 0..4; `InvalidOption` for
-    /// `throw_fail_penalty=structured`, which the deal does not implement yet.
+    /// On the joker-only level (§8.5 `after_A = no_trump_level`; RB `MaxRank = NoTrump`, 3DM
+    /// "打王，即无主") nobody declares (RB: no bidding), there is no level rank and the hand is
+    /// no-trump with only the jokers as trumps ([`super::options::PlayOptions::trick_rules_at`]);
+    /// `no_declaration` does not apply there.
+    ///
+    /// Errors: `InvalidValue` for a dealer seat outside 0..4, or the joker-only level when
+    /// `after_A` is not `no_trump_level`.
     pub fn new(
         rules: &ShengjiRules,
-        level: Rank,
+        level: impl Into<Level>,
         dealer: Option<u8>,
         rng: &mut impl RngCore,
     ) -> Result<Deal> {
-        check_start(rules, dealer)?;
+        let level = check_start(rules, level.into(), dealer)?;
         let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         let decks = rules.decks;
         let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
@@ -199,13 +220,13 @@ impl Deal {
     /// [`Deal::new`].
     pub fn from_hands(
         rules: &ShengjiRules,
-        level: Rank,
+        level: impl Into<Level>,
         dealer: Option<u8>,
         hands: &[Multiset; NUM_PLAYERS],
         kitty: &Multiset,
         rng: &mut impl RngCore,
     ) -> Result<Deal> {
-        check_start(rules, dealer)?;
+        let level = check_start(rules, level.into(), dealer)?;
         let (hand_size, kitty_size) = hand_and_kitty(rules.decks);
         let mut all = *kitty;
         for (p, h) in hands.iter().enumerate() {
@@ -253,7 +274,7 @@ impl Deal {
     /// The deal after the shuffle: deal from `stock` until the first decision.
     fn start(
         rules: &ShengjiRules,
-        level: Rank,
+        level: Option<Rank>,
         dealer: Option<u8>,
         stock: [Card; 3 * NUM_KINDS],
         first_drawer: u8,
@@ -269,7 +290,7 @@ impl Deal {
             first_drawer,
             dealer,
             hands: [Multiset::EMPTY; NUM_PLAYERS],
-            declaring: Declaring::new(rules.declare, level),
+            declaring: Declaring::at_level(rules.declare, level),
             declarations: 0,
             bid_cache: [None; NUM_PLAYERS],
             final_round: NUM_PLAYERS as u8,
@@ -277,6 +298,9 @@ impl Deal {
             to_move: first_drawer,
             trump: None,
             kitty: Multiset::EMPTY,
+            kitty_owner: 0,
+            chaodi_round: None,
+            chaodis: 0,
             tr: None,
             leader: 0,
             plays: [Multiset::EMPTY; NUM_PLAYERS],
@@ -316,6 +340,18 @@ impl Deal {
     /// The hand of `player` (cards received so far while dealing).
     pub fn hand(&self, player: u8) -> Multiset {
         self.hands[player as usize % NUM_PLAYERS]
+    }
+
+    /// The level rank of the deal, `None` on the joker-only level (`after_A = no_trump_level`).
+    pub fn level(&self) -> Option<Rank> {
+        self.level
+    }
+
+    /// The seat that buried the kitty (the dealer, or the last 炒底 overcaller); `None` while no
+    /// kitty lies buried (dealing, burying).
+    pub fn kitty_owner(&self) -> Option<u8> {
+        matches!(self.phase, Phase::Chaodi | Phase::Playing | Phase::Done)
+            .then_some(self.kitty_owner)
     }
 
     /// The dealer, once known.
@@ -375,7 +411,7 @@ impl Deal {
             let card = self.stock[self.dealt];
             self.hands[p as usize].add(card);
             self.dealt += 1;
-            if card.is_joker() || card.rank() == Some(self.level) {
+            if card.is_joker() || card.rank() == self.level {
                 self.bid_cache[p as usize] = None;
             }
             if self.can_declare(p) {
@@ -407,9 +443,9 @@ impl Deal {
         any
     }
 
-    /// The bids the player to move may show now (dealing phase), weakest first.
+    /// The bids the player to move may show now (dealing and 炒底 phases), weakest first.
     pub fn legal_bids(&self) -> Vec<Bid> {
-        if self.phase != Phase::Dealing {
+        if !matches!(self.phase, Phase::Dealing | Phase::Chaodi) {
             return Vec::new();
         }
         self.declaring.legal_bids(self.to_move, &self.hands[self.to_move as usize])
@@ -418,12 +454,13 @@ impl Deal {
     fn finish_declaring(&mut self) {
         let (_, kitty_size) = hand_and_kitty(self.rules.decks);
         let kitty_cards = &self.stock[self.dealt..self.dealt + kitty_size];
-        self.trump = match self.declaring.trump() {
-            Some(t) => t,
-            None => match self.rules.declare.no_declaration {
+        self.trump = match (self.declaring.trump(), self.level) {
+            (Some(t), _) => t,
+            (None, None) => None, // the joker-only level: jokers are the only trumps
+            (None, Some(level)) => match self.rules.declare.no_declaration {
                 NoDeclaration::NoTrump => None,
                 NoDeclaration::RandomSuit => Some(Suit::from_index(self.rng.random_range(0..4))),
-                NoDeclaration::FlipKitty => flip_kitty_trump(kitty_cards, self.level),
+                NoDeclaration::FlipKitty => flip_kitty_trump(kitty_cards, level),
             },
         };
         let mut kitty = Multiset::EMPTY;
@@ -436,8 +473,7 @@ impl Deal {
         }
         let dealer = self.dealer.expect("set above");
         self.hands[dealer as usize].add_all(&kitty).expect("a hand holds ≤ 3 copies + kitty");
-        self.tr =
-            Some(Box::new(self.rules.play.trick_rules(self.rules.decks, self.level, self.trump)));
+        self.set_trick_rules();
         self.phase = Phase::Burying;
         self.to_move = dealer;
     }
@@ -476,6 +512,11 @@ impl Deal {
                 Ok(())
             }
             (Phase::Burying, Move::Bury(cards)) => self.bury(cards),
+            (Phase::Chaodi, Move::Pass) => {
+                self.run_chaodi();
+                Ok(())
+            }
+            (Phase::Chaodi, Move::Declare(bid)) => self.overcall_after_burial(bid),
             (Phase::Playing, Move::Play(cards)) => {
                 if self.played == 0 {
                     self.lead(cards)
@@ -515,9 +556,22 @@ impl Deal {
         }
         self.hands[d].remove_all(&cards)?;
         self.kitty = cards;
-        self.phase = Phase::Playing;
-        self.leader = self.to_move;
+        self.kitty_owner = d as u8;
+        if chaodi_follows(&self.rules.declare, &self.declaring) {
+            self.chaodi_round = Some(ChaodiRound::after_burial(d as u8));
+            self.run_chaodi();
+        } else {
+            self.start_play();
+        }
         Ok(())
+    }
+
+    /// Trick 1: the dealer leads (§2.4), whoever buried last.
+    fn start_play(&mut self) {
+        let dealer = self.dealer.expect("set after dealing");
+        self.phase = Phase::Playing;
+        self.leader = dealer;
+        self.to_move = dealer;
     }
 
     /// The kinds the burial restriction avoids, if any.
@@ -535,6 +589,13 @@ impl Deal {
         self.tr.as_ref().expect("trick rules exist after dealing")
     }
 
+    /// (Re)build the trick rules for the level and the current trump (after dealing, and after
+    /// every 炒底 overcall).
+    fn set_trick_rules(&mut self) {
+        let tr = self.rules.play.trick_rules_at(self.rules.decks, self.level, self.trump);
+        self.tr = Some(Box::new(tr));
+    }
+
     fn lead(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         let tr = self.tr.as_deref().expect("trick rules exist after dealing");
@@ -548,17 +609,15 @@ impl Deal {
                 std::array::from_fn(|i| self.hands[(p + 1 + i) % NUM_PLAYERS]);
             let r = check_throw(tr, format, &others);
             if !r.valid {
+                // The penalty reads the whole throw: before the format becomes the forced part.
+                let fine = throw_penalty(self.rules.play.throw_fail_penalty, tr, format, &others);
+                let sign = if self.is_attacker(p as u8) { -1 } else { 1 };
                 played = r.played;
                 let ok =
                     decompose_into(&played, &tr.order, tr.decomposition, &mut self.lead_format);
                 debug_assert!(ok, "the forced part is one unit of the led suit");
                 self.failed_throws += 1;
-                let fine = match self.rules.play.throw_fail_penalty {
-                    ThrowPenalty::TenPerAttempt => 10,
-                    ThrowPenalty::TenPerCardReturned => 10 * r.beaten_cards as i32,
-                    _ => 0,
-                };
-                self.penalty += if self.is_attacker(p as u8) { -fine } else { fine };
+                self.penalty += sign * fine;
             }
         }
         self.hands[p].remove_all(&played)?;
@@ -639,6 +698,10 @@ impl Deal {
             tricks: self.tricks,
             failed_throws: self.failed_throws,
             declarations: self.declarations,
+            chaodi: self.chaodis,
+            last_trick_single_jack: self.is_attacker(last_winner)
+                && self.plays[w].len() == 1
+                && self.plays[w].kinds().first().and_then(|c| c.rank()) == Some(Rank::JACK),
         });
         self.phase = Phase::Done;
         Ok(())
@@ -658,7 +721,7 @@ impl Deal {
         let hand = self.hands[p];
         match self.phase {
             Phase::Done => 0,
-            Phase::Dealing => {
+            Phase::Dealing | Phase::Chaodi => {
                 let mut mask = 0u64;
                 let k = b.len();
                 let built = b.kinds().first();
@@ -786,7 +849,7 @@ impl Deal {
         }
         let b = self.building;
         let done = match self.phase {
-            Phase::Dealing => action == STOP,
+            Phase::Dealing | Phase::Chaodi => action == STOP,
             Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
             Phase::Playing if self.played == 0 => action == STOP,
             Phase::Playing => b.len() == self.lead_format.cards as usize,
@@ -797,7 +860,7 @@ impl Deal {
         }
         self.building = Multiset::EMPTY;
         let mv = match self.phase {
-            Phase::Dealing => match b.kinds().first() {
+            Phase::Dealing | Phase::Chaodi => match b.kinds().first() {
                 None => Move::Pass,
                 Some(card) => Move::Declare(Bid { card, count: b.len() as u8 }),
             },
@@ -819,7 +882,7 @@ impl Deal {
             Phase::Done => {
                 return Err(ZhipaiError::illegal_play("random move", "the deal is over"))
             }
-            Phase::Dealing => {
+            Phase::Dealing | Phase::Chaodi => {
                 let mut bids = [None; 24];
                 let mut n = 0;
                 self.declaring.for_each_legal_bid(self.to_move, &self.hands[p], |b| {
@@ -899,6 +962,15 @@ impl Deal {
                 level: self.level,
                 declaring: &self.declaring,
             }),
+            Phase::Chaodi => policy::chaodi(
+                &policy::DeclareView {
+                    seat: self.to_move,
+                    hand,
+                    level: self.level,
+                    declaring: &self.declaring,
+                },
+                self.trump,
+            ),
             Phase::Burying => {
                 let (_, k) = hand_and_kitty(self.rules.decks);
                 let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
@@ -908,7 +980,7 @@ impl Deal {
                 // Not seen by this seat = the other hands, plus the kitty unless it buried it
                 // (the pack minus its hand, the cards played and its own burial).
                 let mut unseen =
-                    if Some(self.to_move) == self.dealer { Multiset::EMPTY } else { self.kitty };
+                    if self.to_move == self.kitty_owner { Multiset::EMPTY } else { self.kitty };
                 for (q, h) in self.hands.iter().enumerate() {
                     if q != p {
                         unseen.add_all(h)?;
@@ -972,19 +1044,20 @@ impl Deal {
     }
 }
 
-/// The checks of [`Deal::new`] before any card is dealt.
-fn check_start(rules: &ShengjiRules, dealer: Option<u8>) -> Result<()> {
+/// The checks of [`Deal::new`] before any card is dealt; the level rank (`None` = the
+/// joker-only level).
+fn check_start(rules: &ShengjiRules, level: Level, dealer: Option<u8>) -> Result<Option<Rank>> {
     if let Some(d) = dealer.filter(|d| *d >= 4) {
         return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
     }
-    if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
-        return Err(ZhipaiError::invalid_option(
-            "throw_fail_penalty",
-            "structured",
-            "not implemented in the deal state yet",
+    if level == Level::NO_TRUMP && rules.scoring.after_a != AfterA::NoTrumpLevel {
+        return Err(ZhipaiError::invalid_value(
+            "level",
+            level,
+            "the joker-only level exists only with after_A=no_trump_level",
         ));
     }
-    Ok(())
+    Ok(level.rank())
 }
 
 fn point_kinds() -> CardSet {
@@ -1001,5 +1074,8 @@ fn points_of(m: &Multiset) -> i32 {
         .sum::<u32>() as i32
 }
 
+mod chaodi;
+#[cfg(test)]
+mod rule_tests;
 #[cfg(test)]
 mod tests;
