@@ -95,3 +95,15 @@ def test_joker_only_level_deal():
     assert res["declarations"] == 0
     with pytest.raises(zhipai.InvalidValueError, match="no_trump_level"):
         shengji.Deal(zhipai.rules("tractor"), level="NT")
+
+
+@pytest.mark.parametrize("policy", ["random", "greedy"])
+def test_simulate_with_flow_options(policy):
+    r = zhipai.rules("tractor", chaodi=True, throw_fail_penalty="structured", kitty_bury_restrictions="no_points")
+    res = zhipai.simulate(r, deals=300, policy=policy, seed=2, threads=1)
+    again = zhipai.simulate(r, deals=300, policy=policy, seed=2, threads=1)
+    assert list(res["attacker_points"]) == list(again["attacker_points"])
+    # Points in tricks and kitty never exceed the pack; failed throws happen and may be charged.
+    assert all(0 <= t <= 200 for t in res["trick_points"])
+    assert all(0 <= k <= 200 for k in res["kitty_points"])
+    assert all(d >= 0 for d in res["declarations"])

@@ -8,20 +8,25 @@
 //!    or overcall with the cards received so far; after the last card every player gets one more
 //!    chance (the final round). A decision is asked only when the player has a legal bid: a
 //!    player without one passes automatically.
+//!    On the joker-only level (`after_A = no_trump_level`) nobody declares: no decisions here.
 //! 2. **Burying** (§2.3–§2.4): trump is fixed (the final declaration; if nobody declared, the
 //!    `no_declaration` rule), the dealer is fixed (hand 1: `first_hand_dealer`), the dealer takes
 //!    the kitty and buries the same number of cards.
-//! 3. **Playing** (§4–§7): the dealer leads trick 1; each trick's winner leads the next. A throw
+//! 3. **Chaodi** (only with option `chaodi`, §2.2; sequence in [`super::chaodi`]): after a
+//!    burial the other seats with a legal overcall are offered in turn; an overcall changes the
+//!    trump and sends the overcaller back to phase 2 with the kitty; the dealer never changes.
+//! 4. **Playing** (§4–§7): the dealer leads trick 1; each trick's winner leads the next. A throw
 //!    is checked at once against the other hands (full information) and reduced to its forced
-//!    component when it fails. Points go to the attackers when an attacker wins the trick; the
-//!    kitty's points × multiplier go to them when they win the last trick.
-//! 4. **Done**: [`Deal::result`] has the attackers' total and the level change (§8).
+//!    component when it fails, charged `throw_fail_penalty`. Points go to the attackers when an
+//!    attacker wins the trick; the kitty's points × multiplier go to them when they win the last
+//!    trick.
+//! 5. **Done**: [`Deal::result`] has the attackers' total and the level change (§8).
 //!
 //! Moves: [`Move`] is the structured move (a bid, a burial, a play = card multiset). The same
 //! decisions are also offered card by card ([`Deal::legal_action_mask`], [`Deal::apply_action`]):
 //! action `c` in 0..54 adds one card of kind `c` to the bid/burial/play being built, action
-//! [`STOP`] (54) ends a bid ("pass" when empty) or a lead. Burials and follows end by themselves
-//! when they have the right number of cards. The mask has exactly the actions that can still be
+//! [`STOP`] (54) ends a bid, while dealing or in a 炒底 offer ("pass" when empty), or a lead.
+//! Burials and follows end by themselves when they have the right number of cards. The mask has exactly the actions that can still be
 //! completed to a legal move.
 //!
 //! Seats are 0..4 counter-clockwise; the partner of `p` is `(p + 2) % 4`.

@@ -404,3 +404,49 @@ fn jack_back_to_two_is_applied_by_the_match() {
     }
     assert!(hooked > 0 && other > 0, "hooked {hooked}, held {other}");
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(8))]
+    /// Random matches under the match options: every deal conserves cards and points, the deal
+    /// is played at the dealer's own level, and a won match is won at its last level.
+    #[test]
+    fn random_matches_keep_their_invariants(
+        seed in any::<u64>(),
+        after in 0usize..3,
+        partners in any::<bool>(),
+        chaodi in any::<bool>(),
+    ) {
+        let after_a = ["match_ends", "no_trump_level", "cycle_to_2"][after];
+        let r = rules("tractor", &[
+            ("decks", OptionValue::Int(1 + (seed % 2) as i64)),
+            ("after_A", s(after_a)),
+            ("random_partners_each_hand", OptionValue::Bool(partners)),
+            ("chaodi", OptionValue::Bool(chaodi)),
+        ]);
+        let mut m = Match::new(&r);
+        // Start near the end so that A and after_A are reached quickly.
+        m.levels = [Level::of(Rank::KING); 4];
+        m.dealer = Some((seed % 4) as u8);
+        let mut rng = deal_rng(seed, 0);
+        for _ in 0..40 {
+            let before = m.levels;
+            let dealer = m.dealer.unwrap();
+            let mut d = m.next_deal(&mut rng).unwrap();
+            prop_assert_eq!(d.level().map(Level::of).unwrap_or(Level::NO_TRUMP), before[dealer as usize]);
+            d.play_out(Policy::Random).unwrap();
+            conserved(&d);
+            m.record(&d).unwrap();
+            if !partners {
+                prop_assert_eq!(m.seating, [0, 1, 2, 3]);
+                prop_assert!(m.levels[0] == m.levels[2] && m.levels[1] == m.levels[3]);
+            }
+            if let Some(winners) = m.winners {
+                let last = if after_a == "no_trump_level" { Level::NO_TRUMP } else { Level::ACE };
+                prop_assert_ne!(after_a, "cycle_to_2");
+                prop_assert!(winners.contains(&dealer), "the dealer of the last hand wins");
+                prop_assert_eq!(before[dealer as usize], last);
+                break;
+            }
+        }
+    }
+}
