@@ -26,7 +26,8 @@ def _mechanics(case: dict[str, Any]) -> Mechanics:
     try:
         # A game whose trick rules are not implemented yet is skipped before its options
         # (which it may not know yet) are applied.
-        Mechanics(zhipai.rules(game), level, trump)
+        # (at level 2: the "NT" level exists only with the case's after_A option)
+        Mechanics(zhipai.rules(game), "2" if level == "NT" else level, trump)
     except zhipai.InvalidOptionError as e:
         if "not implemented" in str(e):
             raise NotImplementedError(str(e)) from None

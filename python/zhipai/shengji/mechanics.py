@@ -69,7 +69,9 @@ class Mechanics:
     Args:
         rules: a Shengji-family rule set (``zhipai.rules("tractor")``, ``"tractor_jj"``,
             ``"eighty_points"``, ``"hong_wu"``) or a preset name (``"tractor"``: its defaults).
-        level: the level rank, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``.
+        level: the level rank, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``, or ``"NT"``
+            for the joker-only level after A (Shengji with ``after_A="no_trump_level"``: only the
+            jokers are trumps and every suit runs 2…A, shengji.md §8.5).
         trump: the trump suit ``"S" "H" "D" "C"``, or ``"NT"`` for no-trump.
 
     Every method takes card lists as strings; a trick has 4 plays and a throw is checked against
@@ -89,7 +91,7 @@ class Mechanics:
 
     @property
     def level(self) -> str:
-        """The level rank symbol."""
+        """The level rank symbol (``"NT"`` on the joker-only level)."""
         return self._m.level
 
     @property

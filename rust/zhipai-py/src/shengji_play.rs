@@ -19,7 +19,8 @@ const NUM_PLAYERS: usize = 4;
 pub struct PyTrickMechanics {
     rules: Rules,
     tr: TrickRules,
-    level: Rank,
+    /// `None`: the joker-only level after A (Shengji `after_A = no_trump_level`).
+    level: Option<Rank>,
     trump: Option<Suit>,
 }
 
@@ -119,16 +120,22 @@ impl PyTrickMechanics {
     #[pyo3(signature = (rules, level = "2", trump = "NT"))]
     fn new(rules: PyRules, level: &str, trump: &str) -> PyResult<Self> {
         guard(|| {
-            let lv: Rank = level.parse()?;
             let tp = parse_trump(trump)?;
+            if let Rules::Shengji(r) = &rules.0 {
+                // "NT" = the joker-only level, which exists only under after_A=no_trump_level.
+                let lv = r.scoring.parse_level("level", level)?.rank();
+                let tr = r.play.trick_rules_at(r.decks, lv, tp);
+                return Ok(PyTrickMechanics { rules: rules.0, tr, level: lv, trump: tp });
+            }
+            let lv: Rank = level.parse()?;
             let tr = trick::trick_rules(&rules.0, lv, tp)?;
-            Ok(PyTrickMechanics { rules: rules.0, tr, level: lv, trump: tp })
+            Ok(PyTrickMechanics { rules: rules.0, tr, level: Some(lv), trump: tp })
         })
     }
 
     #[getter]
     fn level(&self) -> &'static str {
-        self.level.symbol()
+        self.level.map_or("NT", |r| r.symbol())
     }
 
     #[getter]

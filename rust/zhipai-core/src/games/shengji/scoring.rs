@@ -408,8 +408,9 @@ impl ScoringOptions {
     /// `level` as a team level of these rules: `NT` exists only under `after_A = no_trump_level`.
     /// Errors with [`ZhipaiError::InvalidValue`] naming the text.
     pub fn parse_level(&self, what: &str, text: &str) -> Result<Level> {
-        let level = Level::parse(text)
-            .map_err(|_| ZhipaiError::invalid_value(what, text, "expected 2-10, J, Q, K, A"))?;
+        let level = Level::parse(text).map_err(|_| {
+            ZhipaiError::invalid_value(what, text, "expected a rank 2-10, J, Q, K, A")
+        })?;
         if level == Level::NO_TRUMP && self.after_a != AfterA::NoTrumpLevel {
             return Err(ZhipaiError::invalid_value(
                 what,

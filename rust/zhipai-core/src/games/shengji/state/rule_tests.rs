@@ -450,3 +450,29 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn greedy_chaodi_needs_more_trumps_than_the_current_trump() {
+    use crate::games::shengji::declare::Declaring;
+    use crate::games::shengji::policy::{chaodi, DeclareView};
+    let mut opts = rules("tractor", &[("chaodi", OptionValue::Bool(true))]).declare;
+    opts.chaodi = true;
+    let mut declaring = Declaring::new(opts, Rank::TWO);
+    declaring.declare_cards(0, &crate::cards::parse_cards("2H").unwrap()).unwrap();
+    let view = |hand: &Multiset| {
+        let v = DeclareView { seat: 1, hand, level: Some(Rank::TWO), declaring: &declaring };
+        chaodi(&v, Some(Suit::Hearts))
+    };
+    // 2S 2S with 11 spades: 13 trumps under spades vs 2 under hearts → overcall.
+    let long_spades: Multiset =
+        "2S 2S AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 3C 4C 5C 6C 7C 8C 9C 10C"
+            .parse()
+            .unwrap();
+    assert_eq!(view(&long_spades), Move::Declare(Bid { card: "2S".parse().unwrap(), count: 2 }));
+    // The same pair with a heart-heavy hand: hearts already give more trumps → pass.
+    let hearts: Multiset =
+        "2S 2S AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 3C 4C 5C 6C 7C 8C 9C 10C"
+            .parse()
+            .unwrap();
+    assert_eq!(view(&hearts), Move::Pass);
+}
