@@ -107,3 +107,40 @@ def test_simulate_with_flow_options(policy):
     assert all(0 <= t <= 200 for t in res["trick_points"])
     assert all(0 <= k <= 200 for k in res["kitty_points"])
     assert all(d >= 0 for d in res["declarations"])
+
+
+def test_match_with_random_partners():
+    r = zhipai.rules("tractor_jj")
+    m = shengji.Match(r, seed=5)
+    seatings, levels = set(), []
+    for _ in range(15):
+        dealer = m.dealer
+        before = m.levels
+        d = m.next_deal()
+        seatings.add(tuple(m.seating))
+        if dealer is not None:
+            assert d.dealer == m.seating.index(dealer)  # the dealer player sits somewhere new
+            assert d.level == before[dealer]  # the hand is played at the dealer's own level
+        d.play_out()
+        m.record(d)
+        levels.append(m.levels)
+    assert len(seatings) > 3
+    again = shengji.Match(r, seed=5)
+    for want in levels:
+        again.play_hand()
+        assert again.levels == want, "reproducible from the seed"
+
+
+def test_match_reaches_the_joker_only_level():
+    r = zhipai.rules("tractor", decks=1, after_A="no_trump_level", mandatory_levels=["A"])
+    m = shengji.Match(r, seed=1)
+    seen_nt = False
+    while m.winners is None and m.hands < 3000:
+        m.play_hand("greedy" if m.hands % 2 else "random")
+        seen_nt |= "NT" in m.levels
+    assert m.winners is not None and seen_nt
+    assert all(m.levels[p] == "NT" for p in m.winners)
+    with pytest.raises(zhipai.IllegalPlayError, match="won the match"):
+        m.next_deal()
+    with pytest.raises(zhipai.InvalidValueError, match="policy"):
+        shengji.Match(r).play_hand("clever")

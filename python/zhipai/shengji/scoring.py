@@ -19,9 +19,9 @@ import json
 from typing import Any, Iterable, Sequence
 
 from zhipai import _core
-from zhipai._core import InvalidValueError, Rules, ShengjiDeal
+from zhipai._core import InvalidValueError, Rules, ShengjiDeal, ShengjiMatch
 
-__all__ = ["Deal", "STOP", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
+__all__ = ["Deal", "Match", "STOP", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
 
 
 def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str, Any]:
@@ -350,6 +350,54 @@ class Deal:
             else:
                 d.apply(m[1], m[2])
         return d
+
+
+class Match:
+    """A match: deals in sequence with every player's level, the seating and the dealer rotation
+    (shengji.md §1.1, §2.3, §8.5).
+
+    Players are ``0..3``. With fixed partners (default) player ``p`` sits at seat ``p`` and
+    players ``p`` and ``p + 2`` share a level. Under ``random_partners_each_hand`` (JJ, preset
+    ``tractor_jj``) the seating is redrawn before every hand and levels are kept per player: the
+    hand's level is the dealer's own; the dealer (and a partner at the same level) move as the
+    dealer team of §8.5, a partner at another level rises from their own level without leaving a
+    gate, attackers rise from their own levels; the next dealer is chosen in the seating of the
+    hand played. ``after_A``: ``match_ends`` (holding at A wins), ``no_trump_level`` (one more
+    joker-only level ``"NT"`` to defend), ``cycle_to_2`` (A wraps to 2; the match never ends by
+    itself). ``jack_back_to_two`` is applied from the deal's last trick.
+
+    Args:
+        rules: a Shengji rule set. seed: deal ``i`` draws its seating and shuffle from stream
+            ``i`` of ``seed``.
+
+    Raises:
+        IllegalPlayError: a deal after the match is won; recording a deal that is not over.
+    """
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self._m = ShengjiMatch(rules, seed)
+
+    levels = property(lambda self: list(self._m.levels), doc="each player's level (2..A or NT)")
+    seating = property(lambda self: list(self._m.seating), doc="seat -> player of the last hand")
+    dealer = property(lambda self: self._m.dealer, doc="the player who deals next (None before hand 1)")
+    hands = property(lambda self: self._m.hands, doc="hands recorded")
+    winners = property(lambda self: None if self._m.winners is None else list(self._m.winners),
+                       doc="the two players who won, once over")
+
+    def next_deal(self) -> Deal:
+        """The next deal (seat numbers; ``seating`` maps them to players); pass it to
+        :meth:`record` when it is over."""
+        return Deal(None, _state=self._m.next_deal())  # type: ignore[arg-type]
+
+    def record(self, deal: Deal) -> None:
+        """Apply a finished deal of this match (levels, next dealer, winners)."""
+        self._m.record(deal._s)
+
+    def play_hand(self, policy: str = "random") -> dict[str, int]:
+        """Deal, play to the end with ``policy`` (``"random"`` or ``"greedy"``) and record;
+        returns the deal's ``result()``."""
+        d = self._m.play_hand(policy)
+        return dict(d.result() or [])
 
 
 def _changed_options(rules: Rules) -> dict[str, str]:

@@ -12,6 +12,7 @@ use zhipai_core::games::shengji::declare::Bid;
 use zhipai_core::games::shengji::declare::NoDeclaration;
 use zhipai_core::games::shengji::scoring::Level;
 use zhipai_core::games::shengji::scoring::Side;
+use zhipai_core::games::shengji::session::Match;
 use zhipai_core::games::shengji::state::{Deal, Move, Phase};
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
@@ -375,8 +376,104 @@ impl PyDeal {
     }
 }
 
+/// A Shengji match (`zhipai.shengji.Match` wraps it; shengji.md §1.1, §2.3, §8.5): deals in
+/// sequence with every player's level, the seating and the dealer rotation.
+#[pyclass(name = "ShengjiMatch", module = "zhipai")]
+pub struct PyMatch {
+    m: Match,
+    seed: u64,
+    /// Deals issued: deal i draws its seating and shuffle from `deal_rng(seed, i)`.
+    issued: u64,
+}
+
+impl PyMatch {
+    fn issue(&mut self) -> Result<Deal> {
+        let mut rng = zhipai_core::rollout::deal_rng(self.seed, self.issued);
+        let d = self.m.next_deal(&mut rng)?;
+        self.issued += 1;
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl PyMatch {
+    /// `ShengjiMatch(rules, seed=0)`: everybody at level 2; all chance (seating, shuffles) from
+    /// `seed` (deal i from stream i).
+    #[new]
+    #[pyo3(signature = (rules, seed=None))]
+    fn new(rules: &PyRules, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = convert::opt_int_in("seed", seed, 0, u64::MAX as i128)?.unwrap_or(0);
+        guard(|| {
+            let r = shengji(rules)?;
+            Ok(PyMatch { m: Match::new(r), seed, issued: 0 })
+        })
+    }
+
+    /// The next deal (redraws the seating under `random_partners_each_hand`).
+    fn next_deal(&mut self) -> PyResult<PyDeal> {
+        guard(|| Ok(PyDeal(self.issue()?)))
+    }
+
+    /// Apply a finished deal of this match.
+    fn record(&mut self, deal: &PyDeal) -> PyResult<()> {
+        guard(|| self.m.record(&deal.0))
+    }
+
+    /// Deal, play to the end with `policy` ("random" or "greedy") and record; returns the deal.
+    #[pyo3(signature = (policy="random"))]
+    fn play_hand(&mut self, policy: &str) -> PyResult<PyDeal> {
+        let policy = match policy {
+            "random" => Policy::Random,
+            "greedy" => Policy::Greedy,
+            other => {
+                return Err(crate::errors::to_py(ZhipaiError::invalid_value(
+                    "policy",
+                    other,
+                    "expected random or greedy",
+                )))
+            }
+        };
+        guard(|| {
+            let mut d = self.issue()?;
+            d.play_out(policy)?;
+            self.m.record(&d)?;
+            Ok(PyDeal(d))
+        })
+    }
+
+    /// Each player's level ("2".."A", or "NT" for the joker-only level).
+    #[getter]
+    fn levels(&self) -> Vec<String> {
+        self.m.levels.iter().map(|l| l.to_string()).collect()
+    }
+
+    /// Seat -> player of the last hand dealt.
+    #[getter]
+    fn seating(&self) -> [u8; 4] {
+        self.m.seating
+    }
+
+    /// The player who deals next (`None` before hand 1).
+    #[getter]
+    fn dealer(&self) -> Option<u8> {
+        self.m.dealer
+    }
+
+    #[getter]
+    fn hands(&self) -> u32 {
+        self.m.hands
+    }
+
+    /// The two players who won, once the match is over.
+    #[getter]
+    fn winners(&self) -> Option<[u8; 2]> {
+        self.m.winners
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDeal>()?;
+    m.add_class::<PyMatch>()?;
     m.add_function(wrap_pyfunction!(shengji_declare, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_chaodi, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_change, m)?)?;
