@@ -476,3 +476,28 @@ fn greedy_chaodi_needs_more_trumps_than_the_current_trump() {
             .unwrap();
     assert_eq!(view(&hearts), Move::Pass);
 }
+
+#[test]
+fn simulator_rows_carry_penalty_and_chaodi() {
+    use crate::rollout::DealSimulator;
+    let r = rules(
+        "tractor",
+        &[("chaodi", OptionValue::Bool(true)), ("throw_fail_penalty", s("10_per_attempt"))],
+    );
+    let cols: Vec<&str> = r.columns().iter().map(|c| c.name).collect();
+    let (pen, ch) = (
+        cols.iter().position(|&c| c == "penalty").unwrap(),
+        cols.iter().position(|&c| c == "chaodi").unwrap(),
+    );
+    let (ap, tp, kp, km) = (4, 5, 6, 7);
+    let mut row = vec![0; cols.len()];
+    let (mut charged, mut overcalls) = (0, 0);
+    for i in 0..200 {
+        r.play_deal(Policy::Random, &mut deal_rng(77, i), &mut row).unwrap();
+        assert_eq!(row[ap], row[tp] + row[kp] * row[km] + row[pen], "deal {i}");
+        assert_eq!(row[pen] % 10, 0);
+        charged += (row[pen] != 0) as u32;
+        overcalls += row[ch];
+    }
+    assert!(charged > 0 && overcalls > 0, "{charged} {overcalls}");
+}
