@@ -102,7 +102,9 @@ const KITTY_BURY: [(&str, KittyBuryRestrictions); 3] = [
 pub struct DeclareOptions {
     /// Number of decks (set by the rule set; decides the ladder).
     decks: u8,
-    /// Teams and seats are re-drawn every hand (S001 §一; `tractor_jj`).
+    /// Teams and seats are re-drawn every hand (S001 §一; `tractor_jj`); read by
+    /// [`super::session::Match`], which then keeps levels per player. A single deal (and the
+    /// simulator's hand 1) is unaffected: its seats are already random.
     pub random_partners_each_hand: bool,
     /// What happens when nobody declares.
     pub no_declaration: NoDeclaration,
@@ -186,7 +188,7 @@ impl DeclareOptions {
                 name: "random_partners_each_hand",
                 value: b(self.random_partners_each_hand),
                 choices: bools(),
-                doc: "teams and seats re-drawn every hand (JJ, S001; shengji.md §1.1)",
+                doc: "a match re-draws seats every hand; levels kept per player (JJ; shengji.md §1.1)",
             },
             OptionInfo {
                 name: "no_declaration",

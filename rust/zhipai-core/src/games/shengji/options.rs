@@ -266,7 +266,7 @@ impl PlayOptions {
                 name: "throw_fail_penalty",
                 value: choice_name(&PENALTIES, &self.throw_fail_penalty).into(),
                 choices: choice_names(&PENALTIES),
-                doc: "penalty for a failed throw (shengji.md §4.5)",
+                doc: "penalty for a failed throw; structured = TH 10/20/40/60 per card (§4.5)",
             },
             OptionInfo {
                 name: "partial_tractor_follow",

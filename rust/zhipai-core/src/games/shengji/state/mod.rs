@@ -26,8 +26,8 @@
 //! decisions are also offered card by card ([`Deal::legal_action_mask`], [`Deal::apply_action`]):
 //! action `c` in 0..54 adds one card of kind `c` to the bid/burial/play being built, action
 //! [`STOP`] (54) ends a bid, while dealing or in a 炒底 offer ("pass" when empty), or a lead.
-//! Burials and follows end by themselves when they have the right number of cards. The mask has exactly the actions that can still be
-//! completed to a legal move.
+//! Burials and follows end by themselves when they have the right number of cards. The mask has
+//! exactly the actions that can still be completed to a legal move.
 //!
 //! Seats are 0..4 counter-clockwise; the partner of `p` is `(p + 2) % 4`.
 
