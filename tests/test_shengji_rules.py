@@ -125,6 +125,7 @@ def test_match_with_random_partners():
         m.record(d)
         levels.append(m.levels)
     assert len(seatings) > 3
+    assert sum(m.jj_totals) == 0 and any(m.jj_totals)
     again = shengji.Match(r, seed=5)
     for want in levels:
         again.play_hand()

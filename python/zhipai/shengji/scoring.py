@@ -364,7 +364,9 @@ class Match:
     gate, attackers rise from their own levels; the next dealer is chosen in the seating of the
     hand played. ``after_A``: ``match_ends`` (holding at A wins), ``no_trump_level`` (one more
     joker-only level ``"NT"`` to defend), ``cycle_to_2`` (A wraps to 2; the match never ends by
-    itself). ``jack_back_to_two`` is applied from the deal's last trick.
+    itself). ``jack_back_to_two`` is applied from the deal's last trick. With ``jj_scoring`` each
+    player accumulates JJ 积分 (``jj_totals``): each attacker +基数 x 防方计分, each dealer-team
+    player the opposite (zero-sum is this engine's reading; the seed states the attackers' side).
 
     Args:
         rules: a Shengji rule set. seed: deal ``i`` draws its seating and shuffle from stream
@@ -383,6 +385,8 @@ class Match:
     hands = property(lambda self: self._m.hands, doc="hands recorded")
     winners = property(lambda self: None if self._m.winners is None else list(self._m.winners),
                        doc="the two players who won, once over")
+    jj_totals = property(lambda self: list(self._m.jj_totals),
+                         doc="each player's JJ 积分 (jj_scoring: attackers +基数x防方计分, dealer team -)")
 
     def next_deal(self) -> Deal:
         """The next deal (seat numbers; ``seating`` maps them to players); pass it to

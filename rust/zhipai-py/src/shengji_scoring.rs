@@ -464,6 +464,12 @@ impl PyMatch {
         self.m.hands
     }
 
+    /// Each player's JJ 积分 so far (all 0 unless `jj_scoring` is on).
+    #[getter]
+    fn jj_totals(&self) -> [i64; 4] {
+        self.m.jj_totals
+    }
+
     /// The two players who won, once the match is over.
     #[getter]
     fn winners(&self) -> Option<[u8; 2]> {

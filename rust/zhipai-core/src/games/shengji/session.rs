@@ -20,6 +20,11 @@
 //! 5. the match is won by the dealer and partner of the hand in which the dealer holds at the
 //!    last level.
 //!
+//! With `jj_scoring` on, every player also accumulates JJ 积分 (S001 "玩家将依据本方输赢级数得到
+//! 积分 … 积分=基数×防方计分"): each attacker of a hand gains 基数 × 防方计分 and each dealer-team
+//! player loses as much (the seed states only the attackers' side; zero-sum is this engine's
+//! reading).
+//!
 //! [`ScoringOptions::player_advance`]: super::scoring::ScoringOptions::player_advance
 
 use super::declare::next_dealer;
@@ -46,6 +51,8 @@ pub struct Match {
     pub hands: u32,
     /// The two players who won the match (ascending) once it is over.
     pub winners: Option<[u8; 2]>,
+    /// Each player's JJ 积分 so far (all 0 unless `jj_scoring` is on).
+    pub jj_totals: [i64; NUM_PLAYERS],
 }
 
 impl Match {
@@ -58,6 +65,7 @@ impl Match {
             dealer: None,
             hands: 0,
             winners: None,
+            jj_totals: [0; NUM_PLAYERS],
         }
     }
 
@@ -114,6 +122,13 @@ impl Match {
             won |= w && p as u8 == dealer;
         }
         self.levels = levels;
+        if let Some(score) = self.rules.scoring.jj_score(r.attacker_points) {
+            let stake = score as i64 * self.rules.scoring.base;
+            for seat in 0..NUM_PLAYERS as u8 {
+                let attacker = (seat + 4 - r.dealer) % 2 == 1;
+                self.jj_totals[player_at(seat) as usize] += if attacker { stake } else { -stake };
+            }
+        }
         let held = !r.change.take_over;
         self.dealer = Some(player_at(next_dealer(&self.rules.declare, r.dealer, held)));
         self.hands += 1;

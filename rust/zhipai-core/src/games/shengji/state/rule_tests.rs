@@ -501,3 +501,25 @@ fn simulator_rows_carry_penalty_and_chaodi() {
     }
     assert!(charged > 0 && overcalls > 0, "{charged} {overcalls}");
 }
+
+#[test]
+fn jj_scores_accumulate_per_player_in_a_match() {
+    let r = rules("tractor_jj", &[("base", OptionValue::Int(3))]);
+    let mut m = Match::new(&r);
+    let mut want = [0i64; 4];
+    play_match(&mut m, 4, 12, |m, _, res| {
+        let stake = 3 * crate::games::shengji::scoring::jj_score(
+            res.attacker_points,
+            r.scoring.jj_small_score,
+        ) as i64;
+        for seat in 0..4u8 {
+            let attacker = (seat + 4 - res.dealer) % 2 == 1;
+            want[m.seating[seat as usize] as usize] += if attacker { stake } else { -stake };
+        }
+        assert_eq!(m.jj_totals, want);
+    });
+    assert_eq!(m.jj_totals.iter().sum::<i64>(), 0);
+    assert!(m.jj_totals.iter().any(|&t| t != 0));
+    let mut plain = Match::new(&rules("tractor", &[]));
+    play_match(&mut plain, 4, 3, |m, _, _| assert_eq!(m.jj_totals, [0; 4]));
+}
