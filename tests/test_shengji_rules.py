@@ -145,3 +145,28 @@ def test_match_reaches_the_joker_only_level():
         m.next_deal()
     with pytest.raises(zhipai.InvalidValueError, match="policy"):
         shengji.Match(r).play_hand("clever")
+
+
+def test_step_wise_state_offers_chaodi_moves():
+    import random
+
+    game = zhipai.Game(zhipai.rules("tractor", chaodi=True))
+    pick = random.Random(1)
+    seen = 0
+    for index in range(40):
+        state = game.new_deal(seed=3, index=index)
+        while not state.is_terminal():
+            seat = state.current_player()
+            obs = state.observation(seat)
+            if obs["phase"] == "chaodi":
+                seen += 1
+                moves = state.legal_moves()
+                assert moves[0] == "pass" and all(m.startswith("declare ") for m in moves[1:])
+                state.apply(pick.choice(moves))
+            else:
+                state.apply_builtin("random")
+        assert len(state.result_row()) == len(game.columns)
+    assert seen > 0
+    # A callable policy plays through the phase too.
+    res = zhipai.simulate(zhipai.rules("tractor", chaodi=True), 10, policy=lambda obs, moves: moves[0], seed=1)
+    assert len(res["chaodi"]) == 10
