@@ -11,7 +11,7 @@
 //!   level pair) to layer 1, and chains are formed inside a layer (CT; example C7).
 //! * `LongestComponent` (RB): repeatedly take the longest unit, tractors preferred on ties.
 
-use crate::cards::CardSet;
+use crate::cards::{Card, CardSet};
 use crate::multiset::Multiset;
 use crate::order::CardOrder;
 use crate::trick::Decomposition;
@@ -209,6 +209,22 @@ impl Format {
         }
     }
 
+    /// Make this the format of the one-card lead `card`: one single unit (what [`decompose`]
+    /// gives for one card, written in place without the general decomposition).
+    pub fn set_single(&mut self, card: Card, order: &CardOrder) {
+        let suit = order.suit(card) as u8;
+        self.suit = suit;
+        self.cards = 1;
+        self.units.clear();
+        self.units.push(Unit {
+            suit,
+            mult: 1,
+            len: 1,
+            top: order.index(card) as u8,
+            kinds: CardSet::single(card),
+        });
+    }
+
     /// Whether this is a throw (several units).
     pub fn is_throw(&self) -> bool {
         self.units.len() > 1
@@ -222,6 +238,16 @@ impl Format {
     /// Pairs contained in the format: a tractor or Titanic of length k holds k, a pair or triple 1.
     pub fn pair_count(&self) -> usize {
         self.units.iter().filter(|u| u.mult >= 2).map(|u| u.len as usize).sum()
+    }
+}
+
+/// The card of `cards` when it is exactly one card.
+#[inline]
+pub fn single_card(cards: &Multiset) -> Option<Card> {
+    if cards.kinds().0.is_power_of_two() && cards.pairs().is_empty() {
+        cards.kinds().first()
+    } else {
+        None
     }
 }
 
@@ -246,6 +272,21 @@ pub fn decompose(cards: &Multiset, order: &CardOrder, method: Decomposition) -> 
 /// [`decompose`] writing into `out` (no copy of the format on hot paths). Returns `false`, with
 /// `out` unspecified, when `cards` is empty or mixes effective suits.
 pub fn decompose_into(
+    cards: &Multiset,
+    order: &CardOrder,
+    method: Decomposition,
+    out: &mut Format,
+) -> bool {
+    if let Some(card) = single_card(cards) {
+        // One card (most leads in random play): one single unit, nothing to chain or sort.
+        out.set_single(card, order);
+        return true;
+    }
+    decompose_units_into(cards, order, method, out)
+}
+
+/// The general decomposition of [`decompose_into`] (any number of cards).
+fn decompose_units_into(
     cards: &Multiset,
     order: &CardOrder,
     method: Decomposition,
@@ -423,6 +464,30 @@ mod tests {
         let mut v: Vec<String> = v.iter().map(|s| ms(s).to_string()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn one_card_fast_path_is_the_general_decomposition() {
+        for (level, trump) in [
+            (Rank::TWO, Some(Suit::Spades)),
+            (Rank::FIVE, Some(Suit::Hearts)),
+            (Rank::ACE, None),
+            (Rank::KING, Some(Suit::Clubs)),
+        ] {
+            let o = order(level, trump);
+            for c in CardSet::ALL {
+                let one = Multiset::from_set(CardSet::single(c));
+                assert_eq!(single_card(&one), Some(c));
+                for method in [Decomposition::MultiplicityFirst, Decomposition::LongestComponent] {
+                    let mut general = Format::EMPTY;
+                    assert!(decompose_units_into(&one, &o, method, &mut general));
+                    assert_eq!(decompose(&one, &o, method), Some(general), "{c}");
+                }
+            }
+        }
+        assert_eq!(single_card(&ms("3S 3S")), None);
+        assert_eq!(single_card(&ms("3S 4S")), None);
+        assert_eq!(single_card(&Multiset::EMPTY), None);
     }
 
     #[test]

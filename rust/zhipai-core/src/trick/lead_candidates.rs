@@ -3,11 +3,12 @@
 //! it is a throw; [`sample_lead`] draws one uniformly without enumerating (shengji.md §4.1–§4.3,
 //! hongwu.md §B.6–§B.7).
 
+use super::sample::{below, nth_card};
 use super::TrickRules;
 use crate::cards::CardSet;
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
-use rand::Rng;
+use rand::RngCore;
 use std::ops::ControlFlow;
 
 /// Call `f` on every single-unit lead of `cards` (all of one effective suit or several): each
@@ -154,7 +155,7 @@ fn lead_candidates(
 
 /// A lead drawn uniformly from [`for_each_lead_candidate`]: singles, pairs and triples are
 /// counted by popcount, only tractor runs are enumerated (no allocation).
-pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
+pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
     let throws = throw_suits(tr, hand);
     let tuples: [CardSet; 3] = std::array::from_fn(|m| {
         if m < tr.decks as usize {
@@ -166,10 +167,10 @@ pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut 
     let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
     let runs = count_runs(tr, hand);
     let total = fixed + runs + throws.count_ones();
-    let mut pick = rng.random_range(0..total.max(1));
+    let mut pick = below(rng, total);
     for (m, t) in tuples.iter().enumerate() {
         if pick < t.len() {
-            let card = t.iter().nth(pick as usize).expect("pick < len");
+            let card = nth_card(*t, pick);
             let mut u = Multiset::EMPTY;
             for _ in 0..=m {
                 u.add(card);

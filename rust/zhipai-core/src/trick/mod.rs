@@ -32,6 +32,7 @@
 pub mod follow;
 pub mod lead;
 pub mod lead_candidates;
+pub mod sample;
 pub mod winner;
 
 use crate::cards::{Rank, Suit};

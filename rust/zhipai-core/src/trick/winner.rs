@@ -90,7 +90,7 @@ fn check_lengths(tr: &TrickRules, plays: &[Multiset]) -> Result<()> {
 
 /// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
 /// higher index beats an equal one, everything else is a discard.
-fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
+pub(crate) fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
     let key = |p: &Multiset| {
         let c = p.kinds().first().expect("one card");
         let s = tr.order.suit(c);

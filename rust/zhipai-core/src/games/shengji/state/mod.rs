@@ -34,13 +34,14 @@ use super::policy;
 use super::scoring::{LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
-use crate::combos::{decompose_into, Format};
+use crate::combos::{decompose_into, single_card, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
-use crate::trick::winner::trick_winner_of;
+use crate::trick::sample::{below, nth_card};
+use crate::trick::winner::{single_card_winner, trick_winner_of};
 use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
@@ -370,12 +371,14 @@ impl Deal {
     /// Draw cards until somebody has a declaration to decide, or the phase ends.
     fn run_dealing(&mut self) {
         let total = self.hand_size * NUM_PLAYERS;
+        // Only level cards and jokers can make a new bid possible.
+        let bid_cards = CardSet::rank_mask(self.level) | CardSet::JOKERS;
         while self.dealt < total {
             let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
             let card = self.stock[self.dealt];
             self.hands[p as usize].add(card);
             self.dealt += 1;
-            if card.is_joker() || card.rank() == Some(self.level) {
+            if bid_cards.contains(card) {
                 self.bid_cache[p as usize] = None;
             }
             if self.can_declare(p) {
@@ -561,7 +564,7 @@ impl Deal {
                 self.penalty += if self.is_attacker(p as u8) { -fine } else { fine };
             }
         }
-        self.hands[p].remove_all(&played)?;
+        remove_play(&mut self.hands[p], &played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -581,7 +584,7 @@ impl Deal {
     /// Record a follow known to be legal (checked, or drawn from the legal follows).
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        self.hands[p].remove_all(&cards)?;
+        remove_play(&mut self.hands[p], &cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -593,7 +596,12 @@ impl Deal {
 
     fn finish_trick(&mut self) -> Result<()> {
         let format = &self.lead_format;
-        let w = trick_winner_of(self.tr(), format, &self.plays)?;
+        let w = if format.cards == 1 {
+            // Every play was checked or drawn from the legal follows: one card each.
+            single_card_winner(self.tr(), format.suit as usize, &self.plays)
+        } else {
+            trick_winner_of(self.tr(), format, &self.plays)?
+        };
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
         if self.is_attacker(winner) {
@@ -826,7 +834,7 @@ impl Deal {
                     bids[n] = Some(b);
                     n += 1;
                 });
-                let pick = self.rng.random_range(0..=n);
+                let pick = below(&mut self.rng, n as u32 + 1) as usize;
                 if pick == n {
                     Move::Pass
                 } else {
@@ -848,8 +856,7 @@ impl Deal {
                     // without its tables; `follow` still checks the play.
                     let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
                     let pool = if suited.is_empty() { hand.kinds() } else { suited };
-                    let k = self.rng.random_range(0..pool.len() as usize);
-                    let card = pool.iter().nth(k).expect("k < pool size");
+                    let card = nth_card(pool, below(&mut self.rng, pool.len()));
                     Move::Play(Multiset::from_set(CardSet::single(card)))
                 } else {
                     Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
@@ -874,10 +881,14 @@ impl Deal {
             buf[n] = c;
             n += 1;
         }
-        buf[..n_free].shuffle(&mut self.rng);
-        buf[n_free..n].shuffle(&mut self.rng);
+        // A uniform k-subset of the physical free cards, topped up with a uniform subset of the
+        // restricted ones when there are fewer than k free cards: only the chosen positions are
+        // drawn (a partial Fisher–Yates shuffle).
+        let take_free = k.min(n_free);
+        draw_front(&mut buf[..n_free], take_free, &mut self.rng);
+        draw_front(&mut buf[n_free..n], k - take_free, &mut self.rng);
         let mut out = Multiset::EMPTY;
-        for &c in buf[..n].iter().take(k) {
+        for &c in buf[..take_free].iter().chain(&buf[n_free..n_free + k - take_free]) {
             out.add(c);
         }
         out
@@ -991,14 +1002,47 @@ fn point_kinds() -> CardSet {
     CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
 }
 
-/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), by popcount over the count planes.
+/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), counted over the count planes. Point
+/// cards are few, so the bits are counted one by one (cheaper than a software popcount); the
+/// planes are nested, so the first empty one ends the count.
 fn points_of(m: &Multiset) -> i32 {
     const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
     const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
-    m.planes()
-        .iter()
-        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
-        .sum::<u32>() as i32
+    let sparse_count = |mut bits: u64| {
+        let mut n = 0;
+        while bits != 0 {
+            bits &= bits - 1;
+            n += 1;
+        }
+        n
+    };
+    let mut total = 0;
+    for p in m.planes() {
+        if p == 0 {
+            break;
+        }
+        total += 5 * sparse_count(p & FIVES) + 10 * sparse_count(p & TENS);
+    }
+    total
+}
+
+/// Remove a play from the hand holding it: one card by its count plane (most plays), else
+/// [`Multiset::remove_all`]. Errors (changing nothing) when the cards are not held.
+fn remove_play(hand: &mut Multiset, play: &Multiset) -> Result<()> {
+    match single_card(play) {
+        Some(card) if hand.remove(card) => Ok(()),
+        _ => hand.remove_all(play),
+    }
+}
+
+/// Move a uniformly random `k`-subset of `items` to the front, in random order (the first `k`
+/// steps of a Fisher–Yates shuffle, exactly uniform draws).
+fn draw_front<T>(items: &mut [T], k: usize, rng: &mut ChaCha8Rng) {
+    let n = items.len();
+    for i in 0..k.min(n) {
+        let j = i + below(rng, (n - i) as u32) as usize;
+        items.swap(i, j);
+    }
 }
 
 #[cfg(test)]
