@@ -209,16 +209,17 @@ impl Format {
         }
     }
 
-    /// Make this the format of the one-card lead `card`: one single unit (what [`decompose`]
-    /// gives for one card, written in place without the general decomposition).
-    pub fn set_single(&mut self, card: Card, order: &CardOrder) {
+    /// Make this the format of `mult` (1–3) copies of `card`: one single, pair or triple unit
+    /// (what [`decompose`] gives for these cards, written in place without the general
+    /// decomposition).
+    pub fn set_tuple(&mut self, card: Card, mult: u8, order: &CardOrder) {
         let suit = order.suit(card) as u8;
         self.suit = suit;
-        self.cards = 1;
+        self.cards = mult;
         self.units.clear();
         self.units.push(Unit {
             suit,
-            mult: 1,
+            mult,
             len: 1,
             top: order.index(card) as u8,
             kinds: CardSet::single(card),
@@ -251,6 +252,16 @@ pub fn single_card(cards: &Multiset) -> Option<Card> {
     }
 }
 
+/// The kind of `cards` when they are 1–3 copies of one kind.
+#[inline]
+fn one_kind(cards: &Multiset) -> Option<Card> {
+    if cards.kinds().0.is_power_of_two() && cards.at_least(4).is_empty() {
+        cards.kinds().first()
+    } else {
+        None
+    }
+}
+
 /// The effective suit of every card of `cards`, or `None` when they are empty or mixed.
 pub fn single_suit(cards: &Multiset, order: &CardOrder) -> Option<usize> {
     let first = cards.kinds().first()?;
@@ -277,9 +288,10 @@ pub fn decompose_into(
     method: Decomposition,
     out: &mut Format,
 ) -> bool {
-    if let Some(card) = single_card(cards) {
-        // One card (most leads in random play): one single unit, nothing to chain or sort.
-        out.set_single(card, order);
+    if let Some(card) = one_kind(cards) {
+        // One kind held 1–3 times (most leads in random play): one single, pair or triple,
+        // nothing to chain or sort.
+        out.set_tuple(card, cards.count(card) as u8, order);
         return true;
     }
     decompose_units_into(cards, order, method, out)
@@ -467,7 +479,7 @@ mod tests {
     }
 
     #[test]
-    fn one_card_fast_path_is_the_general_decomposition() {
+    fn one_kind_fast_path_is_the_general_decomposition() {
         for (level, trump) in [
             (Rank::TWO, Some(Suit::Spades)),
             (Rank::FIVE, Some(Suit::Hearts)),
@@ -478,16 +490,27 @@ mod tests {
             for c in CardSet::ALL {
                 let one = Multiset::from_set(CardSet::single(c));
                 assert_eq!(single_card(&one), Some(c));
-                for method in [Decomposition::MultiplicityFirst, Decomposition::LongestComponent] {
-                    let mut general = Format::EMPTY;
-                    assert!(decompose_units_into(&one, &o, method, &mut general));
-                    assert_eq!(decompose(&one, &o, method), Some(general), "{c}");
+                let mut tuple = Multiset::EMPTY;
+                for m in 1..=3 {
+                    tuple.add(c);
+                    assert_eq!(one_kind(&tuple), Some(c));
+                    for method in
+                        [Decomposition::MultiplicityFirst, Decomposition::LongestComponent]
+                    {
+                        let mut general = Format::EMPTY;
+                        assert!(decompose_units_into(&tuple, &o, method, &mut general));
+                        assert_eq!(general.units.len(), 1, "{tuple}: one unit");
+                        assert_eq!(general.largest().mult, m);
+                        assert_eq!(decompose(&tuple, &o, method), Some(general), "{tuple}");
+                    }
                 }
             }
         }
         assert_eq!(single_card(&ms("3S 3S")), None);
         assert_eq!(single_card(&ms("3S 4S")), None);
         assert_eq!(single_card(&Multiset::EMPTY), None);
+        assert_eq!(one_kind(&ms("3S 3S 4S")), None);
+        assert_eq!(one_kind(&Multiset::EMPTY), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! Counting multiplies the number of legal s-parts by the number of discard multisets, which is
 //! counted by dynamic programming and sampled by unranking, never enumerated.
 
+use super::sample::{below, nth_card};
 use super::{ShapeObligation, ThrowFollow, TrickRules};
 use crate::cards::{format_cards, Card, CardSet};
 use crate::combos::{for_each_run, Format};
@@ -564,18 +565,88 @@ impl<'a> FollowMoves<'a> {
             });
             chosen
         };
-        let r = self.discards();
-        if r == 0 {
-            return part;
-        }
-        let items = Items::of(&self.other);
-        let n = items.count(r).max(1);
         let mut play = part;
-        for c in items.unrank(r, rng.random_range(0..n)).iter() {
+        for c in sample_discards(&self.other, self.discards(), rng).iter() {
             play.add(c);
         }
         play
     }
+}
+
+/// `r` cards drawn uniformly from the distinct `r`-card multisets of `other` (the discards of a
+/// follower out of the led suit); one kind when `r = 1`.
+fn sample_discards<R: Rng + ?Sized>(other: &Multiset, r: usize, rng: &mut R) -> Multiset {
+    match r {
+        0 => Multiset::EMPTY,
+        1 => {
+            let kinds = other.kinds();
+            Multiset::from_set(CardSet::single(nth_card(kinds, below(rng, kinds.len()))))
+        }
+        _ => {
+            let items = Items::of(other);
+            let n = items.count(r).max(1);
+            items.unrank(r, rng.random_range(0..n))
+        }
+    }
+}
+
+/// One legal follow of `lead` from `hand`, drawn uniformly from the legal card multisets: the
+/// distribution of [`FollowMoves::sample`], with fast paths that build no tables for the common
+/// leads of random play — a single card (a held kind of the led suit, else any held kind) and a
+/// pair (a pair of the led suit when one is held and the structure must be matched; two distinct
+/// kinds of the suit when the suit holds no pair; the whole suit plus one discard when it holds
+/// two cards or one). Other leads go through [`FollowMoves`]. Errors as [`FollowMoves::new`].
+pub fn sample_follow<R: Rng + ?Sized>(
+    tr: &TrickRules,
+    lead: &Format,
+    hand: &Multiset,
+    rng: &mut R,
+) -> Result<Multiset> {
+    let mask = tr.order.suit_mask(lead.suit as usize);
+    if lead.cards == 1 && !hand.is_empty() {
+        let suited = hand.kinds().intersect(mask);
+        let pool = if suited.is_empty() { hand.kinds() } else { suited };
+        return Ok(Multiset::from_set(CardSet::single(nth_card(pool, below(rng, pool.len())))));
+    }
+    let is_pair = lead.cards == 2 && lead.units.len() == 1;
+    if is_pair && !tr.longer_tuples_protected {
+        let hand_s = hand.restrict(mask);
+        let kinds = hand_s.kinds();
+        let pairs = hand_s.pairs();
+        if kinds.len() >= 3 || !pairs.is_empty() && kinds.len() >= 2 {
+            // More than two cards of the suit.
+            if !pairs.is_empty() && tr.shape_obligation == ShapeObligation::Standard {
+                let c = nth_card(pairs, below(rng, pairs.len()));
+                let mut pair = Multiset::EMPTY;
+                pair.add(c);
+                pair.add(c);
+                return Ok(pair);
+            }
+            if pairs.is_empty() {
+                // Two distinct kinds: an ordered pair (a, b ≠ a) from one draw.
+                let k = kinds.len();
+                let x = below(rng, k * (k - 1));
+                let (a, mut b) = (x / (k - 1), x % (k - 1));
+                if b >= a {
+                    b += 1;
+                }
+                let mut two = CardSet::single(nth_card(kinds, a));
+                two.insert(nth_card(kinds, b));
+                return Ok(Multiset::from_set(two));
+            }
+        } else {
+            let other = hand.restrict(!mask);
+            let held = hand_s.len();
+            if held == 2 || held == 1 && !other.is_empty() {
+                let mut play = hand_s;
+                for c in sample_discards(&other, 2 - held, rng).iter() {
+                    play.add(c);
+                }
+                return Ok(play);
+            }
+        }
+    }
+    Ok(FollowMoves::new(tr, lead, hand)?.sample(rng))
 }
 
 // MAX_INDEX bounds every index mask used above.
@@ -760,6 +831,40 @@ mod properties {
         }
 
         #[test]
+        fn sample_follow_draws_legal_follows(seed in any::<u64>(), decks in 1u8..=3, size in 1usize..=12) {
+            // The fast paths (one card, pair) and the fallback draw only enumerated follows, for
+            // the generated lead and for a one-card and a pair lead of its first card.
+            let (mut tr, f, hand) = position(seed, decks.max(2), size);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 2);
+            tr.shape_obligation = if rng.random_bool(0.2) {
+                ShapeObligation::SuitOnly
+            } else {
+                ShapeObligation::Standard
+            };
+            let first = f.largest().kinds.first().unwrap();
+            let mut leads = vec![f];
+            for m in 1..=2 {
+                let mut cards = Multiset::EMPTY;
+                for _ in 0..m {
+                    cards.add(first);
+                }
+                leads.push(decompose(&cards, &tr.order, Decomposition::MultiplicityFirst).unwrap());
+            }
+            for lead in &leads {
+                if hand.len() < lead.cards as usize {
+                    prop_assert!(sample_follow(&tr, lead, &hand, &mut rng).is_err());
+                    continue;
+                }
+                let moves = FollowMoves::new(&tr, lead, &hand).unwrap();
+                let set: HashSet<Multiset> = moves.enumerate(usize::MAX).into_iter().collect();
+                for _ in 0..6 {
+                    let s = sample_follow(&tr, lead, &hand, &mut rng).unwrap();
+                    prop_assert!(set.contains(&s), "sample_follow {} is enumerated", s);
+                }
+            }
+        }
+
+        #[test]
         fn structure_score_is_monotone_in_the_hand(seed in any::<u64>(), size in 8usize..=14) {
             // Adding cards never lowers what the hand can match (needed for `check_follow`).
             let (tr, f, hand) = position(seed, 2, size);
@@ -802,6 +907,42 @@ mod properties {
                 counts[all.iter().position(|p| *p == s).unwrap()] += 1;
             }
             // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
+            let x2 = chi_square(&counts, n);
+            assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
+        }
+    }
+
+    #[test]
+    fn sample_follow_is_uniform_over_the_legal_follows() {
+        let tr = TrickRules::standard(
+            CardOrder::shengji(Rank::TWO, Some(Suit::Spades), true, TrumpTierTractors::Full),
+            2,
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        // One per fast path: single led suit held / void; pair with suit pairs / no suit pair /
+        // two suit cards / one suit card and a discard; a tractor (fallback).
+        for (lead, hand) in [
+            ("AD", "3D 3D 4D 7D 9C"),
+            ("AD", "3S 3S 4C 5H"),
+            ("AH AH", "3H 3H 5H 5H 9H 4H 2C"),
+            ("AH AH", "3H 5H 9H JH 4C 4C"),
+            ("AH AH", "3H 9H 4C 4C"),
+            ("AH AH", "9H 4C 4C 6D 7S"),
+            ("AH AH", "3S 3S 4C 5D 6D"),
+            ("10H 10H JH JH", "3H 3H 4H 4H 5H 5H 8C"),
+        ] {
+            let f = decompose(&lead.parse().unwrap(), &tr.order, Decomposition::MultiplicityFirst)
+                .unwrap();
+            let hand: Multiset = hand.parse().unwrap();
+            let all = FollowMoves::new(&tr, &f, &hand).unwrap().enumerate(usize::MAX);
+            let n = 3000 * all.len() as u64;
+            let mut counts = vec![0u64; all.len()];
+            for _ in 0..n {
+                let s = sample_follow(&tr, &f, &hand, &mut rng).unwrap();
+                counts[all.iter().position(|p| *p == s).expect("legal")] += 1;
+            }
+            // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
+            assert!(all.len() <= 10, "{lead} / {hand}: {} follows", all.len());
             let x2 = chi_square(&counts, n);
             assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
         }

@@ -40,9 +40,11 @@ use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
-use crate::trick::sample::{below, nth_card};
+use crate::trick::sample::below;
 use crate::trick::winner::{single_card_winner, trick_winner_of};
-use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
+use crate::trick::{
+    check_lead, check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules,
+};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -820,7 +822,8 @@ impl Deal {
     /// Draw the player-to-move's move under [`Policy::Random`]: a uniform choice among pass and
     /// the legal bids; a uniformly random set of physical cards to bury (within the burial
     /// restriction); a lead drawn uniformly from the lead candidates ([`for_each_lead_candidate`]);
-    /// a follow drawn uniformly from the legal follows (`FollowMoves::sample`).
+    /// a follow drawn uniformly from the legal follows ([`sample_follow`], the distribution of
+    /// `FollowMoves::sample`).
     pub fn random_move(&mut self) -> Result<Move> {
         let p = self.to_move as usize;
         Ok(match self.phase {
@@ -847,20 +850,8 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = &self.lead_format;
                 let tr = self.tr.as_deref().expect("after dealing");
-                let hand = &self.hands[p];
-                if format.cards == 1 {
-                    // Same distribution as `FollowMoves::sample` for a single lead (uniform over
-                    // the legal one-card plays: a held kind of the led suit, else any held kind),
-                    // without its tables; `follow` still checks the play.
-                    let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
-                    let pool = if suited.is_empty() { hand.kinds() } else { suited };
-                    let card = nth_card(pool, below(&mut self.rng, pool.len()));
-                    Move::Play(Multiset::from_set(CardSet::single(card)))
-                } else {
-                    Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
-                }
+                Move::Play(sample_follow(tr, &self.lead_format, &self.hands[p], &mut self.rng)?)
             }
         })
     }
@@ -1016,6 +1007,9 @@ fn points_of(m: &Multiset) -> i32 {
         }
         n
     };
+    if let Some(card) = single_card(m) {
+        return card.points() as i32;
+    }
     let mut total = 0;
     for p in m.planes() {
         if p == 0 {
