@@ -574,13 +574,31 @@ impl<'a> FollowMoves<'a> {
 }
 
 /// `r` cards drawn uniformly from the distinct `r`-card multisets of `other` (the discards of a
-/// follower out of the led suit); one kind when `r = 1`.
+/// follower out of the led suit); one kind when `r = 1`; for `r = 2`, one draw over the ordered
+/// choices, where each pair XX and each two-kind set {X, Y} appears exactly twice.
 fn sample_discards<R: Rng + ?Sized>(other: &Multiset, r: usize, rng: &mut R) -> Multiset {
+    let kinds = other.kinds();
+    let (k, p) = (kinds.len(), other.pairs().len());
     match r {
         0 => Multiset::EMPTY,
-        1 => {
-            let kinds = other.kinds();
-            Multiset::from_set(CardSet::single(nth_card(kinds, below(rng, kinds.len()))))
+        1 if k >= 1 => Multiset::from_set(CardSet::single(nth_card(kinds, below(rng, k)))),
+        2 if k >= 2 || p >= 1 => {
+            let x = below(rng, 2 * p + k * k.saturating_sub(1));
+            let mut two = Multiset::EMPTY;
+            if x < 2 * p {
+                let c = nth_card(other.pairs(), x / 2);
+                two.add(c);
+                two.add(c);
+            } else {
+                let z = x - 2 * p;
+                let (a, mut b) = (z / (k - 1), z % (k - 1));
+                if b >= a {
+                    b += 1;
+                }
+                two.add(nth_card(kinds, a));
+                two.add(nth_card(kinds, b));
+            }
+            two
         }
         _ => {
             let items = Items::of(other);

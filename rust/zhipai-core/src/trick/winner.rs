@@ -48,9 +48,23 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
         return Err(ZhipaiError::invalid_value("plays", "[]", "no plays"));
     }
     check_lengths(tr, plays)?;
-    if format.cards == 1 {
-        return Ok(single_card_winner(tr, format.suit as usize, plays));
+    if let Some(mult) = one_kind_unit(format) {
+        return Ok(tuple_winner(tr, format.suit as usize, mult, plays));
     }
+    Ok(general_winner(tr, format, plays))
+}
+
+/// The multiplicity of `format` when it is one single, pair or triple (one kind).
+#[inline]
+pub(crate) fn one_kind_unit(format: &Format) -> Option<u8> {
+    match format.units.as_slice() {
+        [u] if u.len == 1 => Some(u.mult),
+        _ => None,
+    }
+}
+
+/// The winner by eligibility and comparison of every arrangement (module docs).
+fn general_winner(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> usize {
     let mut best = 0usize;
     let mut best_trump = format.suit as usize == TRUMP;
     for (i, p) in plays.iter().enumerate().skip(1) {
@@ -69,7 +83,7 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
             best = i;
         }
     }
-    Ok(best)
+    best
 }
 
 /// Errors unless every play has as many cards as the lead (and no card more often than decks).
@@ -90,9 +104,20 @@ fn check_lengths(tr: &TrickRules, plays: &[Multiset]) -> Result<()> {
 
 /// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
 /// higher index beats an equal one, everything else is a discard.
-pub(crate) fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
+fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
+    tuple_winner(tr, led, 1, plays)
+}
+
+/// Fast path for a lead of one kind held `mult` times (single, pair, triple) in effective suit
+/// `led`, plays of `mult` cards: a play is eligible when it is one kind `mult` times in the led
+/// suit or trump (under [`ShapeMatch::Cover`] and [`ShapeMatch::Exact`] alike); trump beats the
+/// led suit, then a strictly higher index wins (every [`ThrowCompare`] reads the one index).
+pub(crate) fn tuple_winner(tr: &TrickRules, led: usize, mult: u8, plays: &[Multiset]) -> usize {
     let key = |p: &Multiset| {
-        let c = p.kinds().first().expect("one card");
+        let c = p.kinds().first()?;
+        if !p.kinds().0.is_power_of_two() || p.count(c) != mult as usize {
+            return None;
+        }
         let s = tr.order.suit(c);
         (s == led || s == TRUMP).then_some((s == TRUMP, tr.order.index(c)))
     };
@@ -419,6 +444,16 @@ mod properties {
             }
             prop_assume!(plays.iter().all(|p| p.at_least(3).is_empty()));
             prop_assert_eq!(trick_winner(&tr, &plays).unwrap(), oracle(&tr, &shape));
+            // The one-kind fast path agrees with the general eligibility/arrangement path.
+            let f = crate::combos::decompose(&plays[0], &tr.order, tr.decomposition).unwrap();
+            let mut exact = tr.clone();
+            exact.shape_match = ShapeMatch::Exact;
+            for t in [&tr, &exact] {
+                prop_assert_eq!(
+                    tuple_winner(t, f.suit as usize, m as u8, &plays),
+                    general_winner(t, &f, &plays)
+                );
+            }
         }
     }
 }

@@ -41,7 +41,7 @@ use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
 use crate::trick::sample::below;
-use crate::trick::winner::{single_card_winner, trick_winner_of};
+use crate::trick::winner::{one_kind_unit, trick_winner_of, tuple_winner};
 use crate::trick::{
     check_lead, check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules,
 };
@@ -598,9 +598,10 @@ impl Deal {
 
     fn finish_trick(&mut self) -> Result<()> {
         let format = &self.lead_format;
-        let w = if format.cards == 1 {
-            // Every play was checked or drawn from the legal follows: one card each.
-            single_card_winner(self.tr(), format.suit as usize, &self.plays)
+        let w = if let Some(mult) = one_kind_unit(format) {
+            // A single, pair or triple lead; every play was checked or drawn from the legal
+            // follows, so the size checks of `trick_winner_of` are skipped.
+            tuple_winner(self.tr(), format.suit as usize, mult, &self.plays)
         } else {
             trick_winner_of(self.tr(), format, &self.plays)?
         };
@@ -993,6 +994,19 @@ fn point_kinds() -> CardSet {
     CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
 }
 
+/// Points of each card kind (§7.1), by kind index.
+const POINTS: [u8; NUM_KINDS] = {
+    let mut t = [0u8; NUM_KINDS];
+    let mut i = 0;
+    while i < NUM_KINDS {
+        if let Some(c) = Card::from_index(i) {
+            t[i] = c.points() as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), counted over the count planes. Point
 /// cards are few, so the bits are counted one by one (cheaper than a software popcount); the
 /// planes are nested, so the first empty one ends the count.
@@ -1008,7 +1022,7 @@ fn points_of(m: &Multiset) -> i32 {
         n
     };
     if let Some(card) = single_card(m) {
-        return card.points() as i32;
+        return POINTS[card.index()] as i32;
     }
     let mut total = 0;
     for p in m.planes() {
