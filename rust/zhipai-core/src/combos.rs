@@ -245,17 +245,24 @@ impl Format {
 /// The card of `cards` when it is exactly one card.
 #[inline]
 pub fn single_card(cards: &Multiset) -> Option<Card> {
-    if cards.kinds().0.is_power_of_two() && cards.pairs().is_empty() {
+    if one_bit(cards.kinds().0) && cards.pairs().is_empty() {
         cards.kinds().first()
     } else {
         None
     }
 }
 
+/// Whether exactly one bit of `x` is set, without a popcount (`u64::is_power_of_two` counts the
+/// bits, a software loop on targets without the `popcnt` instruction).
+#[inline]
+pub(crate) const fn one_bit(x: u64) -> bool {
+    x != 0 && x & (x - 1) == 0
+}
+
 /// The kind of `cards` when they are 1–3 copies of one kind.
 #[inline]
 fn one_kind(cards: &Multiset) -> Option<Card> {
-    if cards.kinds().0.is_power_of_two() && cards.at_least(4).is_empty() {
+    if one_bit(cards.kinds().0) && cards.at_least(4).is_empty() {
         cards.kinds().first()
     } else {
         None

@@ -8,7 +8,7 @@
 //! arrangement of a play is considered, so a ruff is valued by its best arrangement.
 
 use super::{ShapeMatch, ThrowCompare, TrickRules};
-use crate::combos::{decompose, single_suit, Format, Unit, MAX_UNITS};
+use crate::combos::{decompose, one_bit, single_suit, Format, Unit, MAX_UNITS};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
@@ -115,7 +115,7 @@ fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize 
 pub(crate) fn tuple_winner(tr: &TrickRules, led: usize, mult: u8, plays: &[Multiset]) -> usize {
     let key = |p: &Multiset| {
         let c = p.kinds().first()?;
-        if !p.kinds().0.is_power_of_two() || p.count(c) != mult as usize {
+        if !one_bit(p.kinds().0) || p.count(c) != mult as usize {
             return None;
         }
         let s = tr.order.suit(c);
