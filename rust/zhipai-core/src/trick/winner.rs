@@ -113,19 +113,28 @@ fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize 
 /// suit or trump (under [`ShapeMatch::Cover`] and [`ShapeMatch::Exact`] alike); trump beats the
 /// led suit, then a strictly higher index wins (every [`ThrowCompare`] reads the one index).
 pub(crate) fn tuple_winner(tr: &TrickRules, led: usize, mult: u8, plays: &[Multiset]) -> usize {
-    let key = |p: &Multiset| {
-        let c = p.kinds().first()?;
-        if !one_bit(p.kinds().0) || p.count(c) != mult as usize {
-            return None;
+    // Key 0 = not eligible; else (trump, index) packed so that integer order is the ruling.
+    let key = |p: &Multiset| -> u32 {
+        let kinds = p.kinds();
+        let Some(c) = kinds.first() else { return 0 };
+        if !one_bit(kinds.0) || p.count(c) != mult as usize {
+            return 0;
         }
         let s = tr.order.suit(c);
-        (s == led || s == TRUMP).then_some((s == TRUMP, tr.order.index(c)))
+        let index = tr.order.index(c) as u32; // < MAX_INDEX = 32
+        if s == TRUMP {
+            0x200 | index
+        } else if s == led {
+            0x100 | index
+        } else {
+            0
+        }
     };
     let mut best = 0;
     let mut best_key = key(&plays[0]);
     for (i, p) in plays.iter().enumerate().skip(1) {
         let k = key(p);
-        if k.is_some() && k > best_key {
+        if k > best_key {
             best = i;
             best_key = k;
         }

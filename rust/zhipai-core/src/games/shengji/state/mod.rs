@@ -188,7 +188,7 @@ impl Deal {
         for (i, slot) in stock[..size].iter_mut().enumerate() {
             *slot = Card::from_index(i % NUM_KINDS).expect("i % 54 is a kind");
         }
-        stock[..size].shuffle(&mut rng);
+        shuffle(&mut stock[..size], &mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
         Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
     }
@@ -400,12 +400,18 @@ impl Deal {
         self.finish_declaring();
     }
 
+    /// Whether `p` has a legal bid now: the cached answer while it holds (checked after every
+    /// card dealt, so kept inline), else [`Deal::find_bid`].
+    #[inline(always)]
     fn can_declare(&mut self, p: u8) -> bool {
-        if let Some((at, any)) = self.bid_cache[p as usize] {
-            if at == self.declarations {
-                return any;
-            }
+        match self.bid_cache[p as usize] {
+            Some((at, any)) if at == self.declarations => any,
+            _ => self.find_bid(p),
         }
+    }
+
+    #[inline(never)]
+    fn find_bid(&mut self, p: u8) -> bool {
         let mut any = false;
         self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
         self.bid_cache[p as usize] = Some((self.declarations, any));
@@ -1040,6 +1046,15 @@ fn remove_play(hand: &mut Multiset, play: &Multiset) -> Result<()> {
     match single_card(play) {
         Some(card) if hand.remove(card) => Ok(()),
         _ => hand.remove_all(play),
+    }
+}
+
+/// A uniform random permutation of `items` (Fisher–Yates with the exactly uniform one-word draws
+/// of [`below`]: no division on the common path).
+fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..items.len()).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        items.swap(i, j);
     }
 }
 
