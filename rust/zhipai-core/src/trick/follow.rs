@@ -664,7 +664,45 @@ pub fn sample_follow<R: Rng + ?Sized>(
             }
         }
     }
+    let is_triple = lead.cards == 3 && lead.units.len() == 1;
+    if is_triple && tr.shape_obligation == ShapeObligation::Standard {
+        let hand_s = hand.restrict(mask);
+        if hand_s.len() > 3 {
+            if let Some(m) = sample_triple_follow(&hand_s, rng) {
+                return Ok(m);
+            }
+        }
+    }
     Ok(FollowMoves::new(tr, lead, hand)?.sample(rng))
+}
+
+/// A follow of a triple lead from `hand_s`, the follower's more than three cards of the led suit,
+/// when the structure decides it (§5 F2 "match as far as possible"): a triple of the suit when
+/// one is held; else a pair plus one other kind when a pair is held (each (pair X, other kind
+/// Y ≠ X) is one distinct play). `None` when the suit holds no pair (any three kinds: the
+/// general sampler).
+fn sample_triple_follow<R: Rng + ?Sized>(hand_s: &Multiset, rng: &mut R) -> Option<Multiset> {
+    let triples = hand_s.at_least(3);
+    let mut play = Multiset::EMPTY;
+    if !triples.is_empty() {
+        let c = nth_card(triples, below(rng, triples.len()));
+        for _ in 0..3 {
+            play.add(c);
+        }
+        return Some(play);
+    }
+    let pairs = hand_s.pairs();
+    if pairs.is_empty() {
+        return None;
+    }
+    let kinds = hand_s.kinds();
+    let others = kinds.len() - 1; // ≥ 1: more than three cards, no triple
+    let x = below(rng, pairs.len() * others);
+    let pair = nth_card(pairs, x / others);
+    play.add(pair);
+    play.add(pair);
+    play.add(nth_card(kinds.minus(CardSet::single(pair)), x % others));
+    Some(play)
 }
 
 // MAX_INDEX bounds every index mask used above.
@@ -861,7 +899,7 @@ mod properties {
             };
             let first = f.largest().kinds.first().unwrap();
             let mut leads = vec![f];
-            for m in 1..=2 {
+            for m in 1..=tr.decks as usize {
                 let mut cards = Multiset::EMPTY;
                 for _ in 0..m {
                     cards.add(first);
@@ -949,20 +987,34 @@ mod properties {
             ("AH AH", "3S 3S 4C 5D 6D"),
             ("10H 10H JH JH", "3H 3H 4H 4H 5H 5H 8C"),
         ] {
-            let f = decompose(&lead.parse().unwrap(), &tr.order, Decomposition::MultiplicityFirst)
-                .unwrap();
-            let hand: Multiset = hand.parse().unwrap();
-            let all = FollowMoves::new(&tr, &f, &hand).unwrap().enumerate(usize::MAX);
-            let n = 3000 * all.len() as u64;
-            let mut counts = vec![0u64; all.len()];
-            for _ in 0..n {
-                let s = sample_follow(&tr, &f, &hand, &mut rng).unwrap();
-                counts[all.iter().position(|p| *p == s).expect("legal")] += 1;
-            }
-            // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
-            assert!(all.len() <= 10, "{lead} / {hand}: {} follows", all.len());
-            let x2 = chi_square(&counts, n);
-            assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
+            check_uniform(&tr, lead, hand, &mut rng);
         }
+        // Triple leads with three decks: a held triple; a pair and another kind; no pair.
+        let tr3 = TrickRules::standard(tr.order.clone(), 3);
+        for (lead, hand) in [
+            ("AH AH AH", "3H 3H 3H 5H 5H 5H 9H 2C"),
+            ("AH AH AH", "3H 3H 5H 5H 9H 4C"),
+            ("AH AH AH", "3H 5H 9H JH 4C"),
+        ] {
+            check_uniform(&tr3, lead, hand, &mut rng);
+        }
+    }
+
+    /// Chi-square check that `sample_follow` is uniform over the enumerated follows.
+    fn check_uniform(tr: &TrickRules, lead: &str, hand: &str, rng: &mut rand_chacha::ChaCha8Rng) {
+        let f =
+            decompose(&lead.parse().unwrap(), &tr.order, Decomposition::MultiplicityFirst).unwrap();
+        let hand: Multiset = hand.parse().unwrap();
+        let all = FollowMoves::new(tr, &f, &hand).unwrap().enumerate(usize::MAX);
+        let n = 3000 * all.len() as u64;
+        let mut counts = vec![0u64; all.len()];
+        for _ in 0..n {
+            let s = sample_follow(tr, &f, &hand, rng).unwrap();
+            counts[all.iter().position(|p| *p == s).expect("legal")] += 1;
+        }
+        // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
+        assert!(all.len() <= 10, "{lead} / {hand}: {} follows", all.len());
+        let x2 = chi_square(&counts, n);
+        assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
     }
 }
