@@ -551,19 +551,34 @@ impl<'a> FollowMoves<'a> {
             let n = items.count(self.ks);
             items.unrank(self.ks, rng.random_range(0..n.max(1)))
         } else {
-            // Never 0 (some follow is always legal: tested); `max(1)` keeps a bug from panicking.
-            let n = self.suit_part_count().max(1);
-            let mut pick = rng.random_range(0..n);
-            let mut chosen = Multiset::EMPTY;
+            // One enumeration counts the legal parts and keeps the first few, so the pick is
+            // usually read back without a second enumeration.
+            let mut first = [Multiset::EMPTY; 64];
+            let mut n = 0u64;
             let _ = self.for_each_suit_part(&mut |p| {
-                if pick == 0 {
-                    chosen = *p;
-                    return ControlFlow::Break(());
+                if let Some(slot) = first.get_mut(n as usize) {
+                    *slot = *p;
                 }
-                pick -= 1;
+                n += 1;
                 ControlFlow::Continue(())
             });
-            chosen
+            // Never 0 (some follow is always legal: tested); `max(1)` keeps a bug from panicking.
+            let mut pick = rng.random_range(0..n.max(1));
+            match first.get(pick as usize) {
+                Some(part) => *part,
+                None => {
+                    let mut chosen = Multiset::EMPTY;
+                    let _ = self.for_each_suit_part(&mut |p| {
+                        if pick == 0 {
+                            chosen = *p;
+                            return ControlFlow::Break(());
+                        }
+                        pick -= 1;
+                        ControlFlow::Continue(())
+                    });
+                    chosen
+                }
+            }
         };
         let mut play = part;
         for c in sample_discards(&self.other, self.discards(), rng).iter() {
