@@ -89,14 +89,20 @@ pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
 
 /// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
 pub(crate) fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
+    let kinds = hand.kinds();
+    let pairs = hand.pairs();
     let mut bits = 0u8;
     for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
-        let part = hand.restrict(tr.order.suit_mask(s));
-        let one_card = part.pairs().is_empty() && !two_or_more(part.kinds());
-        if one_card || (s == TRUMP && !tr.trump_throw_allowed) {
-            continue; // no cards or one card: no throw
+        let k = kinds.intersect(tr.order.suit_mask(s));
+        if k.is_empty() || (s == TRUMP && !tr.trump_throw_allowed) {
+            continue;
         }
-        if !is_single_unit(tr, s, &part) {
+        if !k.minus(pairs).is_empty() {
+            // A kind held once: one unit only when it is the whole holding (one card).
+            if two_or_more(k) {
+                bits |= 1 << s;
+            }
+        } else if !is_single_unit(tr, s, &hand.restrict(tr.order.suit_mask(s))) {
             bits |= 1 << s;
         }
     }
@@ -209,4 +215,46 @@ pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &
         }
     }
     out
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Rank, Suit};
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use proptest::prelude::*;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn throw_suits_is_the_definition(seed in any::<u64>(), decks in 1u8..=3, size in 0usize..=30) {
+            // Bit s: the suit holding has two or more cards, is not one unit, and may be thrown.
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let level = Rank::from_index(rng.random_range(0..13)).unwrap();
+            let trump = (rng.random_range(0..5) < 4).then(|| Suit::from_index(rng.random_range(0..4)));
+            let mut tr = TrickRules::standard(
+                CardOrder::shengji(level, trump, true, TrumpTierTractors::Full),
+                decks,
+            );
+            tr.trump_throw_allowed = rng.random_bool(0.7);
+            // Hands rich in pairs and runs: a few kinds, each taken up to `decks` times.
+            let mut deck = Multiset::full_decks(decks as usize, true).unwrap().to_vec();
+            deck.shuffle(&mut rng);
+            deck.sort_by_key(|c| c.index() % 7);
+            let start = rng.random_range(0..deck.len() - size);
+            let hand = Multiset::from_cards(&deck[start..start + size]).unwrap();
+            let mut want = 0u8;
+            for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+                let part = hand.restrict(tr.order.suit_mask(s));
+                let allowed = s != TRUMP || tr.trump_throw_allowed;
+                if part.len() >= 2 && allowed && !is_single_unit(&tr, s, &part) {
+                    want |= 1 << s;
+                }
+            }
+            prop_assert_eq!(throw_suits(&tr, &hand), want, "hand {}", hand);
+        }
+    }
 }
