@@ -524,19 +524,13 @@ impl Declaring {
         if held.is_empty() {
             return;
         }
-        let mut cards = [Card::SMALL_JOKER; 6];
-        for s in Suit::ALL {
-            cards[s.index()] = Card::new(s, level);
-        }
-        cards[5] = Card::BIG_JOKER;
+        // Count first, then kind order (level S H D C, SJ, BJ): weakest first.
         for count in 1..=self.opts.decks {
-            for &card in &cards {
-                if !held.contains(card)
-                    || (card.is_joker() && count < 2)
-                    || hand.count(card) < count as usize
-                {
-                    continue;
-                }
+            let mut cards = held.intersect(hand.at_least(count as usize));
+            if count < 2 {
+                cards = cards.minus(CardSet::JOKERS); // jokers declare in pairs
+            }
+            for card in cards {
                 let bid = Bid { card, count };
                 if self.allows(player, bid).is_ok() {
                     f(bid);

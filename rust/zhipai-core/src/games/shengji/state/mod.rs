@@ -40,14 +40,17 @@ use super::policy;
 use super::scoring::{AfterA, Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
-use crate::combos::{decompose_into, Format};
+use crate::combos::{decompose_into, single_card, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
-use crate::trick::winner::trick_winner_of;
-use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
+use crate::trick::sample::below;
+use crate::trick::winner::{one_kind_unit, trick_winner_of, tuple_winner};
+use crate::trick::{
+    check_lead, check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules,
+};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -211,7 +214,7 @@ impl Deal {
         for (i, slot) in stock[..size].iter_mut().enumerate() {
             *slot = Card::from_index(i % NUM_KINDS).expect("i % 54 is a kind");
         }
-        stock[..size].shuffle(&mut rng);
+        shuffle(&mut stock[..size], &mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
         Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
     }
@@ -411,12 +414,14 @@ impl Deal {
     /// Draw cards until somebody has a declaration to decide, or the phase ends.
     fn run_dealing(&mut self) {
         let total = self.hand_size * NUM_PLAYERS;
+        // Only level cards and jokers can make a new bid possible.
+        let bid_cards = self.level.map_or(CardSet::EMPTY, CardSet::rank_mask) | CardSet::JOKERS;
         while self.dealt < total {
             let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
             let card = self.stock[self.dealt];
             self.hands[p as usize].add(card);
             self.dealt += 1;
-            if card.is_joker() || card.rank() == self.level {
+            if bid_cards.contains(card) {
                 self.bid_cache[p as usize] = None;
             }
             if self.can_declare(p) {
@@ -436,12 +441,18 @@ impl Deal {
         self.finish_declaring();
     }
 
+    /// Whether `p` has a legal bid now: the cached answer while it holds (checked after every
+    /// card dealt, so kept inline), else [`Deal::find_bid`].
+    #[inline(always)]
     fn can_declare(&mut self, p: u8) -> bool {
-        if let Some((at, any)) = self.bid_cache[p as usize] {
-            if at == self.declarations {
-                return any;
-            }
+        match self.bid_cache[p as usize] {
+            Some((at, any)) if at == self.declarations => any,
+            _ => self.find_bid(p),
         }
+    }
+
+    #[inline(never)]
+    fn find_bid(&mut self, p: u8) -> bool {
         let mut any = false;
         self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
         self.bid_cache[p as usize] = Some((self.declarations, any));
@@ -625,7 +636,7 @@ impl Deal {
                 self.penalty += sign * fine;
             }
         }
-        self.hands[p].remove_all(&played)?;
+        remove_play(&mut self.hands[p], &played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -645,7 +656,7 @@ impl Deal {
     /// Record a follow known to be legal (checked, or drawn from the legal follows).
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        self.hands[p].remove_all(&cards)?;
+        remove_play(&mut self.hands[p], &cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -657,7 +668,13 @@ impl Deal {
 
     fn finish_trick(&mut self) -> Result<()> {
         let format = &self.lead_format;
-        let w = trick_winner_of(self.tr(), format, &self.plays)?;
+        let w = if let Some(mult) = one_kind_unit(format) {
+            // A single, pair or triple lead; every play was checked or drawn from the legal
+            // follows, so the size checks of `trick_winner_of` are skipped.
+            tuple_winner(self.tr(), format.suit as usize, mult, &self.plays)
+        } else {
+            trick_winner_of(self.tr(), format, &self.plays)?
+        };
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
         if self.is_attacker(winner) {
@@ -880,7 +897,8 @@ impl Deal {
     /// Draw the player-to-move's move under [`Policy::Random`]: a uniform choice among pass and
     /// the legal bids; a uniformly random set of physical cards to bury (within the burial
     /// restriction); a lead drawn uniformly from the lead candidates ([`for_each_lead_candidate`]);
-    /// a follow drawn uniformly from the legal follows (`FollowMoves::sample`).
+    /// a follow drawn uniformly from the legal follows ([`sample_follow`], the distribution of
+    /// `FollowMoves::sample`).
     pub fn random_move(&mut self) -> Result<Move> {
         let p = self.to_move as usize;
         Ok(match self.phase {
@@ -894,7 +912,7 @@ impl Deal {
                     bids[n] = Some(b);
                     n += 1;
                 });
-                let pick = self.rng.random_range(0..=n);
+                let pick = below(&mut self.rng, n as u32 + 1) as usize;
                 if pick == n {
                     Move::Pass
                 } else {
@@ -907,21 +925,8 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = &self.lead_format;
                 let tr = self.tr.as_deref().expect("after dealing");
-                let hand = &self.hands[p];
-                if format.cards == 1 {
-                    // Same distribution as `FollowMoves::sample` for a single lead (uniform over
-                    // the legal one-card plays: a held kind of the led suit, else any held kind),
-                    // without its tables; `follow` still checks the play.
-                    let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
-                    let pool = if suited.is_empty() { hand.kinds() } else { suited };
-                    let k = self.rng.random_range(0..pool.len() as usize);
-                    let card = pool.iter().nth(k).expect("k < pool size");
-                    Move::Play(Multiset::from_set(CardSet::single(card)))
-                } else {
-                    Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
-                }
+                Move::Play(sample_follow(tr, &self.lead_format, &self.hands[p], &mut self.rng)?)
             }
         })
     }
@@ -942,10 +947,14 @@ impl Deal {
             buf[n] = c;
             n += 1;
         }
-        buf[..n_free].shuffle(&mut self.rng);
-        buf[n_free..n].shuffle(&mut self.rng);
+        // A uniform k-subset of the physical free cards, topped up with a uniform subset of the
+        // restricted ones when there are fewer than k free cards: only the chosen positions are
+        // drawn (a partial Fisher–Yates shuffle).
+        let take_free = k.min(n_free);
+        draw_front(&mut buf[..n_free], take_free, &mut self.rng);
+        draw_front(&mut buf[n_free..n], k - take_free, &mut self.rng);
         let mut out = Multiset::EMPTY;
-        for &c in buf[..n].iter().take(k) {
+        for &c in buf[..take_free].iter().chain(&buf[n_free..n_free + k - take_free]) {
             out.add(c);
         }
         out
@@ -1069,14 +1078,72 @@ fn point_kinds() -> CardSet {
     CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
 }
 
-/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), by popcount over the count planes.
+/// Points of each card kind (§7.1), by kind index.
+const POINTS: [u8; NUM_KINDS] = {
+    let mut t = [0u8; NUM_KINDS];
+    let mut i = 0;
+    while i < NUM_KINDS {
+        if let Some(c) = Card::from_index(i) {
+            t[i] = c.points() as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), counted over the count planes. Point
+/// cards are few, so the bits are counted one by one (cheaper than a software popcount); the
+/// planes are nested, so the first empty one ends the count.
 fn points_of(m: &Multiset) -> i32 {
     const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
     const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
-    m.planes()
-        .iter()
-        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
-        .sum::<u32>() as i32
+    let sparse_count = |mut bits: u64| {
+        let mut n = 0;
+        while bits != 0 {
+            bits &= bits - 1;
+            n += 1;
+        }
+        n
+    };
+    if let Some(card) = single_card(m) {
+        return POINTS[card.index()] as i32;
+    }
+    let mut total = 0;
+    for p in m.planes() {
+        if p == 0 {
+            break;
+        }
+        total += 5 * sparse_count(p & FIVES) + 10 * sparse_count(p & TENS);
+    }
+    total
+}
+
+/// Remove a play from the hand holding it: one card by its count plane (most plays), else
+/// [`Multiset::remove_all`]. Errors (changing nothing) when the cards are not held.
+fn remove_play(hand: &mut Multiset, play: &Multiset) -> Result<()> {
+    match single_card(play) {
+        Some(card) if hand.remove(card) => Ok(()),
+        _ => hand.remove_all(play),
+    }
+}
+
+/// A uniform random permutation of `items` (Fisher–Yates with the exactly uniform one-word draws
+/// of [`below`]: no division on the common path).
+fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..items.len()).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Move a uniformly random `k`-subset of `items` to the front, in random order (the first `k`
+/// steps of a Fisher–Yates shuffle, exactly uniform draws).
+fn draw_front<T>(items: &mut [T], k: usize, rng: &mut ChaCha8Rng) {
+    let n = items.len();
+    for i in 0..k.min(n) {
+        let j = i + below(rng, (n - i) as u32) as usize;
+        items.swap(i, j);
+    }
 }
 
 mod chaodi;
