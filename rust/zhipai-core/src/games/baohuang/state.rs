@@ -522,7 +522,7 @@ impl State {
             let n = self.count_moves();
             return (n > 0).then(|| self.nth_move(rng.random_range(0..n))).flatten();
         }
-        // Hot path of random rollouts: count the plays once.
+        // Hot path of random rollouts: count the plays once, decode only the drawn one.
         let hand = &self.counts[self.current as usize];
         let prev = self.play_to_beat();
         let all = moves::Plays::new(hand, prev.as_ref(), self.rules.bombs);
@@ -531,7 +531,7 @@ impl State {
         if k < plays {
             all.nth(k).map(Move::Play)
         } else {
-            self.extras().get((k - plays) as usize).copied()
+            Some(self.extra_at(k - plays))
         }
     }
 
@@ -548,6 +548,16 @@ impl State {
             return 0;
         }
         1 + self.round.may_yield() as u32 + self.round.may_apply_jiefeng(&self.rules) as u32
+    }
+
+    /// The `i`-th of [`State::extras`] (`i < extras_count()`) without building the list.
+    #[inline]
+    fn extra_at(&self, i: u32) -> Move {
+        match i {
+            0 => Move::Pass,
+            1 if self.round.may_yield() => Move::Yield,
+            _ => Move::Jiefeng,
+        }
     }
 
     /// Pass, yield and 接风 where allowed (none when leading).
@@ -823,6 +833,9 @@ impl State {
                 let k = (hand.count(card) as u8).min(left);
                 remove(hand, card, k);
                 left -= k;
+                if left == 0 {
+                    break;
+                }
             }
             if let Some(d) = last.filter(|_| left > 0) {
                 remove(hand, d, left);
