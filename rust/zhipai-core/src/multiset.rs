@@ -146,6 +146,17 @@ impl Multiset {
         true
     }
 
+    /// Remove up to `n` copies of `card` (as many as are held); returns how many were removed.
+    #[inline]
+    pub fn remove_up_to(&mut self, card: Card, n: usize) -> usize {
+        let held = self.count(card);
+        let k = held.min(n);
+        for plane in &mut self.planes[held - k..held] {
+            *plane &= !card.bit();
+        }
+        k
+    }
+
     /// Add every card of `other`.
     pub fn add_all(&mut self, other: &Multiset) -> Result<()> {
         for c in other.iter() {

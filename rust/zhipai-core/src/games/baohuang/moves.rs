@@ -29,7 +29,18 @@ pub const fn rank_strength(rank: Rank) -> u8 {
 
 /// The rank of natural strength `s` (0..13), inverse of [`rank_strength`].
 pub fn strength_rank(s: u8) -> Rank {
-    Rank::from_index((s + 1) % 13).expect("strength below 13")
+    const RANKS: [Rank; 13] = {
+        let mut t = [Rank::TWO; 13];
+        let mut s = 0;
+        while s < 13 {
+            if let Some(r) = Rank::from_index(((s + 1) % 13) as u8) {
+                t[s] = r;
+            }
+            s += 1;
+        }
+        t
+    };
+    RANKS[s as usize] // a table: the rollouts ask once per play
 }
 
 /// Play strength of a card (§C.2); suits are ignored.
@@ -150,13 +161,23 @@ impl HandCounts {
     /// Count a hand. `guard_card`: the kind whose copies in this hand are guard cards ranking above
     /// BJ (`guard_card_rank = above_big_joker`, the guard's own hand), else `None`.
     pub fn of(hand: &Multiset, guard_card: Option<Card>) -> HandCounts {
-        let planes = hand.planes();
+        // One step per natural held (a 43-card hand: ~40 steps), rank from the kind index.
+        const STRENGTH: [u8; 52] = {
+            let mut t = [0u8; 52];
+            let mut k = 0;
+            while k < 52 {
+                t[k] = ((k % 13 + 12) % 13) as u8; // rank_strength of the kind's rank
+                k += 1;
+            }
+            t
+        };
         let mut nat = [0u8; 13];
-        for r in 0..13u8 {
-            let rank = Rank::from_index(r).expect("rank");
-            let mask = CardSet::rank_mask(rank).0;
-            let n: u32 = planes.iter().map(|p| (p & mask).count_ones()).sum();
-            nat[rank_strength(rank) as usize] = n as u8;
+        for plane in hand.planes() {
+            let mut bits = plane & CardSet::SUITED.0;
+            while bits != 0 {
+                nat[STRENGTH[bits.trailing_zeros() as usize] as usize] += 1;
+                bits &= bits - 1;
+            }
         }
         let mut small = hand.count(Card::SMALL_JOKER) as u8;
         let mut big = hand.count(Card::BIG_JOKER) as u8;
@@ -178,7 +199,7 @@ impl HandCounts {
     pub fn new(nat: [u8; 13], small: u8, big: u8, guard: u8) -> HandCounts {
         let mut at_least = [0u16; MAX_NATURALS + 1];
         for (s, &n) in nat.iter().enumerate() {
-            for level in at_least.iter_mut().take(n as usize + 1).skip(1) {
+            for level in &mut at_least[1..=(n as usize).min(MAX_NATURALS)] {
                 *level |= 1 << s;
             }
         }
@@ -238,6 +259,12 @@ impl HandCounts {
         self.big -= s.big;
         self.guard -= s.guard;
         self.total -= s.total();
+    }
+
+    /// Number of naturals.
+    #[inline]
+    fn naturals(&self) -> u32 {
+        (self.total - self.small - self.big - self.guard) as u32
     }
 
     /// Strengths above `rank` held at least `n` times.
@@ -324,13 +351,10 @@ pub struct Plays<'a> {
 }
 
 impl<'a> Plays<'a> {
-    #[inline]
+    #[inline(always)]
     pub fn new(hand: &'a HandCounts, prev: Option<&Shape>, bombs: bool) -> Plays<'a> {
         let total = match prev {
-            None => {
-                let naturals = (hand.total - hand.small - hand.big - hand.guard) as u32;
-                naturals * hand.tier_combos() + hand.tier_combos() - 1
-            }
+            None => count_leads(hand),
             Some(p) => count_responses(hand, p, bombs),
         };
         Plays { hand, prev: prev.copied(), bombs, total }
@@ -450,9 +474,16 @@ pub fn for_each(
     }
 }
 
+/// Leads: every count of naturals of every rank with every top-card combination, plus the
+/// top-card combinations alone.
+#[inline(always)]
+fn count_leads(hand: &HandCounts) -> u32 {
+    hand.naturals() * hand.tier_combos() + hand.tier_combos() - 1
+}
+
 fn nth_lead(hand: &HandCounts, k: u32) -> Option<Shape> {
     let per = hand.tier_combos();
-    let naturals: u32 = hand.nat.iter().map(|&n| n as u32).sum();
+    let naturals = hand.naturals();
     if k < naturals * per {
         let mut idx = k / per;
         let (s, b, g) = hand.decode_tiers(k % per);
@@ -590,7 +621,7 @@ fn bomb_blocks(hand: &HandCounts, p: &Shape, mut visit: impl FnMut(u8, u8, u32) 
 }
 
 /// Number of plays of `hand` that beat `p` (see the section comment).
-#[inline]
+#[inline(always)]
 fn count_responses(hand: &HandCounts, p: &Shape, bombs: bool) -> u32 {
     let t = p.total();
     let mut total = 0;
@@ -617,22 +648,18 @@ fn nth_response(hand: &HandCounts, p: &Shape, bombs: bool, mut k: u32) -> Option
     let t = p.total();
     if same_size_beats_possible(hand, p) {
         if p.naturals > 0 {
-            // prefix[n] = responses of one rank with 1..=n naturals.
             let counts = natural_counts(hand, p);
             let (lo, hi) = (*counts.start(), *counts.end());
-            let mut prefix = [0u32; MAX_NATURALS + 1];
-            for n in lo..=hi {
-                prefix[n] = prefix[n - 1] + ways(hand, p, t - n as u8);
-            }
             for r in p.rank + 1..13 {
                 let most = (hand.nat[r as usize] as usize).min(hi);
-                if k >= prefix[most] {
-                    k -= prefix[most];
-                    continue;
+                for n in lo..=most {
+                    let m = t - n as u8;
+                    let w = ways(hand, p, m);
+                    if k < w {
+                        return Some(decode_tops(hand, p, r, n as u8, m, k));
+                    }
+                    k -= w;
                 }
-                let n = (lo..=most).find(|&n| k < prefix[n]).expect("k below the rank's total");
-                let m = t - n as u8;
-                return Some(decode_tops(hand, p, r, n as u8, m, k - prefix[n - 1]));
             }
         }
         let w = ways(hand, p, t);
