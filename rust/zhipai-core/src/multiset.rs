@@ -278,6 +278,17 @@ mod tests {
     }
 
     #[test]
+    fn remove_up_to_removes_what_is_held() {
+        let mut h = ms("5H 5H 5H 6H SJ");
+        let five: Card = "5H".parse().unwrap();
+        assert_eq!(h.remove_up_to(five, 2), 2);
+        assert_eq!(h.to_string(), "5H 6H SJ");
+        assert_eq!(h.remove_up_to(five, 3), 1, "only one copy left");
+        assert_eq!(h.remove_up_to("7C".parse().unwrap(), 1), 0);
+        assert_eq!(h.to_string(), "6H SJ");
+    }
+
+    #[test]
     fn add_remove_and_limits() {
         let mut h = Multiset::EMPTY;
         let c: Card = "AS".parse().unwrap();

@@ -650,16 +650,24 @@ fn nth_response(hand: &HandCounts, p: &Shape, bombs: bool, mut k: u32) -> Option
         if p.naturals > 0 {
             let counts = natural_counts(hand, p);
             let (lo, hi) = (*counts.start(), *counts.end());
-            for r in p.rank + 1..13 {
+            // prefix[n] = responses of one rank with lo..=n naturals.
+            let mut prefix = [0u32; MAX_NATURALS + 1];
+            for n in lo..=hi {
+                prefix[n] = prefix[n - 1] + ways(hand, p, t - n as u8);
+            }
+            // Only ranks above p's holding at least `lo` naturals have responses.
+            let mut ranks = if lo <= hi { hand.ranks_above_with(p.rank, lo) } else { 0 };
+            while ranks != 0 {
+                let r = ranks.trailing_zeros() as u8;
+                ranks &= ranks - 1;
                 let most = (hand.nat[r as usize] as usize).min(hi);
-                for n in lo..=most {
-                    let m = t - n as u8;
-                    let w = ways(hand, p, m);
-                    if k < w {
-                        return Some(decode_tops(hand, p, r, n as u8, m, k));
-                    }
-                    k -= w;
+                if k >= prefix[most] {
+                    k -= prefix[most];
+                    continue;
                 }
+                let n = (lo..=most).find(|&n| k < prefix[n]).expect("k below the rank's total");
+                let m = t - n as u8;
+                return Some(decode_tops(hand, p, r, n as u8, m, k - prefix[n - 1]));
             }
         }
         let w = ways(hand, p, t);
