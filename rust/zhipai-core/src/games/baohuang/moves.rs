@@ -3,10 +3,12 @@
 //! Suits are irrelevant in play (§C.2, seed 003 "不论花色，点数相同即大小一样"), so move generation
 //! works on [`Shape`]s: a natural rank, how many naturals, how many SJ, BJ and (only with
 //! `guard_card_rank = above_big_joker`) the guard card. A hand is summarised by [`HandCounts`]
-//! (counts per strength, computed from the [`Multiset`] count planes). The four operations agree:
-//! [`enumerate`] lists every legal play in a fixed order, [`count`] counts them in closed form per
-//! block, [`nth`] decodes the k-th play of that order without building the list, [`sample`] draws
-//! one uniformly with `nth`, and [`check`] says why a play is illegal.
+//! (counts per strength, computed from the [`Multiset`] count planes, plus per count level the
+//! ranks holding at least that many). The operations agree: [`enumerate`] lists every legal play
+//! in a fixed order (visited one by one by [`for_each`]), [`count`] counts them in closed form
+//! (a few mask popcounts per decision, see "responses" below), [`nth`] decodes the k-th play of
+//! that order without building the list, [`sample`] draws one uniformly with `nth`, and [`check`]
+//! says why a play is illegal.
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::multiset::Multiset;

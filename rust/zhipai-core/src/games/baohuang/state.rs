@@ -1165,6 +1165,14 @@ mod tests {
                 if let Move::Play(sh) = mv {
                     played += sh.total() as usize;
                 }
+                if s.phase() == Phase::Play {
+                    // The rollout shortcuts agree with the listed non-play moves.
+                    let extras = s.extras();
+                    prop_assert_eq!(s.extras_count() as usize, extras.len());
+                    for i in 0..extras.len() {
+                        prop_assert_eq!(Some(&s.extra_at(i as u32)), extras.get(i));
+                    }
+                }
                 if steps % 7 == 0 {
                     let all = s.legal_moves();
                     prop_assert_eq!(all.len() as u32, s.count_moves());
