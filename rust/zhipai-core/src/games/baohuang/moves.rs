@@ -272,7 +272,7 @@ impl HandCounts {
     /// Strengths above `rank` held at least `n` times.
     #[inline]
     fn ranks_above_with(&self, rank: u8, n: usize) -> u16 {
-        self.at_least[n] & (u16::MAX << (rank + 1))
+        self.at_least[n] & u16::MAX.checked_shl(rank as u32 + 1).unwrap_or(0)
     }
 
     fn tier_combos(&self) -> u32 {
