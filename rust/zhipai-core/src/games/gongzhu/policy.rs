@@ -17,7 +17,7 @@
 
 use super::options::GongzhuRules;
 use super::play::{suit_of, trick_winner, Play};
-use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
+use super::scoring::{final_scores, raw_scores_of, Exposure, Takes, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
 use crate::deal::DealShape;
@@ -126,16 +126,13 @@ fn follow_utility(state: &State, trick: &[Play], exposure: &Exposure) -> i64 {
     }
 }
 
-/// A uniform index in `0..n` (`n ≥ 1`) by rand's `random_range`, shared by the general state
-/// and the fast rollout so both draw the same numbers. A forced choice (`n = 1`, common in the
-/// late tricks) draws nothing.
-#[inline]
+/// A uniform index in `0..n` (`n ≥ 1`), exactly uniform ([`super::draw::below`]: one `u32`),
+/// shared by the general state and the fast rollout so both draw the same numbers. A forced
+/// choice (`n = 1`) draws too: skipping the draw would be a data-dependent branch, mispredicted
+/// often enough to cost more than the draw.
+#[inline(always)]
 pub fn pick_index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
-    if n <= 1 {
-        0
-    } else {
-        rng.random_range(0..n)
-    }
+    super::draw::below(rng, n as u32) as usize
 }
 
 /// Choose a move for the seat to act with `policy`, drawing randomness from `rng`. `buf` is a
@@ -240,20 +237,30 @@ impl State {
     }
 }
 
-/// Seats that took copies of `card`, lowest seat first, repeated per copy (≤ 2).
-#[inline]
-fn takers(taken: &[Multiset; 4], card: Card) -> [i32; 2] {
-    let mut out = [-1; 2];
-    let mut n = 0;
-    for (s, t) in taken.iter().enumerate() {
-        for _ in 0..t.count(card) {
-            if n < 2 {
-                out[n] = s as i32;
-                n += 1;
-            }
-        }
+/// Seats that took copies of a card, lowest seat first, repeated per copy (≤ 2; -1 = none), from
+/// the seats holding at least one copy (`one`, bit per seat) and two copies (`two`).
+#[inline(always)]
+fn takers([one, two]: [u32; 2]) -> [i32; 2] {
+    let first = if one == 0 { -1 } else { one.trailing_zeros() as i32 };
+    let later = one & one.wrapping_sub(1);
+    let second = if two & one & one.wrapping_neg() != 0 {
+        first
+    } else if later != 0 {
+        later.trailing_zeros() as i32
+    } else {
+        -1
+    };
+    [first, second]
+}
+
+/// The lowest seat of the bit set `seats` (bit per seat), -1 when empty.
+#[inline(always)]
+fn lowest_seat(seats: u32) -> i32 {
+    if seats == 0 {
+        -1
+    } else {
+        seats.trailing_zeros() as i32
     }
-    out
 }
 
 impl DealSimulator for GongzhuRules {
@@ -302,17 +309,30 @@ impl DealSimulator for GongzhuRules {
 }
 
 /// Fill one result row (layout of [`DealSimulator::columns`]) from a finished deal.
-#[inline]
+#[inline(always)]
 pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
-    let raw = raw_scores(rules, &d.taken, &d.exposure);
+    let takes = [0, 1, 2, 3].map(|s| Takes::of(&d.taken[s]));
+    write_row_of(rules, &takes, d, row);
+}
+
+/// [`write_row`] from the summaries of what each seat took (`d.taken` is not read).
+#[inline(always)]
+pub fn write_row_of(rules: &GongzhuRules, takes: &[Takes; 4], d: &DealSummary, row: &mut [i32]) {
+    let decks = rules.decks;
+    // Seat bit sets: who took at least one / two copies of each special card, all hearts, all.
+    let (mut pig, mut sheep, mut tr) = ([0u32; 2], [0u32; 2], [0u32; 2]);
+    let (mut all_hearts, mut slam) = (0u32, 0u32);
+    for (s, t) in takes.iter().enumerate() {
+        for (copies, n) in [(&mut pig, t.pigs), (&mut sheep, t.sheep), (&mut tr, t.transformers)] {
+            copies[0] |= ((n >= 1) as u32) << s;
+            copies[1] |= ((n >= 2) as u32) << s;
+        }
+        all_hearts |= (t.all_hearts(decks) as u32) << s;
+        slam |= (t.grand_slam(decks) as u32) << s;
+    }
+    let raw = raw_scores_of(rules, takes, &d.exposure);
     let fin = final_scores(rules, &raw);
-    let decks = rules.decks as usize;
-    let n_hearts = 13 * decks;
-    let all_hearts = (0..4).find(|&s| d.taken[s].count_in(Suit::Hearts.mask()) == n_hearts);
-    let slam = all_hearts
-        .filter(|&s| [PIG, SHEEP, TRANSFORMER].iter().all(|&c| d.taken[s].count(c) == decks));
-    let (pig, sheep, tr) =
-        (takers(&d.taken, PIG), takers(&d.taken, SHEEP), takers(&d.taken, TRANSFORMER));
+    let (pig, sheep, tr) = (takers(pig), takers(sheep), takers(tr));
     for s in 0..4 {
         row[s] = raw[s] as i32;
         row[4 + s] = fin[s] as i32;
@@ -322,8 +342,8 @@ pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
     row[9] = sheep[0];
     row[10] = tr[0];
     row[15] = d.auto_exposed as i32;
-    row[16] = all_hearts.map_or(-1, |s| s as i32);
-    row[17] = slam.map_or(-1, |s| s as i32);
+    row[16] = lowest_seat(all_hearts);
+    row[17] = lowest_seat(slam);
     row[18] = d.first_leader as i32;
     row[19] = d.tricks as i32;
     row[20] = d.next_leader.map_or(-1, |s| s as i32);
