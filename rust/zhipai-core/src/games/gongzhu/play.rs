@@ -315,31 +315,35 @@ pub fn check_play(
 /// pairs rank by rank, two singles by their higher card; equal plays: the earlier one wins.
 pub fn trick_winner(rules: &GongzhuRules, plays: &[Play]) -> usize {
     let suit = suit_of(plays[0].first());
-    let pair_category =
-        if suit == Suit::Diamonds && rules.diamond_pairs_beat_singles { 2 } else { 1 };
-    let key = |p: &Play| -> u32 {
-        let [a, b] = p.cards;
-        if suit_of(a) != suit || (p.len == 2 && suit_of(b) != suit) {
-            return 0;
-        }
-        let high = a.index().max(b.index()) as u32 % 13 + 1;
-        let category = match p.len {
-            1 => 1,
-            _ if a == b => pair_category,
-            _ => 3 - pair_category,
-        };
-        category * 16 + high
-    };
     let mut best = 0;
-    let mut best_key = key(&plays[0]);
+    let mut best_key = play_key(rules, suit, &plays[0]);
     for (i, p) in plays.iter().enumerate().skip(1) {
-        let k = key(p);
+        let k = play_key(rules, suit, p);
         if k > best_key {
             best = i;
             best_key = k;
         }
     }
     best
+}
+
+/// The strength of `p` in a trick led in `suit` ([`trick_winner`]): 0 for a discard, else
+/// `category · 16 + rank`; a later play wins only with a strictly greater key.
+#[inline]
+pub fn play_key(rules: &GongzhuRules, suit: Suit, p: &Play) -> u32 {
+    let [a, b] = p.cards;
+    if suit_of(a) != suit || (p.len == 2 && suit_of(b) != suit) {
+        return 0;
+    }
+    let pair_category =
+        if suit == Suit::Diamonds && rules.diamond_pairs_beat_singles { 2 } else { 1 };
+    let high = a.index().max(b.index()) as u32 % 13 + 1;
+    let category = match p.len {
+        1 => 1,
+        _ if a == b => pair_category,
+        _ => 3 - pair_category,
+    };
+    category * 16 + high
 }
 
 /// Validate a trick given as card lists (leader first): 1 to 4 plays of equal size, a single or

@@ -16,7 +16,7 @@
 //!     and lead a diamond above ♦J (♦Q/♦K/♦A) to hunt the sheep while ♦J is out and not held.
 
 use super::options::GongzhuRules;
-use super::play::{suit_of, trick_winner, Play};
+use super::play::{play_key, suit_of, Play};
 use super::scoring::{final_scores, raw_scores_of, Exposure, Takes, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
@@ -72,16 +72,21 @@ pub fn greedy_exposure(state: &State) -> Move {
 pub fn greedy_play(state: &State, legal: &[Play]) -> Play {
     let exposure = state.exposure();
     let (_, trick) = state.current_trick();
+    // What the trick so far holds: the key a play must beat to win it, and its points.
+    let suit = trick.first().map(|p| suit_of(p.first()));
+    let to_beat =
+        suit.map_or(0, |s| trick.iter().map(|p| play_key(state.rules(), s, p)).max().unwrap_or(0));
+    let trick_points: i64 =
+        trick.iter().flat_map(|p| p.cards().iter()).map(|&c| card_points(c, &exposure)).sum();
     let mut best = legal[0];
     let mut best_u = i64::MIN;
-    let mut buf = [Play::single(PIG); 4];
-    buf[..trick.len()].copy_from_slice(trick);
     for &play in legal {
-        let u = if trick.is_empty() {
-            lead_utility(state, play)
-        } else {
-            buf[trick.len()] = play;
-            follow_utility(state, &buf[..=trick.len()], &exposure)
+        let u = match suit {
+            None => lead_utility(state, play),
+            Some(s) => {
+                let wins = play_key(state.rules(), s, &play) > to_beat;
+                follow_utility(play, trick.len() == 3, wins, trick_points, &exposure)
+            }
         };
         if u > best_u {
             best_u = u;
@@ -111,18 +116,21 @@ fn lead_utility(state: &State, play: Play) -> i64 {
     u
 }
 
-fn follow_utility(state: &State, trick: &[Play], exposure: &Exposure) -> i64 {
-    let me = trick.len() - 1;
-    let play = trick[me];
-    let last = trick.len() == 4;
-    let points: i64 =
-        trick.iter().flat_map(|p| p.cards().iter()).map(|&c| card_points(c, exposure)).sum();
+/// The utility of following with `play` (the `last` play of the trick), which `wins` the trick as
+/// it stands, on earlier plays worth `trick_points`.
+fn follow_utility(
+    play: Play,
+    last: bool,
+    wins: bool,
+    trick_points: i64,
+    exposure: &Exposure,
+) -> i64 {
+    let own: i64 = play.cards().iter().map(|&c| card_points(c, exposure)).sum();
     let high: i64 = play.cards().iter().map(|&c| rank_of(c)).max().unwrap_or(0);
-    if trick_winner(state.rules(), trick) == me {
-        points * 100 + if last { high } else { -high }
+    if wins {
+        (trick_points + own) * 100 + if last { high } else { -high }
     } else {
-        let given: i64 = play.cards().iter().map(|&c| -card_points(c, exposure)).sum();
-        given * 100 + high
+        -own * 100 + high
     }
 }
 

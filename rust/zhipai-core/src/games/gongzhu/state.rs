@@ -120,6 +120,9 @@ pub struct State {
     pig_takers: [u8; 2],
     pig_count: u8,
     auto_exposed: bool,
+    /// The exposure levels of `open` and `closed` (kept up to date: the greedy policy and
+    /// scoring read them at every decision).
+    exposure: Exposure,
 }
 
 /// All 52 kinds of one deck as a bitboard.
@@ -266,6 +269,7 @@ impl State {
             pig_takers: [0; 2],
             pig_count: 0,
             auto_exposed: false,
+            exposure: Exposure::default(),
         })
     }
 
@@ -343,6 +347,13 @@ impl State {
 
     /// The exposure levels so far (§A.6, §A.12).
     pub fn exposure(&self) -> Exposure {
+        debug_assert_eq!(self.exposure, self.count_exposure());
+        self.exposure
+    }
+
+    /// The exposure levels counted from the exposed copies (QQ: 1 per copy; `closed_open`: 2
+    /// per open and 1 per closed declaration).
+    fn count_exposure(&self) -> Exposure {
         let open_weight = if self.rules.exposure_mode == ExposureMode::ClosedOpen { 2 } else { 1 };
         let mut e = Exposure::default();
         for s in 0..4 {
@@ -449,8 +460,13 @@ impl State {
             Move::Expose(c) => {
                 self.open[p].add(c);
                 self.restricted[p].add(c);
+                let open_weight = 1 + (self.rules.exposure_mode == ExposureMode::ClosedOpen) as u8;
+                self.exposure.level[exposable_index(c).unwrap_or(0)] += open_weight;
             }
-            Move::ExposeClosed(c) => self.closed[p].add(c),
+            Move::ExposeClosed(c) => {
+                self.closed[p].add(c);
+                self.exposure.level[exposable_index(c).unwrap_or(0)] += 1;
+            }
             _ => {
                 self.exposure_turns += 1;
                 self.current = self.rules.next_seat(p) as u8;
@@ -481,6 +497,7 @@ impl State {
             let Some(s) = holder else { break };
             self.open[s].add(c);
             self.restricted[s].add(c);
+            self.exposure.level[i] += 1;
             self.auto_exposed = true;
         }
         self.phase = Phase::Play;
