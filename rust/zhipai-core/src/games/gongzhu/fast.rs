@@ -7,8 +7,9 @@
 //! Why it is fast: a hand is one `u64`; the legal cards of a follow are `hand & suit` (or the
 //! hand); a uniform choice among them is one bounded draw ([`pick_index`]) and the `k`-th set
 //! bit (`pdep` where fast); the trick winner is the highest bit of the led suit. The exposed-card
-//! restriction (§A.7) is computed without branches (a random deal's exposures are random, so
-//! branches on them would be mispredicted). Random draws: 4 `u64`s deal the hands
+//! restriction (§A.7) is evaluated only in the tricks where it can matter, and there without
+//! branches (a random deal's exposures are random: branches on them would be mispredicted).
+//! Random draws: 4 `u64`s deal the hands
 //! ([`super::draw`]), one `u32` per decision.
 
 use super::draw::{draw_descending, nth_bit, DEAL_ONE_DECK};
@@ -37,8 +38,8 @@ fn suit_mask(s: u32) -> u64 {
 #[inline(always)]
 fn playable(hand: u64, e: u64, guarded: u64, always: u64) -> u64 {
     let mut barred = e & always;
-    for s in 0..4 {
-        let m = suit_mask(s) & guarded;
+    for m in [SUIT, SUIT << 13, SUIT << 26, SUIT << 39] {
+        let m = m & guarded;
         let es = e & m;
         barred |= if hand & m & !es != 0 { es } else { 0 };
     }
@@ -241,14 +242,20 @@ fn random_deal_body<R: Rng + ?Sized, const PDEP: bool>(
     let mut pig_taker = 0;
     // The seat after `s` is `(s + step) % 4` (§A.2 direction).
     let step = rules.next_seat(0);
+    // Exposed cards (all seats) not yet played.
+    let mut exposed = open[0] | open[1] | open[2] | open[3];
     for _ in 0..13 {
         let seat0 = lead_seat;
         let hand = hands[seat0];
-        // §A.7: exposed cards still held in suits not yet led (usually none).
+        // §A.7 matters only while an exposed card of a suit not yet led is still held: true in
+        // the first tricks of most deals, then false for good (one mispredicted branch).
+        let live = exposed & not_led != 0;
         let legal = if forced != 0 {
             forced
-        } else {
+        } else if live {
             playable(hand, open[seat0] & hand & not_led, not_led, 0)
+        } else {
+            hand
         };
         let lead = pick_card::<R, PDEP>(rng, legal);
         hands[seat0] = hand ^ lead;
@@ -260,7 +267,11 @@ fn random_deal_body<R: Rng + ?Sized, const PDEP: bool>(
         for play in plays.iter_mut().skip(1) {
             seat = (seat + step) & 3;
             let hand = hands[seat];
-            let p = playable_follow(hand, open[seat] & hand & not_led, led_mask, always);
+            let p = if live {
+                playable_follow(hand, open[seat] & hand & not_led, led_mask, always)
+            } else {
+                hand
+            };
             let follow = p & led_mask;
             let legal = if follow != 0 { follow } else { p };
             let bit = pick_card::<R, PDEP>(rng, legal);
@@ -279,6 +290,7 @@ fn random_deal_body<R: Rng + ?Sized, const PDEP: bool>(
             pig_taker = winner;
         }
         forced = 0;
+        exposed &= !cards;
         not_led &= !led_mask;
         lead_seat = winner;
     }

@@ -78,11 +78,16 @@ pub fn greedy_play(state: &State, legal: &[Play]) -> Play {
         suit.map_or(0, |s| trick.iter().map(|p| play_key(state.rules(), s, p)).max().unwrap_or(0));
     let trick_points: i64 =
         trick.iter().flat_map(|p| p.cards().iter()).map(|&c| card_points(c, &exposure)).sum();
+    let (pig_out, sheep_out) = if suit.is_none() {
+        (still_out(state, PIG), still_out(state, SHEEP))
+    } else {
+        (false, false)
+    };
     let mut best = legal[0];
     let mut best_u = i64::MIN;
     for &play in legal {
         let u = match suit {
-            None => lead_utility(state, play),
+            None => lead_utility(play, pig_out, sheep_out),
             Some(s) => {
                 let wins = play_key(state.rules(), s, &play) > to_beat;
                 follow_utility(play, trick.len() == 3, wins, trick_points, &exposure)
@@ -96,11 +101,14 @@ pub fn greedy_play(state: &State, legal: &[Play]) -> Play {
     best
 }
 
-fn lead_utility(state: &State, play: Play) -> i64 {
-    let decks = state.rules().decks as usize;
+/// Whether a copy of `card` is still out: neither played yet nor in the hand of the seat to act.
+fn still_out(state: &State, card: Card) -> bool {
     let p = state.current_player().unwrap_or(0);
-    let pig_out = state.played().count(PIG) + state.hand(p).count(PIG) < decks;
-    let sheep_out = state.played().count(SHEEP) + state.hand(p).count(SHEEP) < decks;
+    state.played().count(card) + state.hand(p).count(card) < state.rules().decks as usize
+}
+
+/// The utility of leading `play` while the pig / the sheep are still out.
+fn lead_utility(play: Play, pig_out: bool, sheep_out: bool) -> i64 {
     let c = play.first();
     let r = rank_of(c);
     let mut u = -r * 10;
