@@ -203,6 +203,52 @@ pub fn legal_plays(rules: &GongzhuRules, pos: &Position, out: &mut Vec<Play>) {
     }
 }
 
+/// The `pick(n)`-th of the `n` legal plays of `pos`, in the order of [`legal_plays`], without
+/// listing them — for leads and single-card follows, where the plays are single cards (and, two
+/// decks, the pairs of a lead); `None` without calling `pick` when a pair was led (those plays
+/// need the list).
+pub fn pick_legal_play(
+    rules: &GongzhuRules,
+    pos: &Position,
+    pick: impl FnOnce(usize) -> usize,
+) -> Option<Play> {
+    if pos.lead.is_some_and(|l| l.len() == 2) {
+        return None;
+    }
+    if let Some(card) = pos.forced {
+        if pos.lead.is_none() && pos.hand.contains(card) {
+            let n = if pos.hand.count(card) >= 2 { 2 } else { 1 };
+            return Some(if pick(n) == 0 { Play::single(card) } else { Play::two(card, card) });
+        }
+    }
+    let playable = pos.playable(rules);
+    // `legal_plays` falls back to the whole hand only when nothing is playable.
+    let hand = if playable.is_empty() { pos.hand } else { playable };
+    let kinds = hand.kinds();
+    let (singles, pairs) = match pos.lead {
+        None if rules.decks == 2 => (kinds, hand.pairs()),
+        None => (kinds, CardSet::EMPTY),
+        Some(lead) => {
+            let follow = kinds & suit_of(lead.first()).mask();
+            (if follow.is_empty() { kinds } else { follow }, CardSet::EMPTY)
+        }
+    };
+    let n_singles = singles.len() as usize;
+    let i = pick(n_singles + pairs.len() as usize);
+    Some(if i < n_singles {
+        Play::single(nth_card(singles, i))
+    } else {
+        let c = nth_card(pairs, i - n_singles);
+        Play::two(c, c)
+    })
+}
+
+/// The `i`-th card (ascending) of `set` (`i < set.len()`).
+fn nth_card(set: CardSet, i: usize) -> Card {
+    let bit = super::draw::nth_bit_portable(set.0, i as u32);
+    Card::from_index(bit.trailing_zeros() as usize).expect("a card of the set")
+}
+
 fn push_singles(set: CardSet, out: &mut Vec<Play>) {
     for c in set {
         out.push(Play::single(c));

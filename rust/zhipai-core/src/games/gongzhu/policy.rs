@@ -16,7 +16,7 @@
 //!     and lead a diamond above ♦J (♦Q/♦K/♦A) to hunt the sheep while ♦J is out and not held.
 
 use super::options::GongzhuRules;
-use super::play::{play_key, suit_of, Play};
+use super::play::{pick_legal_play, play_key, suit_of, Play};
 use super::scoring::{final_scores, raw_scores_of, Exposure, Takes, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
@@ -167,6 +167,15 @@ pub fn choose<R: Rng + ?Sized>(
                 moves[pick_index(rng, moves.len())]
             }
         },
+        Phase::Play if policy == Policy::Random => {
+            // Singles (most decisions) are picked without listing the legal plays.
+            let pos = state.position();
+            let pick = |n| pick_index(rng, n);
+            Move::Play(pick_legal_play(state.rules(), &pos, pick).unwrap_or_else(|| {
+                state.legal_plays_into(buf);
+                buf[pick_index(rng, buf.len())]
+            }))
+        }
         _ => {
             state.legal_plays_into(buf);
             Move::Play(match policy {

@@ -512,7 +512,9 @@ impl State {
             self.hands[p].remove(c);
             self.played.add(c);
             // The unexposed copy is played first, so the exposed one stays restricted.
-            if self.restricted[p].count(c) > self.hands[p].count(c) {
+            if !self.restricted[p].is_empty()
+                && self.restricted[p].count(c) > self.hands[p].count(c)
+            {
                 self.restricted[p].remove(c);
             }
         }
