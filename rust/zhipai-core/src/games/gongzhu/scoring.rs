@@ -301,13 +301,13 @@ pub fn final_scores(rules: &GongzhuRules, raw: &[i64; 4]) -> [i64; 4] {
         });
     }
     let s: i64 = raw.iter().sum();
-    std::array::from_fn(|i| {
-        if rules.normalize == Normalize::None {
-            raw[i]
-        } else {
-            scale(rules, 4 * raw[i] - s, 3)
+    let mut out = *raw;
+    if rules.normalize != Normalize::None {
+        for (o, &r) in out.iter_mut().zip(raw) {
+            *o = scale(rules, 4 * r - s, 3);
         }
-    })
+    }
+    out
 }
 
 /// Raw and final scores of one finished (or partial) deal.
