@@ -9,8 +9,12 @@
 //! bit (`pdep` where fast); the trick winner is the highest bit of the led suit. The exposed-card
 //! restriction (§A.7) is evaluated only in the tricks where it can matter, and there without
 //! branches (a random deal's exposures are random: branches on them would be mispredicted).
-//! Random draws: 4 `u64`s deal the hands
-//! ([`super::draw`]), one `u32` per decision.
+//! Random draws: 4 `u64`s deal the hands ([`super::draw`]), one `u32` per decision.
+//!
+//! What is uniform over what (exactly, no rounding bias): the deal over all partitions of the 52
+//! cards into four hands of 13; each exposure decision over the options of
+//! [`super::state::State::legal_moves`] (expose each exposable card still held openly — and
+//! closed in `closed_open` mode — or end); each play over the seat's legal cards.
 
 use super::draw::{draw_descending, nth_bit, DEAL_ONE_DECK};
 use super::options::{ExposedDiscard, ExposureMode, FirstLead, GongzhuRules};
