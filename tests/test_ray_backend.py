@@ -55,6 +55,7 @@ def test_first_deal_plays_the_slice_of_the_full_run(preset):
         assert part.first_deal == first and len(part) == n
         for c in full.columns:
             assert np.array_equal(part[c], full[c][first : first + n]), (first, c)
+    assert part.summary().title.endswith(", deals 299..300")
     far = local(preset, 5, seed=9, first_deal=2**64 - 6)
     assert len(far) == 5 and far.first_deal == 2**64 - 6
 

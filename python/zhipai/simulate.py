@@ -265,6 +265,8 @@ class SimResult(Mapping[str, np.ndarray]):
         title = (
             f"{self.preset}: {self.completed} deals{stop}, policy {self.policy}, seed {self.seed}"
         )
+        if self.first_deal:
+            title += f", deals {self.first_deal}..{self.first_deal + self.completed}"
         return Summary(
             title,
             [ColumnSummary.from_stats(n, self.docs[n], self.stats(n)) for n in self.columns],
@@ -360,7 +362,7 @@ class SimResult(Mapping[str, np.ndarray]):
         raw: dict[str, Any] = {
             "columns": head.columns,
             "docs": [head.docs[c] for c in head.columns],
-            "requested": sum(p.requested for p in parts[:-1]) + parts[-1].requested,
+            "requested": sum(p.requested for p in parts),
             "completed": sum(p.completed for p in parts),
             "interrupted": parts[-1].interrupted,
         }
