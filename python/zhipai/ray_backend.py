@@ -153,11 +153,10 @@ def simulate(
     engine = remote_engine(rules)
     task = ray.remote(num_cpus=cpus, max_retries=0)(run_chunk)
     common = dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only)
-    refs = [task.remote(engine, threads, deals=n, first_deal=s, **common) for s, n in chunks]
-    which = {ref: k for k, ref in enumerate(refs)}
+    which: dict[Any, int] = {}
     parts: dict[int, Any] = {}
     failed: dict[int, Exception] = {}
-    pending = list(refs)
+    pending: list[Any] = []
     done = 0
 
     def part(raw: dict[str, Any], start: int) -> Any:
@@ -189,6 +188,11 @@ def simulate(
         return joined
 
     try:
+        # Submitted inside the try: a Ctrl-C while submitting cancels what was submitted.
+        for k, (start, count) in enumerate(chunks):
+            ref = task.remote(engine, threads, deals=count, first_deal=start, **common)
+            which[ref] = k
+            pending.append(ref)
         while pending:
             ready, pending = ray.wait(pending, num_returns=1, timeout=POLL)
             for ref in ready:
