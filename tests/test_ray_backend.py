@@ -10,6 +10,7 @@ from __future__ import annotations
 import _thread
 import functools
 import importlib
+import math
 import sys
 import threading
 
@@ -181,7 +182,18 @@ def test_ray_progress_sees_every_deal(cluster):
     seen = []
     on_ray(deals=400, seed=1, progress=lambda done, total: seen.append((done, total)))
     assert seen[-1] == (400, 400) and [d for d, _ in seen] == sorted(d for d, _ in seen)
-    assert len(seen) == 4  # one report per chunk
+    assert seen[0] == (0, 400) and len(seen) == 5  # one report at the start, one per chunk
+
+
+@pytest.mark.parametrize("aggregate_only", [False, True])
+def test_ray_stop_before_any_chunk_returns_an_empty_interrupted_result(cluster, aggregate_only):
+    r = on_ray(deals=400, seed=1, aggregate_only=aggregate_only, progress=lambda done, total: False)
+    assert (r.completed, r.requested, r.interrupted) == (0, 400, True)
+    assert r.columns == local(deals=1).columns
+    if aggregate_only:
+        assert r.stats("attacker_points")["count"] == 0 and math.isnan(r.summary()["side"].mean)
+    else:
+        assert all(len(r[c]) == 0 and r[c].dtype == np.int32 for c in r.columns)
 
 
 def test_ray_stop_from_progress_keeps_the_completed_prefix(cluster, toy):

@@ -193,6 +193,11 @@ def simulate(
             ref = task.remote(engine, threads, deals=count, first_deal=start, **common)
             which[ref] = k
             pending.append(ref)
+        # Show the bar now: the first chunk may take minutes on a big run.
+        if progress is not None and progress(0, deals) is False:
+            cancel()
+            pending = []
+            return result()
         while pending:
             ready, pending = ray.wait(pending, num_returns=1, timeout=POLL)
             for ref in ready:
