@@ -135,7 +135,7 @@ def simulate(
 ) -> Any:
     """The Ray path of :func:`zhipai.simulate` (arguments already validated there, ``progress``
     already turned into a callable or ``None``). Returns a ``SimResult`` equal to the local one."""
-    from zhipai.simulate import SimResult, SimulationInterrupted
+    from zhipai.simulate import SimulationInterrupted
 
     ray = import_ray()
     if first_deal + deals > 2**64 - 1:
@@ -149,89 +149,112 @@ def simulate(
         )
     _init(ray, address)
     cpus = threads or 1
-    chunks = plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus))
-    engine = remote_engine(rules)
-    task = ray.remote(num_cpus=cpus, max_retries=0)(run_chunk)
-    common = dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only)
-    which: dict[Any, int] = {}
-    parts: dict[int, Any] = {}
-    failed: dict[int, Exception] = {}
-    pending: list[Any] = []
-    done = 0
+    run = _Run(
+        ray, remote_engine(rules), rules.preset,
+        dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only),
+        plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus)),
+    )
+    try:
+        run.submit(ray.remote(num_cpus=cpus, max_retries=0)(run_chunk), threads)
+        # Report at once (the bar shows before the first chunk, which may take minutes).
+        stopped = progress is not None and progress(0, deals) is False
+        while run.pending and not stopped:
+            if run.wait() and progress is not None and not run.failed:
+                stopped = progress(run.done, deals) is False
+    except KeyboardInterrupt as e:
+        run.cancel()
+        raise SimulationInterrupted(run.result(deals)) from e
+    except BaseException:
+        run.cancel()
+        raise
+    run.cancel()
+    if run.failed:
+        raise run.failed[min(run.failed)]
+    return run.result(deals)
 
-    def part(raw: dict[str, Any], start: int) -> Any:
-        return SimResult(raw, preset=rules.preset, policy=policy, seed=seed, first_deal=start)
 
-    def cancel() -> None:
-        for ref in pending:
-            ray.cancel(ref)
+class _Run:
+    """The driver's state of one Ray run: chunk ``k`` covers ``chunks[k]`` = (first deal, deals)."""
 
-    def result() -> Any:
-        """The completed prefix of chunks as one result (an empty one if none finished)."""
-        prefix = []
-        while len(prefix) in parts:
-            prefix.append(parts[len(prefix)])
-        if not prefix:
-            empty = engine(deals=1, policy=policy, seed=seed, threads=1, aggregate_only=True)
-            raw = {k: empty[k] for k in ("columns", "docs")}
-            raw.update(requested=deals, completed=0, interrupted=True)
-            if aggregate_only:
-                raw["stats"] = [_EMPTY_STATS] * len(raw["columns"])
+    def __init__(self, ray: Any, engine: Any, preset: str, common: dict[str, Any], chunks: list[tuple[int, int]]) -> None:
+        self.ray, self.engine, self.preset, self.common, self.chunks = ray, engine, preset, common, chunks
+        self.which: dict[Any, int] = {}  # object ref → chunk index
+        self.pending: list[Any] = []
+        self.parts: dict[int, Any] = {}  # chunk index → its SimResult
+        self.failed: dict[int, Exception] = {}
+        self.done = 0  # deals in finished chunks (in any order: the progress count)
+
+    def submit(self, task: Any, threads: int | None) -> None:
+        # One at a time, so a Ctrl-C while submitting cancels what was already submitted.
+        for k, (start, count) in enumerate(self.chunks):
+            ref = task.remote(self.engine, threads, deals=count, first_deal=start, **self.common)
+            self.which[ref] = k
+            self.pending.append(ref)
+
+    def wait(self) -> bool:
+        """Wait up to :data:`POLL` for chunks; file what finished. True if any did."""
+        ready, self.pending = self.ray.wait(self.pending, num_returns=1, timeout=POLL)
+        for ref in ready:
+            k = self.which[ref]
+            try:
+                raw = self.ray.get(ref)
+            except self.ray.exceptions.RayError as e:
+                raw = {"error": ("ZhipaiError", f"the task failed: {e}")}
+            if "error" in raw:
+                self.fail(k, *raw["error"])
             else:
-                import numpy as np
+                self.parts[k] = self.part(raw, self.chunks[k][0])
+                self.done += self.chunks[k][1]
+        return bool(ready)
 
-                raw["data"] = [np.empty(0, dtype=np.int32) for _ in raw["columns"]]
-            return part(raw, first_deal)
-        joined = SimResult.concat(prefix)
+    def fail(self, k: int, name: str, message: str) -> None:
+        start, count = self.chunks[k]
+        self.failed[k] = _error(name, message, start, count, self.common["seed"])
+        # Later chunks cannot matter any more; earlier ones might fail too, and the first
+        # failing range in deal order is the one reported (as a local run reports the first
+        # failing deal).
+        late = [r for r in self.pending if self.which[r] > k]
+        for ref in late:
+            self.ray.cancel(ref)
+        self.pending = [r for r in self.pending if self.which[r] < k]
+
+    def cancel(self) -> None:
+        for ref in self.pending:
+            self.ray.cancel(ref)
+        self.pending = []
+
+    def part(self, raw: dict[str, Any], first_deal: int) -> Any:
+        from zhipai.simulate import SimResult
+
+        c = self.common
+        return SimResult(raw, preset=self.preset, policy=c["policy"], seed=c["seed"], first_deal=first_deal)
+
+    def result(self, deals: int) -> Any:
+        """The completed prefix of chunks (in deal order) as one result of ``deals`` requested."""
+        from zhipai.simulate import SimResult
+
+        prefix = []
+        while len(prefix) in self.parts:
+            prefix.append(self.parts[len(prefix)])
+        joined = SimResult.concat(prefix) if prefix else self.empty()
         joined.requested = deals
         joined.interrupted = joined.completed < deals
         return joined
 
-    try:
-        # Submitted inside the try: a Ctrl-C while submitting cancels what was submitted.
-        for k, (start, count) in enumerate(chunks):
-            ref = task.remote(engine, threads, deals=count, first_deal=start, **common)
-            which[ref] = k
-            pending.append(ref)
-        # Show the bar now: the first chunk may take minutes on a big run.
-        if progress is not None and progress(0, deals) is False:
-            cancel()
-            pending = []
-            return result()
-        while pending:
-            ready, pending = ray.wait(pending, num_returns=1, timeout=POLL)
-            for ref in ready:
-                k = which[ref]
-                start, count = chunks[k]
-                try:
-                    raw = ray.get(ref)
-                except ray.exceptions.RayError as e:
-                    raw = {"error": ("ZhipaiError", f"the task failed: {e}")}
-                if "error" in raw:
-                    failed[k] = _error(*raw["error"], start, count, seed)
-                    # Chunks after the failing one cannot matter any more; earlier ones might
-                    # fail too, and the first failing range in deal order is the one reported.
-                    late = [r for r in pending if which[r] > k]
-                    for r in late:
-                        ray.cancel(r)
-                    pending = [r for r in pending if which[r] < k]
-                    continue
-                parts[k] = part(raw, start)
-                done += count
-            if ready and progress is not None and not failed:
-                if progress(done, deals) is False:
-                    cancel()
-                    pending = []
-                    return result()
-    except KeyboardInterrupt as e:
-        cancel()
-        raise SimulationInterrupted(result()) from e
-    except BaseException:
-        cancel()
-        raise
-    if failed:
-        raise failed[min(failed)]
-    return result()
+    def empty(self) -> Any:
+        """A result of no deals (stopped before chunk 0 finished); the columns come from one
+        local deal, as no chunk reported them."""
+        import numpy as np
+
+        c = self.common
+        one = self.engine(deals=1, policy=c["policy"], seed=c["seed"], threads=1, aggregate_only=True)
+        raw = {"columns": one["columns"], "docs": one["docs"], "requested": 0, "completed": 0, "interrupted": True}
+        if c["aggregate_only"]:
+            raw["stats"] = [dict(_EMPTY_STATS) for _ in one["columns"]]
+        else:
+            raw["data"] = [np.empty(0, dtype=np.int32) for _ in one["columns"]]
+        return self.part(raw, self.chunks[0][0])
 
 
+#: The aggregate of no values (as the engine's empty ``ColumnStats``).
 _EMPTY_STATS = {"count": 0, "sum": 0, "sum_sq": 0, "min": 2**31 - 1, "max": -(2**31), "histogram": []}
