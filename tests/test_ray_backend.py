@@ -120,6 +120,53 @@ def test_too_many_ray_tasks_are_refused_before_starting_ray():
         zhipai.simulate("tractor", 2_000_000, progress=False, backend="ray", chunk_deals=1)
 
 
+class FakeRay:
+    def __init__(self, initialized=False):
+        self.initialized, self.calls = initialized, []
+
+    def is_initialized(self):
+        return self.initialized
+
+    def init(self, **kwargs):
+        self.calls.append(kwargs)
+
+
+@pytest.mark.parametrize(
+    ("argument", "env", "expected"),
+    [("ray://head:10001", "other:6379", "ray://head:10001"), (None, "head:6379", "head:6379"), (None, None, None)],
+)
+def test_cluster_address_from_argument_then_ray_address_else_local(monkeypatch, argument, env, expected):
+    if env is None:
+        monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    else:
+        monkeypatch.setenv("RAY_ADDRESS", env)
+    fake = FakeRay()
+    ray_backend._init(fake, argument)
+    (call,) = fake.calls
+    assert call.get("address") == expected
+    assert ("include_dashboard" in call) == (expected is None)  # only when starting a local cluster
+    already = FakeRay(initialized=True)
+    ray_backend._init(already, argument)
+    assert already.calls == []
+
+
+def test_default_chunk_and_plan():
+    def cluster_of(cpus):
+        fake = FakeRay()
+        fake.cluster_resources = lambda: {"CPU": float(cpus)}
+        return fake
+
+    # About four tasks per CPU slot, 10,000 to 1,000,000 deals each (never more than the run).
+    assert ray_backend.default_chunk(cluster_of(2), 1_000_000, 1) == 125_000
+    assert ray_backend.default_chunk(cluster_of(100), 10**9, 1) == 1_000_000
+    assert ray_backend.default_chunk(cluster_of(100), 10**9, 4) == 1_000_000
+    assert ray_backend.default_chunk(cluster_of(8), 100_000, 4) == 12_500
+    assert ray_backend.default_chunk(cluster_of(64), 100_000, 1) == 10_000
+    assert ray_backend.default_chunk(cluster_of(2), 2_000, 1) == 2_000
+    assert ray_backend.plan(5, 10, 4) == [(5, 4), (9, 4), (13, 2)]
+    assert ray_backend.plan(2**64 - 3, 2, 1) == [(2**64 - 3, 1), (2**64 - 2, 1)]
+
+
 def test_missing_ray_says_how_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` now raises ImportError
     with pytest.raises(ImportError, match=r'pip install "zhipai\[ray\]"'):
