@@ -63,6 +63,20 @@ def test_first_deal_plays_the_slice_of_the_full_run(preset):
     assert len(far) == 5 and far.first_deal == 2**64 - 6
 
 
+def test_first_deal_with_a_python_policy_plays_the_slice():
+    def first_move(obs, moves):
+        return moves[0]
+
+    policy = {0: first_move, "others": "random"}
+    full = local("gongzhu", 12, seed=5, policy=policy)
+    part = local("gongzhu", 4, seed=5, policy=policy, first_deal=8)
+    assert part.first_deal == 8
+    for c in full.columns:
+        assert np.array_equal(part[c], full[c][8:12]), c
+    with pytest.raises(zhipai.InvalidValueError, match="backend='ray'"):
+        zhipai.simulate("gongzhu", 4, policy=first_move, backend="ray", progress=False)
+
+
 def test_first_deal_bad_values_name_it():
     with pytest.raises(zhipai.InvalidValueError, match="first_deal -1"):
         local(deals=5, first_deal=-1)
