@@ -41,7 +41,11 @@ impl fmt::Display for FollowError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             FollowError::WrongCount { need, got } => {
-                write!(f, "the lead has {need} cards, the play {got}")
+                write!(
+                    f,
+                    "the lead has {need} card{}, the play {got}",
+                    if *need == 1 { "" } else { "s" }
+                )
             }
             FollowError::NotHeld(c) => write!(f, "the follower does not hold {c}"),
             FollowError::MustFollowSuit { need, got } => write!(
@@ -414,7 +418,7 @@ impl<'a> FollowMoves<'a> {
             return Err(ZhipaiError::invalid_value(
                 "hand",
                 hand,
-                format!("holds {} cards, fewer than the {n} led", hand.len()),
+                format!("holds {} card(s), fewer than the {n} led", hand.len()),
             ));
         }
         let mask = tr.order.suit_mask(lead.suit as usize);

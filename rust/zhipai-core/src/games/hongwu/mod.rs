@@ -165,7 +165,10 @@ pub fn lead_error_reason(e: &LeadError) -> String {
 pub fn follow_error_reason(e: &FollowError) -> String {
     match e {
         FollowError::WrongCount { need, got } => {
-            format!("the lead has {need} cards, the play {got} (hongwu.md §B.8)")
+            format!(
+                "the lead has {need} card{}, the play {got} (hongwu.md §B.8)",
+                if *need == 1 { "" } else { "s" }
+            )
         }
         FollowError::NotHeld(cards) => format!("the follower does not hold {cards}"),
         FollowError::MustFollowSuit { need, got } => {
