@@ -28,11 +28,11 @@
 //!   wins the trick; else the one with the fewest points and lowest strength. The dealer's
 //!   teammates are none; the three 闲家 are each other's teammates.
 
-use super::auction::Bid;
+use super::auction::{Bid, MIN_RAISE};
 use super::order::RED_FIVE;
 use super::state::{Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
@@ -42,8 +42,8 @@ use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::lead_candidates::sample_lead;
-use crate::trick::{check_lead, trick_winner};
-use rand::seq::{IndexedRandom, SliceRandom};
+use crate::trick::{check_lead, trick_winner, FollowMoves};
+use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -56,26 +56,65 @@ pub fn choose<R: Rng + ?Sized>(state: &HongWuState, policy: Policy, rng: &mut R)
 }
 
 fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
+    let seat = state.to_act().expect("deal not over");
     match state.phase() {
         Phase::Auction => {
-            Action::Bid(*state.auction().legal_bids().choose(rng).expect("open auction"))
+            // Uniform over Pass and the bids lo, lo + 5, …, hi (the order of
+            // `Auction::legal_bids`, drawn as `choose` on that list would, without the list).
+            let (lo, hi) = state.auction().bid_range().expect("open auction");
+            let n = 2 + ((hi - lo) / MIN_RAISE) as usize;
+            match rng.random_range(..n) {
+                0 => Action::Bid(Bid::Pass),
+                i => Action::Bid(Bid::Points(lo + (i as u32 - 1) * MIN_RAISE)),
+            }
         }
         Phase::Trump => Action::Trump(Suit::from_index(rng.random_range(0..4))),
         Phase::Kitty => {
-            let mut cards: Vec<Card> = state.hand(state.to_act().expect("dealer")).iter().collect();
-            cards.shuffle(rng);
-            Action::Bury(Multiset::from_cards(&cards[..super::KITTY_SIZE]).expect("held cards"))
-        }
-        Phase::Play => match state.follow_moves() {
-            Some(m) => Action::Play(m.sample(rng)),
-            None => {
-                let tr = state.trick_rules().expect("trump chosen");
-                let hand = state.hand(state.to_act().expect("in play"));
-                Action::Play(sample_lead(tr, &hand, rng))
+            // The dealer's 33 cards in a stack buffer, shuffled; the first 8 are buried.
+            let hand = state.hand(seat);
+            let mut cards = [Card::BIG_JOKER; HAND_SIZE + KITTY_SIZE];
+            let mut n = 0;
+            for c in hand.iter().take(cards.len()) {
+                cards[n] = c;
+                n += 1;
             }
-        },
+            cards[..n].shuffle(rng);
+            Action::Bury(Multiset::from_cards(&cards[..KITTY_SIZE]).expect("held cards"))
+        }
+        Phase::Play => {
+            let tr = state.trick_rules().expect("trump chosen");
+            let hand = state.hand(seat);
+            Action::Play(match state.lead_format() {
+                None => sample_lead(tr, &hand, rng),
+                Some(lead) if lead.cards == 1 => {
+                    sample_single_follow(&tr.order, lead.suit as usize, &hand, rng)
+                }
+                Some(lead) => FollowMoves::new(tr, lead, &hand).expect("a full hand").sample(rng),
+            })
+        }
         Phase::Over => unreachable!("no action in a finished deal"),
     }
+}
+
+/// A follow of a one-card lead of effective suit `suit` drawn uniformly from the legal ones,
+/// with the same draws from `rng` as [`FollowMoves::sample`] (hongwu.md §B.8): the only card of
+/// the suit if one is held; else a kind of the suit held, uniformly; else (void) any held
+/// kind, uniformly. No follow tables are built (most tricks are led with a single).
+pub fn sample_single_follow<R: Rng + ?Sized>(
+    order: &CardOrder,
+    suit: usize,
+    hand: &Multiset,
+    rng: &mut R,
+) -> Multiset {
+    let suited = hand.restrict(order.suit_mask(suit));
+    if suited.len() == 1 {
+        return suited;
+    }
+    let pool = if suited.is_empty() { hand.kinds() } else { suited.kinds() };
+    // A u64 range, as `FollowMoves::sample` draws it (a usize range draws differently).
+    let k = rng.random_range(0..(pool.len() as u64).max(1));
+    let card = pool.iter().nth(k as usize).expect("k < pool size");
+    Multiset::from_set(CardSet::single(card))
 }
 
 /// The greedy estimate of the dealer points `hand` would make (module docs), a multiple of 5
@@ -225,7 +264,8 @@ pub fn play_out<R: Rng + ?Sized>(
 ) -> Result<()> {
     while !state.is_over() {
         let a = choose(state, policy, rng);
-        state.apply(&a)?;
+        // Both policies draw follows from the legal follows: no second check.
+        state.apply_trusted(&a)?;
     }
     Ok(())
 }
@@ -464,11 +504,74 @@ mod tests {
     }
 
     #[test]
+    fn random_bids_are_uniform_over_the_legal_bids() {
+        let mut r = HongWuRules::default();
+        r.options.first_bid_range = super::super::options::FirstBidRange::To200;
+        let mut rng = deal_rng(6, 0);
+        let mut s = HongWuState::deal(&r, &mut rng);
+        for opening in [None, Some(185)] {
+            if let Some(b) = opening {
+                s.apply(&Action::Bid(Bid::Points(b))).unwrap();
+            }
+            let legal = s.auction().legal_bids();
+            let mut seen = std::collections::HashMap::new();
+            for _ in 0..600 * legal.len() {
+                let Action::Bid(b) = choose(&s, Policy::Random, &mut rng) else { panic!() };
+                *seen.entry(b).or_insert(0usize) += 1;
+            }
+            assert_eq!(seen.len(), legal.len(), "{opening:?}: every legal bid drawn, no other");
+            for b in &legal {
+                let n = seen[b];
+                assert!((450..=750).contains(&n), "{opening:?}: {b} drawn {n} times of ~600");
+            }
+        }
+    }
+
+    #[test]
     fn greedy_bids_follow_hand_strength() {
         let weak: Multiset = "4C 6C 7D 8D 9H 6S 7S 8S 9S 4D 6D".parse().unwrap();
         assert_eq!(estimated_bid(&weak), 15, "raw 0: pass");
         let strong: Multiset = "5H 5H BJ BJ SJ SJ 2S 2S 2H 2C 3S 3C KS KS 10S".parse().unwrap();
         // raw = 20 + 16 + 12 + 16 + 6 + 2·(6 − 6) + 40/5 = 78 → 16 + 70.2 → 85.
         assert_eq!(estimated_bid(&strong), 85);
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::rollout::deal_rng;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+        /// The single-lead follow sampler draws exactly what `FollowMoves::sample` draws from
+        /// the same generator state, at every follow of a single lead in random deals.
+        #[test]
+        fn single_follow_sampler_matches_follow_moves(seed in any::<u64>()) {
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 0);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let (Some(lead), Some(moves)) = (s.lead_format(), s.follow_moves()) {
+                    if lead.cards == 1 {
+                        let tr = s.trick_rules().unwrap();
+                        let hand = s.hand(s.to_act().unwrap());
+                        for k in 0..4 {
+                            let mut a = deal_rng(seed ^ 0x5eed, k);
+                            let mut b = a.clone();
+                            let fast = sample_single_follow(&tr.order, lead.suit as usize, &hand, &mut a);
+                            prop_assert_eq!(fast, moves.sample(&mut b));
+                            prop_assert_eq!(a, b, "same draws consumed");
+                        }
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, Policy::Random, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
     }
 }

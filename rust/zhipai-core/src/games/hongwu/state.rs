@@ -10,13 +10,15 @@ use super::order::RED_FIVE;
 use super::settle::{DealPoints, Settlement};
 use super::{follow_error_reason, lead_error_reason};
 use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::cards::{Card, Suit};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::combos::Format;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::trick::lead_candidates::for_each_lead_candidate;
 use crate::trick::winner::trick_winner_of;
-use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
+use crate::trick::{
+    check_follow, check_lead_into, check_throw, FollowMoves, LeadError, TrickRules,
+};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::ops::ControlFlow;
@@ -97,7 +99,10 @@ pub struct HongWuState {
     /// The current trick, leader first, `n_plays` of them.
     plays: [Multiset; PLAYERS],
     n_plays: usize,
-    lead: Option<Format>,
+    /// The current lead's format, meaningful while `led` (one buffer per deal, written in place:
+    /// a format is several hundred bytes, too big to move around on the hot path).
+    lead: Format,
+    led: bool,
     /// Card points won in tricks by each seat.
     won: [i32; PLAYERS],
     /// ♥5s captured by the 闲家: all of them, and those the dealer played.
@@ -206,7 +211,8 @@ impl HongWuState {
             leader: first,
             plays: [Multiset::EMPTY; PLAYERS],
             n_plays: 0,
-            lead: None,
+            lead: Format::EMPTY,
+            led: false,
             won: [0; PLAYERS],
             red5_any: 0,
             red5_dealer: 0,
@@ -261,7 +267,7 @@ impl HongWuState {
     }
     /// The current lead's format, once led.
     pub fn lead_format(&self) -> Option<&Format> {
-        self.lead.as_ref()
+        self.led.then_some(&self.lead)
     }
     /// Card points won in tricks by each seat so far.
     pub fn points_won(&self) -> [i32; PLAYERS] {
@@ -314,8 +320,9 @@ impl HongWuState {
                 }
                 Ok(())
             }
-            (Phase::Play, Action::Play(cards)) if self.lead.is_none() => {
-                self.resolve_lead(action, cards).map(|_| ())
+            (Phase::Play, Action::Play(cards)) if !self.led => {
+                // `check` is not the hot path: a local format buffer is fine here.
+                self.resolve_lead(action, cards, &mut Format::default()).map(|_| ())
             }
             (Phase::Play, Action::Play(cards)) if !trusted => self.check_follow(action, cards),
             (Phase::Play, Action::Play(_)) => Ok(()),
@@ -324,40 +331,29 @@ impl HongWuState {
         }
     }
 
-    /// Check a lead and return the cards actually led (a failed throw is reduced, §B.7) with
-    /// their format.
-    fn resolve_lead(&self, action: &Action, cards: &Multiset) -> Result<(Played, Format)> {
-        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
-        let seat = self.to_act;
-        let format = match check_lead(tr, cards, Some(&self.hands[seat])) {
-            Ok(f) => f,
-            Err(e) => return self.illegal(action, lead_error_reason(&e)),
-        };
-        if !format.is_throw() {
-            return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
-        }
-        // A throw is checked against the other three hands in playing order (§B.7).
-        let mut others = [Multiset::EMPTY; PLAYERS - 1];
-        let mut s = seat;
+    /// The seats after the one to act, in playing order: the hands a throw is checked against.
+    fn others(&self) -> [usize; PLAYERS - 1] {
+        let mut others = [0; PLAYERS - 1];
+        let mut s = self.to_act;
         for o in others.iter_mut() {
             s = self.next_seat(s);
-            *o = self.hands[s];
+            *o = s;
         }
-        let r = check_throw(tr, &format, &others);
-        if r.valid {
-            return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
-        }
-        let forced = check_lead(tr, &r.played, None)
-            .map_err(|e| ZhipaiError::illegal_play(r.played, lead_error_reason(&e)))?;
-        Ok((Played { seat, cards: r.played, failed_throw: Some(*cards) }, forced))
+        others
+    }
+
+    /// Check a lead; return the cards actually led (a failed throw is reduced, §B.7) and write
+    /// their format into `out`.
+    fn resolve_lead(&self, action: &Action, cards: &Multiset, out: &mut Format) -> Result<Played> {
+        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+        resolve_lead_into(tr, &self.hands, self.to_act, self.others(), cards, out)
+            .or_else(|e| self.illegal(action, lead_error_reason(&e)))
     }
 
     /// Check a follow of the current lead.
     fn check_follow(&self, action: &Action, cards: &Multiset) -> Result<()> {
         let tr = self.tr.as_deref().expect("trick rules set in the play phase");
-        let lead = self.lead.as_ref().expect("a lead to follow");
-        let moves = FollowMoves::new(tr, lead, &self.hands[self.to_act])?;
-        match moves.check(cards) {
+        match check_follow(tr, &self.lead, &self.hands[self.to_act], cards) {
             Ok(()) => Ok(()),
             Err(e) => self.illegal(action, follow_error_reason(&e)),
         }
@@ -378,11 +374,19 @@ impl HongWuState {
 
     fn apply_inner(&mut self, action: &Action, trusted: bool) -> Result<Option<Played>> {
         if let (Phase::Play, Action::Play(cards)) = (self.phase, action) {
-            // Leads keep their format in place (it is large: no copies through return values).
-            let p = if self.lead.is_none() {
-                let (p, format) = self.resolve_lead(action, cards)?;
-                self.lead = Some(format);
-                p
+            let p = if !self.led {
+                let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+                let others = self.others();
+                // The format is written in place; on an error `led` stays false, so the state
+                // is unchanged.
+                match resolve_lead_into(tr, &self.hands, self.to_act, others, cards, &mut self.lead)
+                {
+                    Ok(p) => {
+                        self.led = true;
+                        p
+                    }
+                    Err(e) => return self.illegal(action, lead_error_reason(&e)),
+                }
             } else {
                 if !trusted {
                     self.check_follow(action, cards)?;
@@ -439,34 +443,33 @@ impl HongWuState {
     fn finish_trick(&mut self) -> Result<()> {
         let (w, multiplier) = {
             let tr = self.tr.as_deref().expect("trick rules in play");
-            let lead = self.lead.as_ref().expect("trick had a lead");
-            (trick_winner_of(tr, lead, &self.plays)?, kitty_multiplier_of(lead))
+            (trick_winner_of(tr, &self.lead, &self.plays)?, kitty_multiplier_of(&self.lead))
         };
         let mut winner = self.leader;
         for _ in 0..w {
             winner = self.next_seat(winner);
         }
         let dealer = self.contract.expect("dealer known").dealer;
-        let mut points = 0;
-        let mut seat = self.leader;
-        for play in &self.plays {
-            points += play.iter().map(|c| c.points() as i32).sum::<i32>();
-            if winner != dealer {
+        self.won[winner] += self.plays.iter().map(points_of).sum::<i32>();
+        if winner != dealer {
+            // ♥5s captured by a 闲家 (§B.11 R5): all of them, and those the dealer played.
+            let mut seat = self.leader;
+            for play in &self.plays {
                 let red5 = play.count(RED_FIVE) as i32;
                 self.red5_any += red5;
                 if seat == dealer {
                     self.red5_dealer += red5;
                 }
+                seat = self.next_seat(seat);
             }
-            seat = self.next_seat(seat);
         }
-        self.won[winner] += points;
         self.tricks += 1;
-        self.lead = None;
+        self.led = false;
         self.n_plays = 0;
         self.leader = winner;
         self.to_act = winner;
-        if self.hands.iter().all(|h| h.is_empty()) {
+        if self.hands[winner].is_empty() {
+            // Every hand holds as many cards as the winner's after a full trick.
             self.last_winner = Some(winner);
             self.last_multiplier = multiplier;
             self.settle()?;
@@ -478,7 +481,7 @@ impl HongWuState {
         let c = self.contract.expect("dealer known");
         let opts = &self.rules.options;
         let xianjia_won_last = self.last_winner != Some(c.dealer);
-        let kitty_points = self.kitty.iter().map(|k| k.points() as i32).sum();
+        let kitty_points = points_of(&self.kitty);
         let kitty_to_xianjia = xianjia_won_last
             && matches!(
                 opts.kitty,
@@ -516,13 +519,13 @@ impl HongWuState {
 
     /// Points in the buried kitty.
     pub fn kitty_points(&self) -> i32 {
-        self.kitty.iter().map(|k| k.points() as i32).sum()
+        points_of(&self.kitty)
     }
 
     /// The legal follows of the seat to act (play phase, after the lead).
     pub fn follow_moves(&self) -> Option<FollowMoves<'_>> {
         let tr = self.tr.as_deref()?;
-        let lead = self.lead.as_ref()?;
+        let lead = self.lead_format()?;
         FollowMoves::new(tr, lead, &self.hands[self.to_act]).ok()
     }
 
@@ -541,6 +544,41 @@ impl HongWuState {
         });
         out
     }
+}
+
+/// Check the lead `cards` of seat `seat` against `hands` (hongwu.md §B.6–§B.7) and write the
+/// format of the cards actually led into `out`: the whole lead, or for a throw that one of the
+/// `others` (seats in playing order) can beat, the forced part (`failed_throw_play`, §B.7).
+/// On an error `out` is unspecified.
+fn resolve_lead_into(
+    tr: &TrickRules,
+    hands: &[Multiset; PLAYERS],
+    seat: usize,
+    others: [usize; PLAYERS - 1],
+    cards: &Multiset,
+    out: &mut Format,
+) -> std::result::Result<Played, LeadError> {
+    check_lead_into(tr, cards, Some(&hands[seat]), out)?;
+    if !out.is_throw() {
+        return Ok(Played { seat, cards: *cards, failed_throw: None });
+    }
+    let r = check_throw(tr, out, &others.map(|s| hands[s]));
+    if r.valid {
+        return Ok(Played { seat, cards: *cards, failed_throw: None });
+    }
+    // The forced part is one unit of the led suit: always a legal lead.
+    check_lead_into(tr, &r.played, None, out)?;
+    Ok(Played { seat, cards: r.played, failed_throw: Some(*cards) })
+}
+
+/// Card points of `m` (hongwu.md §B.5: 5 → 5, 10 and K → 10), by popcount over the count planes.
+pub(crate) fn points_of(m: &Multiset) -> i32 {
+    const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
+    const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
+    m.planes()
+        .iter()
+        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
+        .sum::<u32>() as i32
 }
 
 /// The kitty multiplier of a last trick led with `lead` (hongwu.md §B.10, Lu'an "单x2，对x4，
