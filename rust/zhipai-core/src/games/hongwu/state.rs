@@ -11,9 +11,10 @@ use super::settle::{DealPoints, Settlement};
 use super::{follow_error_reason, lead_error_reason};
 use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::combos::Format;
+use crate::combos::{Format, Unit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
+use crate::order::{CardOrder, TRUMP};
 use crate::trick::lead_candidates::for_each_lead_candidate;
 use crate::trick::winner::trick_winner_of;
 use crate::trick::{
@@ -109,8 +110,6 @@ pub struct HongWuState {
     red5_any: i32,
     red5_dealer: i32,
     tricks: u32,
-    /// Every card played so far.
-    played: Multiset,
     last_multiplier: i32,
     last_winner: Option<usize>,
     settlement: Option<Settlement>,
@@ -145,7 +144,8 @@ impl HongWuState {
             kitty.add(c);
         }
         let drawn = rng.random_range(0..PLAYERS);
-        Self::with_hands(rules, hands, kitty, first.unwrap_or(drawn))
+        // Two shuffled decks: no need for the card count checks of `with_hands`.
+        Self::from_parts(rules, hands, kitty, first.unwrap_or(drawn))
     }
 
     /// A deal with fixed `hands` (25 cards each), `kitty` (8) and first bidder `first`. Errors
@@ -198,6 +198,17 @@ impl HongWuState {
                 "hands and kitty must be exactly two decks with jokers (hongwu.md §B.1)",
             ));
         }
+        Self::from_parts(rules, hands, kitty, first)
+    }
+
+    /// A deal of `hands` and `kitty`, known to be two decks, opened by `first`. Errors with
+    /// `InvalidValue` for a seat outside 0 to 3.
+    fn from_parts(
+        rules: &HongWuRules,
+        hands: [Multiset; PLAYERS],
+        kitty: Multiset,
+        first: usize,
+    ) -> Result<HongWuState> {
         Ok(HongWuState {
             rules: rules.clone(),
             hands,
@@ -217,7 +228,6 @@ impl HongWuState {
             red5_any: 0,
             red5_dealer: 0,
             tricks: 0,
-            played: Multiset::EMPTY,
             last_multiplier: 0,
             last_winner: None,
             settlement: None,
@@ -275,7 +285,16 @@ impl HongWuState {
     }
     /// Every card played so far.
     pub fn played(&self) -> Multiset {
-        self.played
+        if !matches!(self.phase, Phase::Play | Phase::Over) {
+            return Multiset::EMPTY;
+        }
+        // The two decks are the hands, the buried kitty and the cards played (not tracked card
+        // by card on the hot path).
+        let mut m = Multiset::full_decks(2, true).expect("two decks");
+        for h in self.hands.iter().chain(std::iter::once(&self.kitty)) {
+            m.remove_all(h).expect("hands and kitty are part of the two decks");
+        }
+        m
     }
     /// Tricks completed.
     pub fn tricks(&self) -> u32 {
@@ -429,8 +448,12 @@ impl HongWuState {
     }
 
     fn play_cards(&mut self, p: &Played) -> Result<()> {
-        self.hands[p.seat].remove_all(&p.cards)?;
-        self.played.add_all(&p.cards)?;
+        let hand = &mut self.hands[p.seat];
+        match single_card(&p.cards) {
+            // One card (most plays): a plain bit removal.
+            Some(c) if hand.remove(c) => {}
+            _ => hand.remove_all(&p.cards)?,
+        }
         self.plays[self.n_plays] = p.cards;
         self.n_plays += 1;
         if self.n_plays < PLAYERS {
@@ -443,7 +466,12 @@ impl HongWuState {
     fn finish_trick(&mut self) -> Result<()> {
         let (w, multiplier) = {
             let tr = self.tr.as_deref().expect("trick rules in play");
-            (trick_winner_of(tr, &self.lead, &self.plays)?, kitty_multiplier_of(&self.lead))
+            let w = if self.lead.cards == 1 {
+                single_lead_winner(&tr.order, self.lead.suit as usize, &self.plays)
+            } else {
+                trick_winner_of(tr, &self.lead, &self.plays)?
+            };
+            (w, kitty_multiplier_of(&self.lead))
         };
         let mut winner = self.leader;
         for _ in 0..w {
@@ -558,6 +586,14 @@ fn resolve_lead_into(
     cards: &Multiset,
     out: &mut Format,
 ) -> std::result::Result<Played, LeadError> {
+    if let Some(unit) = one_unit_lead(&tr.order, cards, &hands[seat]) {
+        // A held single or pair: its format without a decomposition.
+        out.suit = unit.suit;
+        out.cards = unit.cards() as u8;
+        out.units.clear();
+        out.units.push(unit);
+        return Ok(Played { seat, cards: *cards, failed_throw: None });
+    }
     check_lead_into(tr, cards, Some(&hands[seat]), out)?;
     if !out.is_throw() {
         return Ok(Played { seat, cards: *cards, failed_throw: None });
@@ -569,6 +605,57 @@ fn resolve_lead_into(
     // The forced part is one unit of the led suit: always a legal lead.
     check_lead_into(tr, &r.played, None, out)?;
     Ok(Played { seat, cards: r.played, failed_throw: Some(*cards) })
+}
+
+/// The one kind of `m` when `m` is exactly one card.
+fn single_card(m: &Multiset) -> Option<Card> {
+    let [p0, p1, ..] = m.planes();
+    (p1 == 0 && p0.is_power_of_two()).then(|| m.kinds().first().expect("one kind"))
+}
+
+/// The unit of `cards` when they are one held single or one held pair (one kind, one or two
+/// copies, all in `hand`), as [`crate::combos::decompose`] would give it; `None` otherwise.
+pub(crate) fn one_unit_lead(order: &CardOrder, cards: &Multiset, hand: &Multiset) -> Option<Unit> {
+    let [p0, p1, p2, _] = cards.planes();
+    if !p0.is_power_of_two() || p2 != 0 || (p1 != 0 && p1 != p0) || !hand.contains_all(cards) {
+        return None;
+    }
+    let c = cards.kinds().first().expect("one kind");
+    Some(Unit {
+        suit: order.suit(c) as u8,
+        mult: 1 + (p1 != 0) as u8,
+        len: 1,
+        top: order.index(c) as u8,
+        kinds: CardSet::single(c),
+    })
+}
+
+/// The winner of a trick led with one card of effective suit `led` (hongwu.md §B.9): the
+/// highest trump if any was played, else the highest card of the led suit; on equal strength
+/// the earlier play wins. Every play must be one card (the engine's own plays).
+pub(crate) fn single_lead_winner(order: &CardOrder, led: usize, plays: &[Multiset]) -> usize {
+    // Key: trumps above the led suit, then the strength index; 0 = cannot win.
+    let key = |p: &Multiset| {
+        let c = p.kinds().first().expect("one card");
+        let s = order.suit(c);
+        if s == TRUMP {
+            64 + order.index(c)
+        } else if s == led {
+            1 + order.index(c)
+        } else {
+            0
+        }
+    };
+    let mut best = 0;
+    let mut best_key = key(&plays[0]);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        let k = key(p);
+        if k > best_key {
+            best = i;
+            best_key = k;
+        }
+    }
+    best
 }
 
 /// Card points of `m` (hongwu.md §B.5: 5 → 5, 10 and K → 10), by popcount over the count planes.
@@ -910,24 +997,39 @@ mod tests {
 #[cfg(test)]
 mod props {
     use super::*;
+    use crate::games::hongwu::options::OtherThrees;
     use crate::policy::Policy;
     use crate::rollout::deal_rng;
+    use crate::trick::{check_lead, trick_winner};
     use proptest::prelude::*;
+
+    fn rules_with(other_threes: bool) -> HongWuRules {
+        let mut r = HongWuRules::default();
+        if other_threes {
+            r.options.other_threes = OtherThrees::TrumpBelowFuCanmou;
+        }
+        r
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         /// Any random deal ends settled: every card played once, 200 points accounted for, and
-        /// each action taken was one the state called legal.
+        /// each action taken was one the state called legal; `played()` is every card played
+        /// so far (summed from what each play returned).
         #[test]
         fn random_deals_settle(seed in any::<u64>()) {
             let r = HongWuRules::default();
             let mut rng = deal_rng(seed, 0);
             let mut s = HongWuState::deal(&r, &mut rng);
             let mut steps = 0;
+            let mut played = Multiset::EMPTY;
             while !s.is_over() {
                 let a = crate::games::hongwu::policy::choose(&s, Policy::Random, &mut rng);
                 prop_assert!(s.check(&a).is_ok());
-                s.apply(&a).unwrap();
+                if let Some(p) = s.apply(&a).unwrap() {
+                    played.add_all(&p.cards).unwrap();
+                    prop_assert_eq!(s.played(), played);
+                }
                 steps += 1;
                 prop_assert!(steps < 400);
             }
@@ -936,6 +1038,50 @@ mod props {
             for seat in 0..PLAYERS {
                 prop_assert!(s.hand(seat).is_empty());
             }
+        }
+
+        /// The single-lead winner agrees with the general `trick_winner` on any four cards.
+        #[test]
+        fn single_lead_winner_matches_trick_winner(
+            trump in 0usize..4,
+            threes in any::<bool>(),
+            kinds in proptest::array::uniform4(0usize..54),
+        ) {
+            let tr = rules_with(threes).trick_rules(Some(Suit::from_index(trump))).unwrap();
+            let plays = kinds.map(|k| Multiset::from_set(CardSet::single(Card::from_index(k).unwrap())));
+            let led = tr.order.suit(plays[0].kinds().first().unwrap());
+            prop_assert_eq!(single_lead_winner(&tr.order, led, &plays), trick_winner(&tr, &plays).unwrap());
+        }
+
+        /// The single/pair lead format agrees with `check_lead`'s decomposition, and any other
+        /// card list (or one not held) is left to `check_lead`.
+        #[test]
+        fn one_unit_lead_matches_check_lead(
+            trump in 0usize..4,
+            threes in any::<bool>(),
+            kinds in proptest::collection::vec(0usize..54, 1..4),
+            copies in 1usize..3,
+        ) {
+            let tr = rules_with(threes).trick_rules(Some(Suit::from_index(trump))).unwrap();
+            let mut cards = Multiset::EMPTY;
+            for &k in &kinds {
+                for _ in 0..copies {
+                    if cards.count(Card::from_index(k).unwrap()) < 2 {
+                        cards.add(Card::from_index(k).unwrap());
+                    }
+                }
+            }
+            let full = Multiset::full_decks(2, true).unwrap();
+            match one_unit_lead(&tr.order, &cards, &full) {
+                Some(u) => {
+                    let f = check_lead(&tr, &cards, Some(&full)).unwrap();
+                    prop_assert_eq!((f.suit, f.cards as usize), (u.suit, cards.len()));
+                    prop_assert_eq!(f.units.as_slice(), &[u][..]);
+                }
+                None => prop_assert!(cards.kinds().len() > 1),
+            }
+            // Not held: never a fast-path unit.
+            prop_assert!(one_unit_lead(&tr.order, &cards, &Multiset::EMPTY).is_none());
         }
     }
 }
