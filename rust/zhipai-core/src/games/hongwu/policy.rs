@@ -30,7 +30,7 @@
 
 use super::auction::{Bid, MIN_RAISE};
 use super::order::RED_FIVE;
-use super::state::{Action, HongWuState, Phase};
+use super::state::{one_unit_lead, points_of, single_lead_winner, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::DealShape;
@@ -42,10 +42,11 @@ use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::lead_candidates::sample_lead;
-use crate::trick::{check_lead, trick_winner, FollowMoves};
+use crate::trick::{check_lead, trick_winner_of, FollowMoves};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::ops::ControlFlow;
 
 /// The action `policy` takes in `state` (which must not be over).
 pub fn choose<R: Rng + ?Sized>(state: &HongWuState, policy: Policy, rng: &mut R) -> Action {
@@ -141,7 +142,7 @@ fn strength(o: &CardOrder, c: Card) -> u32 {
 }
 
 fn points(m: &Multiset) -> i32 {
-    m.iter().map(|c| c.points() as i32).sum()
+    points_of(m)
 }
 
 fn greedy_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
@@ -173,7 +174,7 @@ fn greedy_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
             cards.sort_by_key(|&c| (o.suit(c) == TRUMP, c.points() > 0, strength(o, c)));
             Action::Bury(Multiset::from_cards(&cards[..super::KITTY_SIZE]).expect("held cards"))
         }
-        Phase::Play => Action::Play(match state.follow_moves() {
+        Phase::Play => Action::Play(match state.lead_format() {
             None => greedy_lead(state, &hand),
             Some(_) => greedy_follow(state, rng),
         }),
@@ -200,9 +201,11 @@ fn greedy_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
     let best = state
         .lead_candidates()
         .into_iter()
-        .filter(|m| {
-            check_lead(tr, m, None)
-                .is_ok_and(|f| !f.units.iter().any(|u| is_beaten(tr, u, &unseen)))
+        .filter(|m| match one_unit_lead(o, m, hand) {
+            // A single or a pair (most candidates): no decomposition.
+            Some(u) => !is_beaten(tr, &u, &unseen),
+            None => check_lead(tr, m, None)
+                .is_ok_and(|f| !f.units.iter().any(|u| is_beaten(tr, u, &unseen))),
         })
         .max_by_key(|m| (m.len(), points(m), m.iter().map(|c| strength(o, c)).max()));
     if let Some(m) = best {
@@ -222,16 +225,44 @@ fn greedy_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
     m
 }
 
+/// Legal follows the greedy player takes in enumeration order, and then as many samples when
+/// there are more (module docs: "up to 256").
+const GREEDY_FIRST: usize = 128;
+
 fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset {
     let tr = state.trick_rules().expect("trump chosen");
-    let moves = state.follow_moves().expect("following");
-    let mut options = moves.enumerate(128);
-    if moves.count() > options.len() as u64 {
-        options.extend((0..128).map(|_| moves.sample(rng)));
-    }
+    let lead = state.lead_format().expect("following");
     let seat = state.to_act().expect("in play");
+    let moves = FollowMoves::new(tr, lead, &state.hand(seat)).expect("a full hand");
+    // The first GREEDY_FIRST legal follows, then as many samples if there are more.
+    let mut options = Vec::with_capacity(2 * GREEDY_FIRST);
+    moves.for_each(&mut |p| {
+        options.push(*p);
+        if options.len() >= GREEDY_FIRST {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
+    if options.len() == GREEDY_FIRST {
+        let total = moves.count();
+        if total > GREEDY_FIRST as u64 {
+            options.resize(2 * GREEDY_FIRST, Multiset::EMPTY);
+            sample_follows(&moves, total, rng, &mut options[GREEDY_FIRST..]);
+        }
+    }
+    // The trick so far, and the winner among its plays (the lead's format is the state's).
     let trick = state.current_trick();
-    let winner_now = trick_winner(tr, trick).unwrap_or(0);
+    let mut plays = [Multiset::EMPTY; 4];
+    plays[..trick.len()].copy_from_slice(trick);
+    let winner = |plays: &[Multiset]| {
+        if lead.cards == 1 {
+            Some(single_lead_winner(&tr.order, lead.suit as usize, plays))
+        } else {
+            trick_winner_of(tr, lead, plays).ok()
+        }
+    };
+    let winner_now = winner(trick).unwrap_or(0);
     let mut winner_seat = state.leader();
     for _ in 0..winner_now {
         winner_seat = state.next_seat(winner_seat);
@@ -245,15 +276,63 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
             .max_by_key(|m| (points(m), std::cmp::Reverse(cost(m))))
             .expect("a legal follow");
     }
-    let wins = |m: &Multiset| {
-        let mut plays: Vec<Multiset> = trick.to_vec();
-        plays.push(*m);
-        trick_winner(tr, &plays).is_ok_and(|w| w == plays.len() - 1)
+    let me = trick.len();
+    let led_or_trump = o.suit_mask(lead.suit as usize).union(o.suit_mask(TRUMP));
+    let mut wins = |m: &Multiset| {
+        // A play with a card neither of the led suit nor trump cannot win (§B.9): skip the
+        // winner computation for such discards.
+        if !m.kinds().minus(led_or_trump).is_empty() {
+            return false;
+        }
+        plays[me] = *m;
+        winner(&plays[..=me]) == Some(me)
     };
     if let Some(m) = options.iter().filter(|m| wins(m)).min_by_key(|m| cost(m)) {
         return *m;
     }
     *options.iter().min_by_key(|m| (points(m), cost(m))).expect("a legal follow")
+}
+
+/// Largest number of legal follows [`sample_follows`] walks through to place its draws; above
+/// it each draw is a separate [`FollowMoves::sample`].
+const SAMPLE_WALK_LIMIT: u64 = 1 << 12;
+
+/// Fill `out` with `out.len()` draws of [`FollowMoves::sample`] from `rng`: the same plays and
+/// the same use of `rng` as calling it that many times (property-tested), but with one walk
+/// through the legal follows instead of one count and walk per draw. `total` is
+/// `moves.count()`, at least 2.
+///
+/// This relies on `sample` drawing one index uniformly in `0..total` (a `u64` range) into the
+/// order of [`FollowMoves::for_each`] whenever there is more than one legal follow.
+pub(crate) fn sample_follows<R: Rng + ?Sized>(
+    moves: &FollowMoves<'_>,
+    total: u64,
+    rng: &mut R,
+    out: &mut [Multiset],
+) {
+    if total > SAMPLE_WALK_LIMIT || out.len() > u16::MAX as usize {
+        for o in out.iter_mut() {
+            *o = moves.sample(rng);
+        }
+        return;
+    }
+    // (index into the enumeration, slot in `out`), sorted by index for one walk.
+    let mut picks: Vec<(u64, u16)> =
+        (0..out.len()).map(|i| (rng.random_range(0..total), i as u16)).collect();
+    picks.sort_unstable();
+    let (mut next, mut idx) = (0, 0u64);
+    moves.for_each(&mut |p| {
+        while next < picks.len() && picks[next].0 == idx {
+            out[picks[next].1 as usize] = *p;
+            next += 1;
+        }
+        idx += 1;
+        if next == picks.len() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
 }
 
 /// Play one whole deal with `policy` for every seat.
@@ -569,6 +648,37 @@ mod props {
                     }
                 }
                 let a = choose(&s, Policy::Random, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
+
+        /// `sample_follows` gives the plays of as many `FollowMoves::sample` calls and leaves
+        /// the generator in the same state, at every follow with several legal plays of
+        /// random and greedy deals.
+        #[test]
+        fn batched_follow_samples_match_follow_moves(seed in any::<u64>(), greedy in any::<bool>()) {
+            let policy = if greedy { Policy::Greedy } else { Policy::Random };
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 1);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let Some(moves) = s.follow_moves() {
+                    let total = moves.count();
+                    if total >= 2 {
+                        let mut a = deal_rng(seed, 2);
+                        let mut b = a.clone();
+                        let mut batch = [Multiset::EMPTY; 24];
+                        sample_follows(&moves, total, &mut a, &mut batch);
+                        for (i, m) in batch.iter().enumerate() {
+                            prop_assert_eq!(*m, moves.sample(&mut b), "draw {}", i);
+                        }
+                        prop_assert_eq!(a, b, "same draws consumed");
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, policy, &mut rng);
                 s.apply(&a).unwrap();
             }
             prop_assert!(checked > 0);
