@@ -277,11 +277,14 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
             .expect("a legal follow");
     }
     let me = trick.len();
-    let led_or_trump = o.suit_mask(lead.suit as usize).union(o.suit_mask(TRUMP));
+    // Only a play all of the led suit or all trump can win (§B.9), and only an all-trump play
+    // once the trick is being won by trumps: skip the winner computation for the others.
+    let trump_mask = o.suit_mask(TRUMP);
+    let trumps_winning = trick[winner_now].kinds().minus(trump_mask).is_empty();
+    let can_win =
+        if trumps_winning { trump_mask } else { o.suit_mask(lead.suit as usize).union(trump_mask) };
     let mut wins = |m: &Multiset| {
-        // A play with a card neither of the led suit nor trump cannot win (§B.9): skip the
-        // winner computation for such discards.
-        if !m.kinds().minus(led_or_trump).is_empty() {
+        if !m.kinds().minus(can_win).is_empty() {
             return false;
         }
         plays[me] = *m;

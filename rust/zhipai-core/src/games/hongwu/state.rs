@@ -658,14 +658,17 @@ pub(crate) fn single_lead_winner(order: &CardOrder, led: usize, plays: &[Multise
     best
 }
 
-/// Card points of `m` (hongwu.md §B.5: 5 → 5, 10 and K → 10), by popcount over the count planes.
+/// Card points of `m` (hongwu.md §B.5: 5 → 5, 10 and K → 10), by popcount over the count planes
+/// (a card without points, the common play, costs one test).
 pub(crate) fn points_of(m: &Multiset) -> i32 {
     const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
     const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
-    m.planes()
-        .iter()
-        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
-        .sum::<u32>() as i32
+    let planes = m.planes();
+    if planes[0] & (FIVES | TENS) == 0 {
+        return 0;
+    }
+    planes.iter().map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones()).sum::<u32>()
+        as i32
 }
 
 /// The kitty multiplier of a last trick led with `lead` (hongwu.md §B.10, Lu'an "单x2，对x4，
