@@ -111,11 +111,22 @@ pub fn sample_single_follow<R: Rng + ?Sized>(
     if suited.len() == 1 {
         return suited;
     }
-    let pool = if suited.is_empty() { hand.kinds() } else { suited.kinds() };
+    let pool = single_follow_pool(order, suit, hand);
     // A u64 range, as `FollowMoves::sample` draws it (a usize range draws differently).
     let k = rng.random_range(0..(pool.len() as u64).max(1));
     let card = pool.iter().nth(k as usize).expect("k < pool size");
     Multiset::from_set(CardSet::single(card))
+}
+
+/// The kinds one of which follows a one-card lead of effective suit `suit` (hongwu.md §B.8):
+/// the kinds of that suit held, or every held kind when void in it.
+pub fn single_follow_pool(order: &CardOrder, suit: usize, hand: &Multiset) -> CardSet {
+    let suited = hand.kinds().intersect(order.suit_mask(suit));
+    if suited.is_empty() {
+        hand.kinds()
+    } else {
+        suited
+    }
 }
 
 /// The greedy estimate of the dealer points `hand` would make (module docs), a multiple of 5
@@ -139,6 +150,15 @@ pub fn estimated_bid(hand: &Multiset) -> u32 {
 /// Strength of a card for greedy choices: trumps above plain cards, then the order index.
 fn strength(o: &CardOrder, c: Card) -> u32 {
     (o.suit(c) == TRUMP) as u32 * 64 + o.index(c) as u32
+}
+
+/// The sum of [`strength`] over the cards of `m` (each copy counted), plane by plane.
+fn total_strength(o: &CardOrder, m: &Multiset) -> u32 {
+    m.planes()
+        .iter()
+        .take_while(|&&p| p != 0)
+        .map(|&p| CardSet(p).iter().map(|c| strength(o, c)).sum::<u32>())
+        .sum()
 }
 
 fn points(m: &Multiset) -> i32 {
@@ -233,22 +253,30 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
     let tr = state.trick_rules().expect("trump chosen");
     let lead = state.lead_format().expect("following");
     let seat = state.to_act().expect("in play");
-    let moves = FollowMoves::new(tr, lead, &state.hand(seat)).expect("a full hand");
-    // The first GREEDY_FIRST legal follows, then as many samples if there are more.
+    let hand = state.hand(seat);
     let mut options = Vec::with_capacity(2 * GREEDY_FIRST);
-    moves.for_each(&mut |p| {
-        options.push(*p);
-        if options.len() >= GREEDY_FIRST {
-            ControlFlow::Break(())
-        } else {
-            ControlFlow::Continue(())
-        }
-    });
-    if options.len() == GREEDY_FIRST {
-        let total = moves.count();
-        if total > GREEDY_FIRST as u64 {
-            options.resize(2 * GREEDY_FIRST, Multiset::EMPTY);
-            sample_follows(&moves, total, rng, &mut options[GREEDY_FIRST..]);
+    if lead.cards == 1 {
+        // A one-card lead: the legal follows are one card of each kind in the pool, in kind
+        // order (as `FollowMoves::for_each` lists them), fewer than GREEDY_FIRST.
+        let pool = single_follow_pool(&tr.order, lead.suit as usize, &hand);
+        options.extend(pool.iter().map(|c| Multiset::from_set(CardSet::single(c))));
+    } else {
+        // The first GREEDY_FIRST legal follows, then as many samples if there are more.
+        let moves = FollowMoves::new(tr, lead, &hand).expect("a full hand");
+        moves.for_each(&mut |p| {
+            options.push(*p);
+            if options.len() >= GREEDY_FIRST {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if options.len() == GREEDY_FIRST {
+            let total = moves.count();
+            if total > GREEDY_FIRST as u64 {
+                options.resize(2 * GREEDY_FIRST, Multiset::EMPTY);
+                sample_follows(&moves, total, rng, &mut options[GREEDY_FIRST..]);
+            }
         }
     }
     // The trick so far, and the winner among its plays (the lead's format is the state's).
@@ -269,7 +297,7 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
     }
     let teammate_winning = !state.is_dealer(seat) && !state.is_dealer(winner_seat);
     let o = &tr.order;
-    let cost = |m: &Multiset| m.iter().map(|c| strength(o, c)).sum::<u32>();
+    let cost = |m: &Multiset| total_strength(o, m);
     if teammate_winning {
         return *options
             .iter()
@@ -654,6 +682,49 @@ mod props {
                 s.apply(&a).unwrap();
             }
             prop_assert!(checked > 0);
+        }
+
+        /// The legal follows of a one-card lead are one card of each kind of the pool, in the
+        /// order `FollowMoves::for_each` lists them.
+        #[test]
+        fn single_follow_pool_lists_the_legal_follows(seed in any::<u64>()) {
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 3);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let (Some(lead), Some(moves)) = (s.lead_format(), s.follow_moves()) {
+                    if lead.cards == 1 {
+                        let tr = s.trick_rules().unwrap();
+                        let hand = s.hand(s.to_act().unwrap());
+                        let pool = single_follow_pool(&tr.order, lead.suit as usize, &hand);
+                        let listed: Vec<Multiset> =
+                            pool.iter().map(|c| Multiset::from_set(CardSet::single(c))).collect();
+                        prop_assert_eq!(listed, moves.enumerate(usize::MAX));
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, Policy::Greedy, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
+
+        /// The plane-wise strength sum equals the card-by-card sum.
+        #[test]
+        fn total_strength_is_the_card_sum(
+            trump in 0usize..4,
+            kinds in proptest::collection::vec(0usize..54, 0..30),
+        ) {
+            let o = HongWuRules::default().order(Suit::from_index(trump));
+            let mut m = Multiset::EMPTY;
+            for k in kinds {
+                let c = Card::from_index(k).unwrap();
+                if m.count(c) < 2 {
+                    m.add(c);
+                }
+            }
+            prop_assert_eq!(total_strength(&o, &m), m.iter().map(|c| strength(&o, c)).sum::<u32>());
         }
 
         /// `sample_follows` gives the plays of as many `FollowMoves::sample` calls and leaves
