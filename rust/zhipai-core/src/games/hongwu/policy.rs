@@ -33,6 +33,7 @@ use super::order::RED_FIVE;
 use super::state::{one_unit_lead, points_of, single_lead_winner, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::combos::Format;
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
@@ -42,7 +43,7 @@ use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::lead_candidates::sample_lead;
-use crate::trick::{check_lead, trick_winner_of, FollowMoves};
+use crate::trick::{check_lead, trick_winner_of, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -281,16 +282,11 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
     }
     // The trick so far, and the winner among its plays (the lead's format is the state's).
     let trick = state.current_trick();
-    let mut plays = [Multiset::EMPTY; 4];
-    plays[..trick.len()].copy_from_slice(trick);
-    let winner = |plays: &[Multiset]| {
-        if lead.cards == 1 {
-            Some(single_lead_winner(&tr.order, lead.suit as usize, plays))
-        } else {
-            trick_winner_of(tr, lead, plays).ok()
-        }
+    let winner_now = if lead.cards == 1 {
+        single_lead_winner(&tr.order, lead.suit as usize, trick)
+    } else {
+        trick_winner_of(tr, lead, trick).unwrap_or(0)
     };
-    let winner_now = winner(trick).unwrap_or(0);
     let mut winner_seat = state.leader();
     for _ in 0..winner_now {
         winner_seat = state.next_seat(winner_seat);
@@ -304,24 +300,49 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
             .max_by_key(|m| (points(m), std::cmp::Reverse(cost(m))))
             .expect("a legal follow");
     }
-    let me = trick.len();
     // Only a play all of the led suit or all trump can win (§B.9), and only an all-trump play
     // once the trick is being won by trumps: skip the winner computation for the others.
     let trump_mask = o.suit_mask(TRUMP);
     let trumps_winning = trick[winner_now].kinds().minus(trump_mask).is_empty();
     let can_win =
         if trumps_winning { trump_mask } else { o.suit_mask(lead.suit as usize).union(trump_mask) };
-    let mut wins = |m: &Multiset| {
-        if !m.kinds().minus(can_win).is_empty() {
-            return false;
-        }
-        plays[me] = *m;
-        winner(&plays[..=me]) == Some(me)
+    let wins = |m: &Multiset| {
+        m.kinds().minus(can_win).is_empty() && play_wins(tr, lead, trick, winner_now, m)
     };
     if let Some(m) = options.iter().filter(|m| wins(m)).min_by_key(|m| cost(m)) {
         return *m;
     }
     *options.iter().min_by_key(|m| (points(m), cost(m))).expect("a legal follow")
+}
+
+/// Whether `play`, added to `trick` (led with format `lead`, won so far by play `winner_now`),
+/// would win it (hongwu.md §B.9). It is compared with the lead and the current winner only:
+/// the winner of a trick is the play that beats every earlier winner, and beating is
+/// transitive (trump over the led suit, then a strictly higher value), so the other plays
+/// cannot change the answer (property-tested against the whole trick).
+pub(crate) fn play_wins(
+    tr: &TrickRules,
+    lead: &Format,
+    trick: &[Multiset],
+    winner_now: usize,
+    play: &Multiset,
+) -> bool {
+    let mut plays = [trick[0], trick[winner_now], *play];
+    let reduced: &[Multiset] = if winner_now == 0 {
+        plays[1] = *play;
+        &plays[..2]
+    } else {
+        &plays
+    };
+    let w = if lead.cards == 1 {
+        single_lead_winner(&tr.order, lead.suit as usize, reduced)
+    } else {
+        match trick_winner_of(tr, lead, reduced) {
+            Ok(w) => w,
+            Err(_) => return false,
+        }
+    };
+    w == reduced.len() - 1
 }
 
 /// Largest number of legal follows [`sample_follows`] walks through to place its draws; above
@@ -705,6 +726,34 @@ mod props {
                     }
                 }
                 let a = choose(&s, Policy::Greedy, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
+
+        /// `play_wins` (lead and current winner only) agrees with the winner of the whole
+        /// trick, for the legal follows at every follow of random and greedy deals.
+        #[test]
+        fn play_wins_matches_the_whole_trick(seed in any::<u64>(), greedy in any::<bool>()) {
+            let policy = if greedy { Policy::Greedy } else { Policy::Random };
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 4);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let (Some(lead), Some(moves)) = (s.lead_format(), s.follow_moves()) {
+                    let tr = s.trick_rules().unwrap();
+                    let trick = s.current_trick();
+                    let now = trick_winner_of(tr, lead, trick).unwrap();
+                    for m in moves.enumerate(64) {
+                        let mut all = trick.to_vec();
+                        all.push(m);
+                        let full = trick_winner_of(tr, lead, &all).unwrap() == trick.len();
+                        prop_assert_eq!(play_wins(tr, lead, trick, now, &m), full, "{}", m);
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, policy, &mut rng);
                 s.apply(&a).unwrap();
             }
             prop_assert!(checked > 0);
