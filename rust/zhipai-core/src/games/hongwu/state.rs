@@ -415,7 +415,10 @@ impl HongWuState {
             self.play_cards(&p)?;
             return Ok(Some(p));
         }
-        self.resolve(action, trusted)?;
+        // A bid is checked by `Auction::act` itself (nothing changes when it is refused).
+        if !matches!((self.phase, action), (Phase::Auction, Action::Bid(_))) {
+            self.resolve(action, trusted)?;
+        }
         match *action {
             Action::Bid(b) => {
                 self.auction.act(self.to_act, b)?;
