@@ -6,7 +6,8 @@
 //! suit when that is a throw — the Shengji random policy's candidates and sampler,
 //! [`crate::trick::lead_candidates::sample_lead`]; a throw another hand can beat fails and is
 //! reduced per §B.7); a follow drawn uniformly from the legal follows
-//! ([`crate::trick::FollowMoves::sample`]).
+//! ([`crate::trick::FollowMoves::sample`]; for a one-card lead [`sample_single_follow`] makes
+//! the same draw without the follow tables).
 //!
 //! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
 //! played so far):
