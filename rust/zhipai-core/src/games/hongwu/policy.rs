@@ -6,8 +6,8 @@
 //! suit when that is a throw — the Shengji random policy's candidates and sampler,
 //! [`crate::trick::lead_candidates::sample_lead`]; a throw another hand can beat fails and is
 //! reduced per §B.7); a follow drawn uniformly from the legal follows
-//! ([`crate::trick::FollowMoves::sample`]; for a one-card lead [`sample_single_follow`] makes
-//! the same draw without the follow tables).
+//! ([`crate::trick::sample_follow`]: the distribution of `FollowMoves::sample`, without follow
+//! tables for one-card and pair leads).
 //!
 //! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
 //! played so far):
@@ -44,7 +44,7 @@ use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::lead_candidates::sample_lead;
-use crate::trick::{check_lead, trick_winner_of, FollowMoves, TrickRules};
+use crate::trick::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -89,35 +89,11 @@ fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
             let hand = state.hand(seat);
             Action::Play(match state.lead_format() {
                 None => sample_lead(tr, &hand, rng),
-                Some(lead) if lead.cards == 1 => {
-                    sample_single_follow(&tr.order, lead.suit as usize, &hand, rng)
-                }
-                Some(lead) => FollowMoves::new(tr, lead, &hand).expect("a full hand").sample(rng),
+                Some(lead) => sample_follow(tr, lead, &hand, rng).expect("a full hand"),
             })
         }
         Phase::Over => unreachable!("no action in a finished deal"),
     }
-}
-
-/// A follow of a one-card lead of effective suit `suit` drawn uniformly from the legal ones,
-/// with the same draws from `rng` as [`FollowMoves::sample`] (hongwu.md §B.8): the only card of
-/// the suit if one is held; else a kind of the suit held, uniformly; else (void) any held
-/// kind, uniformly. No follow tables are built (most tricks are led with a single).
-pub fn sample_single_follow<R: Rng + ?Sized>(
-    order: &CardOrder,
-    suit: usize,
-    hand: &Multiset,
-    rng: &mut R,
-) -> Multiset {
-    let suited = hand.restrict(order.suit_mask(suit));
-    if suited.len() == 1 {
-        return suited;
-    }
-    let pool = single_follow_pool(order, suit, hand);
-    // A u64 range, as `FollowMoves::sample` draws it (a usize range draws differently).
-    let k = rng.random_range(0..(pool.len() as u64).max(1));
-    let card = pool.iter().nth(k as usize).expect("k < pool size");
-    Multiset::from_set(CardSet::single(card))
 }
 
 /// The kinds one of which follows a one-card lead of effective suit `suit` (hongwu.md §B.8):
@@ -277,7 +253,9 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
             let total = moves.count();
             if total > GREEDY_FIRST as u64 {
                 options.resize(2 * GREEDY_FIRST, Multiset::EMPTY);
-                sample_follows(&moves, total, rng, &mut options[GREEDY_FIRST..]);
+                let walk =
+                    hand.count_in(tr.order.suit_mask(lead.suit as usize)) > lead.cards as usize;
+                sample_follows(&moves, total, walk, rng, &mut options[GREEDY_FIRST..]);
             }
         }
     }
@@ -353,17 +331,20 @@ const SAMPLE_WALK_LIMIT: u64 = 1 << 12;
 /// Fill `out` with `out.len()` draws of [`FollowMoves::sample`] from `rng`: the same plays and
 /// the same use of `rng` as calling it that many times (property-tested), but with one walk
 /// through the legal follows instead of one count and walk per draw. `total` is
-/// `moves.count()`, at least 2.
+/// `moves.count()`, at least 2; `walk` says that the follower holds more cards of the led suit
+/// than the lead (no discards).
 ///
 /// This relies on `sample` drawing one index uniformly in `0..total` (a `u64` range) into the
-/// order of [`FollowMoves::for_each`] whenever there is more than one legal follow.
+/// order of [`FollowMoves::for_each`] when there are no discards; with discards each draw is a
+/// call of `sample` (its discard draws are cheap).
 pub(crate) fn sample_follows<R: Rng + ?Sized>(
     moves: &FollowMoves<'_>,
     total: u64,
+    walk: bool,
     rng: &mut R,
     out: &mut [Multiset],
 ) {
-    if total > SAMPLE_WALK_LIMIT || out.len() > u16::MAX as usize {
+    if !walk || total > SAMPLE_WALK_LIMIT || out.len() > u16::MAX as usize {
         for o in out.iter_mut() {
             *o = moves.sample(rng);
         }
@@ -677,35 +658,6 @@ mod props {
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(16))]
-        /// The single-lead follow sampler draws exactly what `FollowMoves::sample` draws from
-        /// the same generator state, at every follow of a single lead in random deals.
-        #[test]
-        fn single_follow_sampler_matches_follow_moves(seed in any::<u64>()) {
-            let r = HongWuRules::default();
-            let mut rng = deal_rng(seed, 0);
-            let mut s = HongWuState::deal(&r, &mut rng);
-            let mut checked = 0;
-            while !s.is_over() {
-                if let (Some(lead), Some(moves)) = (s.lead_format(), s.follow_moves()) {
-                    if lead.cards == 1 {
-                        let tr = s.trick_rules().unwrap();
-                        let hand = s.hand(s.to_act().unwrap());
-                        for k in 0..4 {
-                            let mut a = deal_rng(seed ^ 0x5eed, k);
-                            let mut b = a.clone();
-                            let fast = sample_single_follow(&tr.order, lead.suit as usize, &hand, &mut a);
-                            prop_assert_eq!(fast, moves.sample(&mut b));
-                            prop_assert_eq!(a, b, "same draws consumed");
-                        }
-                        checked += 1;
-                    }
-                }
-                let a = choose(&s, Policy::Random, &mut rng);
-                s.apply(&a).unwrap();
-            }
-            prop_assert!(checked > 0);
-        }
-
         /// The legal follows of a one-card lead are one card of each kind of the pool, in the
         /// order `FollowMoves::for_each` lists them.
         #[test]
@@ -794,7 +746,10 @@ mod props {
                         let mut a = deal_rng(seed, 2);
                         let mut b = a.clone();
                         let mut batch = [Multiset::EMPTY; 24];
-                        sample_follows(&moves, total, &mut a, &mut batch);
+                        let lead = s.lead_format().unwrap();
+                        let tr = s.trick_rules().unwrap();
+                        let held = s.hand(s.to_act().unwrap()).count_in(tr.order.suit_mask(lead.suit as usize));
+                        sample_follows(&moves, total, held > lead.cards as usize, &mut a, &mut batch);
                         for (i, m) in batch.iter().enumerate() {
                             prop_assert_eq!(*m, moves.sample(&mut b), "draw {}", i);
                         }
