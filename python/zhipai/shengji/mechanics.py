@@ -112,7 +112,8 @@ class Mechanics:
 
     def check_lead(self, cards: str, hand: str | None = None) -> str | None:
         """``None`` when ``cards`` is a structurally legal lead (one effective suit, held in
-        ``hand`` when given, not a forbidden trump throw; shengji.md §4.3), else the reason.
+        ``hand`` when given, not a forbidden trump throw; shengji.md §4.3, hongwu.md §B.6–§B.7
+        for ``hong_wu``, whose reasons cite that digest), else the reason.
         Whether a throw stands is ``check_throw``."""
         return self._m.check_lead(cards, hand)
 
@@ -145,7 +146,8 @@ class Mechanics:
 
     def check_follow(self, lead: str, hand: str, play: str) -> str | None:
         """``None`` when ``play`` legally follows ``lead`` (as played, after any failed-throw
-        reduction) from ``hand`` (the follower's whole hand), else the reason (shengji.md §5)."""
+        reduction) from ``hand`` (the follower's whole hand), else the reason (shengji.md §5;
+        hongwu.md §B.8 for ``hong_wu``)."""
         return self._m.check_follow(lead, hand, play)
 
     def is_legal_follow(self, lead: str, hand: str, play: str) -> bool:

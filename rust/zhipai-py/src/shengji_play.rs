@@ -34,6 +34,22 @@ fn parse_trump(text: &str) -> Result<Option<Suit>, ZhipaiError> {
 }
 
 impl PyTrickMechanics {
+    /// A refused lead in the words of the game's digest (Hong Wu cites hongwu.md §B.6–§B.7).
+    fn lead_reason(&self, e: &trick::LeadError) -> String {
+        match self.rules {
+            Rules::HongWu(_) => zhipai_core::games::hongwu::lead_error_reason(e),
+            _ => e.to_string(),
+        }
+    }
+
+    /// A refused follow in the words of the game's digest (Hong Wu cites hongwu.md §B.8).
+    fn follow_reason(&self, e: &trick::FollowError) -> String {
+        match self.rules {
+            Rules::HongWu(_) => zhipai_core::games::hongwu::follow_error_reason(e),
+            _ => e.to_string(),
+        }
+    }
+
     /// Parse a card list, checking the number of copies against the decks.
     fn cards(&self, what: &str, text: &str) -> Result<Multiset, ZhipaiError> {
         let m = Multiset::from_cards(&zhipai_core::parse_cards(text)?)
@@ -169,7 +185,7 @@ impl PyTrickMechanics {
     ) -> PyResult<Option<String>> {
         let m = self.arg("cards", cards)?;
         let h = hand.filter(|h| !h.is_none()).map(|h| self.arg("hand", h)).transpose()?;
-        Ok(trick::check_lead(&self.tr, &m, h.as_ref()).err().map(|e| e.to_string()))
+        Ok(trick::check_lead(&self.tr, &m, h.as_ref()).err().map(|e| self.lead_reason(&e)))
     }
 
     /// `(valid, played, beaten_cards)` for a throw checked against the 3 other hands.
@@ -219,7 +235,9 @@ impl PyTrickMechanics {
         play: &Bound<'_, PyAny>,
     ) -> PyResult<Option<String>> {
         let p = self.arg("play", play)?;
-        self.with_moves(lead, hand, |moves| Ok(moves.check(&p).err().map(|e| e.to_string())))
+        self.with_moves(lead, hand, |moves| {
+            Ok(moves.check(&p).err().map(|e| self.follow_reason(&e)))
+        })
     }
 
     /// Every legal follow (up to `limit`, an integer ≥ 0), in a deterministic order.

@@ -6,7 +6,8 @@
 //! suit when that is a throw — the Shengji random policy's candidates and sampler,
 //! [`crate::trick::lead_candidates::sample_lead`]; a throw another hand can beat fails and is
 //! reduced per §B.7); a follow drawn uniformly from the legal follows
-//! ([`crate::trick::FollowMoves::sample`]).
+//! ([`crate::trick::sample_follow`]: the distribution of `FollowMoves::sample`, without follow
+//! tables for one-card and pair leads).
 //!
 //! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
 //! played so far):
@@ -28,11 +29,12 @@
 //!   wins the trick; else the one with the fewest points and lowest strength. The dealer's
 //!   teammates are none; the three 闲家 are each other's teammates.
 
-use super::auction::Bid;
+use super::auction::{Bid, MIN_RAISE};
 use super::order::RED_FIVE;
-use super::state::{Action, HongWuState, Phase};
+use super::state::{one_unit_lead, points_of, single_lead_winner, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::cards::{Card, Rank, Suit};
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::combos::Format;
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
@@ -42,10 +44,11 @@ use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::lead_candidates::sample_lead;
-use crate::trick::{check_lead, trick_winner};
-use rand::seq::{IndexedRandom, SliceRandom};
+use crate::trick::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
+use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use std::ops::ControlFlow;
 
 /// The action `policy` takes in `state` (which must not be over).
 pub fn choose<R: Rng + ?Sized>(state: &HongWuState, policy: Policy, rng: &mut R) -> Action {
@@ -56,25 +59,51 @@ pub fn choose<R: Rng + ?Sized>(state: &HongWuState, policy: Policy, rng: &mut R)
 }
 
 fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
+    let seat = state.to_act().expect("deal not over");
     match state.phase() {
         Phase::Auction => {
-            Action::Bid(*state.auction().legal_bids().choose(rng).expect("open auction"))
+            // Uniform over Pass and the bids lo, lo + 5, …, hi (the order of
+            // `Auction::legal_bids`, drawn as `choose` on that list would, without the list).
+            let (lo, hi) = state.auction().bid_range().expect("open auction");
+            let n = 2 + ((hi - lo) / MIN_RAISE) as usize;
+            match rng.random_range(..n) {
+                0 => Action::Bid(Bid::Pass),
+                i => Action::Bid(Bid::Points(lo + (i as u32 - 1) * MIN_RAISE)),
+            }
         }
         Phase::Trump => Action::Trump(Suit::from_index(rng.random_range(0..4))),
         Phase::Kitty => {
-            let mut cards: Vec<Card> = state.hand(state.to_act().expect("dealer")).iter().collect();
-            cards.shuffle(rng);
-            Action::Bury(Multiset::from_cards(&cards[..super::KITTY_SIZE]).expect("held cards"))
-        }
-        Phase::Play => match state.follow_moves() {
-            Some(m) => Action::Play(m.sample(rng)),
-            None => {
-                let tr = state.trick_rules().expect("trump chosen");
-                let hand = state.hand(state.to_act().expect("in play"));
-                Action::Play(sample_lead(tr, &hand, rng))
+            // The dealer's 33 cards in a stack buffer, shuffled; the first 8 are buried.
+            let hand = state.hand(seat);
+            let mut cards = [Card::BIG_JOKER; HAND_SIZE + KITTY_SIZE];
+            let mut n = 0;
+            for c in hand.iter().take(cards.len()) {
+                cards[n] = c;
+                n += 1;
             }
-        },
+            cards[..n].shuffle(rng);
+            Action::Bury(Multiset::from_cards(&cards[..KITTY_SIZE]).expect("held cards"))
+        }
+        Phase::Play => {
+            let tr = state.trick_rules().expect("trump chosen");
+            let hand = state.hand(seat);
+            Action::Play(match state.lead_format() {
+                None => sample_lead(tr, &hand, rng),
+                Some(lead) => sample_follow(tr, lead, &hand, rng).expect("a full hand"),
+            })
+        }
         Phase::Over => unreachable!("no action in a finished deal"),
+    }
+}
+
+/// The kinds one of which follows a one-card lead of effective suit `suit` (hongwu.md §B.8):
+/// the kinds of that suit held, or every held kind when void in it.
+pub fn single_follow_pool(order: &CardOrder, suit: usize, hand: &Multiset) -> CardSet {
+    let suited = hand.kinds().intersect(order.suit_mask(suit));
+    if suited.is_empty() {
+        hand.kinds()
+    } else {
+        suited
     }
 }
 
@@ -101,8 +130,17 @@ fn strength(o: &CardOrder, c: Card) -> u32 {
     (o.suit(c) == TRUMP) as u32 * 64 + o.index(c) as u32
 }
 
+/// The sum of [`strength`] over the cards of `m` (each copy counted), plane by plane.
+fn total_strength(o: &CardOrder, m: &Multiset) -> u32 {
+    m.planes()
+        .iter()
+        .take_while(|&&p| p != 0)
+        .map(|&p| CardSet(p).iter().map(|c| strength(o, c)).sum::<u32>())
+        .sum()
+}
+
 fn points(m: &Multiset) -> i32 {
-    m.iter().map(|c| c.points() as i32).sum()
+    points_of(m)
 }
 
 fn greedy_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
@@ -134,7 +172,7 @@ fn greedy_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
             cards.sort_by_key(|&c| (o.suit(c) == TRUMP, c.points() > 0, strength(o, c)));
             Action::Bury(Multiset::from_cards(&cards[..super::KITTY_SIZE]).expect("held cards"))
         }
-        Phase::Play => Action::Play(match state.follow_moves() {
+        Phase::Play => Action::Play(match state.lead_format() {
             None => greedy_lead(state, &hand),
             Some(_) => greedy_follow(state, rng),
         }),
@@ -161,9 +199,11 @@ fn greedy_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
     let best = state
         .lead_candidates()
         .into_iter()
-        .filter(|m| {
-            check_lead(tr, m, None)
-                .is_ok_and(|f| !f.units.iter().any(|u| is_beaten(tr, u, &unseen)))
+        .filter(|m| match one_unit_lead(o, m, hand) {
+            // A single or a pair (most candidates): no decomposition.
+            Some(u) => !is_beaten(tr, &u, &unseen),
+            None => check_lead(tr, m, None)
+                .is_ok_and(|f| !f.units.iter().any(|u| is_beaten(tr, u, &unseen))),
         })
         .max_by_key(|m| (m.len(), points(m), m.iter().map(|c| strength(o, c)).max()));
     if let Some(m) = best {
@@ -183,38 +223,150 @@ fn greedy_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
     m
 }
 
+/// Legal follows the greedy player takes in enumeration order, and then as many samples when
+/// there are more (module docs: "up to 256").
+const GREEDY_FIRST: usize = 128;
+
 fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset {
     let tr = state.trick_rules().expect("trump chosen");
-    let moves = state.follow_moves().expect("following");
-    let mut options = moves.enumerate(128);
-    if moves.count() > options.len() as u64 {
-        options.extend((0..128).map(|_| moves.sample(rng)));
-    }
+    let lead = state.lead_format().expect("following");
     let seat = state.to_act().expect("in play");
+    let hand = state.hand(seat);
+    let mut options = Vec::with_capacity(2 * GREEDY_FIRST);
+    if lead.cards == 1 {
+        // A one-card lead: the legal follows are one card of each kind in the pool, in kind
+        // order (as `FollowMoves::for_each` lists them), fewer than GREEDY_FIRST.
+        let pool = single_follow_pool(&tr.order, lead.suit as usize, &hand);
+        options.extend(pool.iter().map(|c| Multiset::from_set(CardSet::single(c))));
+    } else {
+        // The first GREEDY_FIRST legal follows, then as many samples if there are more.
+        let moves = FollowMoves::new(tr, lead, &hand).expect("a full hand");
+        moves.for_each(&mut |p| {
+            options.push(*p);
+            if options.len() >= GREEDY_FIRST {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        if options.len() == GREEDY_FIRST {
+            let total = moves.count();
+            if total > GREEDY_FIRST as u64 {
+                options.resize(2 * GREEDY_FIRST, Multiset::EMPTY);
+                let walk =
+                    hand.count_in(tr.order.suit_mask(lead.suit as usize)) > lead.cards as usize;
+                sample_follows(&moves, total, walk, rng, &mut options[GREEDY_FIRST..]);
+            }
+        }
+    }
+    // The trick so far, and the winner among its plays (the lead's format is the state's).
     let trick = state.current_trick();
-    let winner_now = trick_winner(tr, trick).unwrap_or(0);
+    let winner_now = if lead.cards == 1 {
+        single_lead_winner(&tr.order, lead.suit as usize, trick)
+    } else {
+        trick_winner_of(tr, lead, trick).unwrap_or(0)
+    };
     let mut winner_seat = state.leader();
     for _ in 0..winner_now {
         winner_seat = state.next_seat(winner_seat);
     }
     let teammate_winning = !state.is_dealer(seat) && !state.is_dealer(winner_seat);
     let o = &tr.order;
-    let cost = |m: &Multiset| m.iter().map(|c| strength(o, c)).sum::<u32>();
+    let cost = |m: &Multiset| total_strength(o, m);
     if teammate_winning {
         return *options
             .iter()
             .max_by_key(|m| (points(m), std::cmp::Reverse(cost(m))))
             .expect("a legal follow");
     }
+    // Only a play all of the led suit or all trump can win (§B.9), and only an all-trump play
+    // once the trick is being won by trumps: skip the winner computation for the others.
+    let trump_mask = o.suit_mask(TRUMP);
+    let trumps_winning = trick[winner_now].kinds().minus(trump_mask).is_empty();
+    let can_win =
+        if trumps_winning { trump_mask } else { o.suit_mask(lead.suit as usize).union(trump_mask) };
     let wins = |m: &Multiset| {
-        let mut plays: Vec<Multiset> = trick.to_vec();
-        plays.push(*m);
-        trick_winner(tr, &plays).is_ok_and(|w| w == plays.len() - 1)
+        m.kinds().minus(can_win).is_empty() && play_wins(tr, lead, trick, winner_now, m)
     };
     if let Some(m) = options.iter().filter(|m| wins(m)).min_by_key(|m| cost(m)) {
         return *m;
     }
     *options.iter().min_by_key(|m| (points(m), cost(m))).expect("a legal follow")
+}
+
+/// Whether `play`, added to `trick` (led with format `lead`, won so far by play `winner_now`),
+/// would win it (hongwu.md §B.9). It is compared with the lead and the current winner only:
+/// the winner of a trick is the play that beats every earlier winner, and beating is
+/// transitive (trump over the led suit, then a strictly higher value), so the other plays
+/// cannot change the answer (property-tested against the whole trick).
+pub(crate) fn play_wins(
+    tr: &TrickRules,
+    lead: &Format,
+    trick: &[Multiset],
+    winner_now: usize,
+    play: &Multiset,
+) -> bool {
+    let mut plays = [trick[0], trick[winner_now], *play];
+    let reduced: &[Multiset] = if winner_now == 0 {
+        plays[1] = *play;
+        &plays[..2]
+    } else {
+        &plays
+    };
+    let w = if lead.cards == 1 {
+        single_lead_winner(&tr.order, lead.suit as usize, reduced)
+    } else {
+        match trick_winner_of(tr, lead, reduced) {
+            Ok(w) => w,
+            Err(_) => return false,
+        }
+    };
+    w == reduced.len() - 1
+}
+
+/// Largest number of legal follows [`sample_follows`] walks through to place its draws; above
+/// it each draw is a separate [`FollowMoves::sample`].
+const SAMPLE_WALK_LIMIT: u64 = 1 << 12;
+
+/// Fill `out` with `out.len()` draws of [`FollowMoves::sample`] from `rng`: the same plays and
+/// the same use of `rng` as calling it that many times (property-tested), but with one walk
+/// through the legal follows instead of one count and walk per draw. `total` is
+/// `moves.count()`, at least 2; `walk` says that the follower holds more cards of the led suit
+/// than the lead (no discards).
+///
+/// This relies on `sample` drawing one index uniformly in `0..total` (a `u64` range) into the
+/// order of [`FollowMoves::for_each`] when there are no discards; with discards each draw is a
+/// call of `sample` (its discard draws are cheap).
+pub(crate) fn sample_follows<R: Rng + ?Sized>(
+    moves: &FollowMoves<'_>,
+    total: u64,
+    walk: bool,
+    rng: &mut R,
+    out: &mut [Multiset],
+) {
+    if !walk || total > SAMPLE_WALK_LIMIT || out.len() > u16::MAX as usize {
+        for o in out.iter_mut() {
+            *o = moves.sample(rng);
+        }
+        return;
+    }
+    // (index into the enumeration, slot in `out`), sorted by index for one walk.
+    let mut picks: Vec<(u64, u16)> =
+        (0..out.len()).map(|i| (rng.random_range(0..total), i as u16)).collect();
+    picks.sort_unstable();
+    let (mut next, mut idx) = (0, 0u64);
+    moves.for_each(&mut |p| {
+        while next < picks.len() && picks[next].0 == idx {
+            out[picks[next].1 as usize] = *p;
+            next += 1;
+        }
+        idx += 1;
+        if next == picks.len() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        }
+    });
 }
 
 /// Play one whole deal with `policy` for every seat.
@@ -225,7 +377,8 @@ pub fn play_out<R: Rng + ?Sized>(
 ) -> Result<()> {
     while !state.is_over() {
         let a = choose(state, policy, rng);
-        state.apply(&a)?;
+        // Both policies draw follows from the legal follows: no second check.
+        state.apply_trusted(&a)?;
     }
     Ok(())
 }
@@ -464,11 +617,150 @@ mod tests {
     }
 
     #[test]
+    fn random_bids_are_uniform_over_the_legal_bids() {
+        let mut r = HongWuRules::default();
+        r.options.first_bid_range = super::super::options::FirstBidRange::To200;
+        let mut rng = deal_rng(6, 0);
+        let mut s = HongWuState::deal(&r, &mut rng);
+        for opening in [None, Some(185)] {
+            if let Some(b) = opening {
+                s.apply(&Action::Bid(Bid::Points(b))).unwrap();
+            }
+            let legal = s.auction().legal_bids();
+            let mut seen = std::collections::HashMap::new();
+            for _ in 0..600 * legal.len() {
+                let Action::Bid(b) = choose(&s, Policy::Random, &mut rng) else { panic!() };
+                *seen.entry(b).or_insert(0usize) += 1;
+            }
+            assert_eq!(seen.len(), legal.len(), "{opening:?}: every legal bid drawn, no other");
+            for b in &legal {
+                let n = seen[b];
+                assert!((450..=750).contains(&n), "{opening:?}: {b} drawn {n} times of ~600");
+            }
+        }
+    }
+
+    #[test]
     fn greedy_bids_follow_hand_strength() {
         let weak: Multiset = "4C 6C 7D 8D 9H 6S 7S 8S 9S 4D 6D".parse().unwrap();
         assert_eq!(estimated_bid(&weak), 15, "raw 0: pass");
         let strong: Multiset = "5H 5H BJ BJ SJ SJ 2S 2S 2H 2C 3S 3C KS KS 10S".parse().unwrap();
         // raw = 20 + 16 + 12 + 16 + 6 + 2·(6 − 6) + 40/5 = 78 → 16 + 70.2 → 85.
         assert_eq!(estimated_bid(&strong), 85);
+    }
+}
+
+#[cfg(test)]
+mod props {
+    use super::*;
+    use crate::rollout::deal_rng;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(16))]
+        /// The legal follows of a one-card lead are one card of each kind of the pool, in the
+        /// order `FollowMoves::for_each` lists them.
+        #[test]
+        fn single_follow_pool_lists_the_legal_follows(seed in any::<u64>()) {
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 3);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let (Some(lead), Some(moves)) = (s.lead_format(), s.follow_moves()) {
+                    if lead.cards == 1 {
+                        let tr = s.trick_rules().unwrap();
+                        let hand = s.hand(s.to_act().unwrap());
+                        let pool = single_follow_pool(&tr.order, lead.suit as usize, &hand);
+                        let listed: Vec<Multiset> =
+                            pool.iter().map(|c| Multiset::from_set(CardSet::single(c))).collect();
+                        prop_assert_eq!(listed, moves.enumerate(usize::MAX));
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, Policy::Greedy, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
+
+        /// `play_wins` (lead and current winner only) agrees with the winner of the whole
+        /// trick, for the legal follows at every follow of random and greedy deals.
+        #[test]
+        fn play_wins_matches_the_whole_trick(seed in any::<u64>(), greedy in any::<bool>()) {
+            let policy = if greedy { Policy::Greedy } else { Policy::Random };
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 4);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let (Some(lead), Some(moves)) = (s.lead_format(), s.follow_moves()) {
+                    let tr = s.trick_rules().unwrap();
+                    let trick = s.current_trick();
+                    let now = trick_winner_of(tr, lead, trick).unwrap();
+                    for m in moves.enumerate(64) {
+                        let mut all = trick.to_vec();
+                        all.push(m);
+                        let full = trick_winner_of(tr, lead, &all).unwrap() == trick.len();
+                        prop_assert_eq!(play_wins(tr, lead, trick, now, &m), full, "{}", m);
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, policy, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
+
+        /// The plane-wise strength sum equals the card-by-card sum.
+        #[test]
+        fn total_strength_is_the_card_sum(
+            trump in 0usize..4,
+            kinds in proptest::collection::vec(0usize..54, 0..30),
+        ) {
+            let o = HongWuRules::default().order(Suit::from_index(trump));
+            let mut m = Multiset::EMPTY;
+            for k in kinds {
+                let c = Card::from_index(k).unwrap();
+                if m.count(c) < 2 {
+                    m.add(c);
+                }
+            }
+            prop_assert_eq!(total_strength(&o, &m), m.iter().map(|c| strength(&o, c)).sum::<u32>());
+        }
+
+        /// `sample_follows` gives the plays of as many `FollowMoves::sample` calls and leaves
+        /// the generator in the same state, at every follow with several legal plays of
+        /// random and greedy deals.
+        #[test]
+        fn batched_follow_samples_match_follow_moves(seed in any::<u64>(), greedy in any::<bool>()) {
+            let policy = if greedy { Policy::Greedy } else { Policy::Random };
+            let r = HongWuRules::default();
+            let mut rng = deal_rng(seed, 1);
+            let mut s = HongWuState::deal(&r, &mut rng);
+            let mut checked = 0;
+            while !s.is_over() {
+                if let Some(moves) = s.follow_moves() {
+                    let total = moves.count();
+                    if total >= 2 {
+                        let mut a = deal_rng(seed, 2);
+                        let mut b = a.clone();
+                        let mut batch = [Multiset::EMPTY; 24];
+                        let lead = s.lead_format().unwrap();
+                        let tr = s.trick_rules().unwrap();
+                        let held = s.hand(s.to_act().unwrap()).count_in(tr.order.suit_mask(lead.suit as usize));
+                        sample_follows(&moves, total, held > lead.cards as usize, &mut a, &mut batch);
+                        for (i, m) in batch.iter().enumerate() {
+                            prop_assert_eq!(*m, moves.sample(&mut b), "draw {}", i);
+                        }
+                        prop_assert_eq!(a, b, "same draws consumed");
+                        checked += 1;
+                    }
+                }
+                let a = choose(&s, policy, &mut rng);
+                s.apply(&a).unwrap();
+            }
+            prop_assert!(checked > 0);
+        }
     }
 }

@@ -10,13 +10,16 @@ use super::order::RED_FIVE;
 use super::settle::{DealPoints, Settlement};
 use super::{follow_error_reason, lead_error_reason};
 use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::cards::{Card, Suit};
-use crate::combos::Format;
+use crate::cards::{Card, CardSet, Rank, Suit};
+use crate::combos::{Format, Unit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
+use crate::order::{CardOrder, TRUMP};
 use crate::trick::lead_candidates::for_each_lead_candidate;
 use crate::trick::winner::trick_winner_of;
-use crate::trick::{check_lead, check_throw, FollowMoves, TrickRules};
+use crate::trick::{
+    check_follow, check_lead_into, check_throw, FollowMoves, LeadError, TrickRules,
+};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use std::ops::ControlFlow;
@@ -97,15 +100,16 @@ pub struct HongWuState {
     /// The current trick, leader first, `n_plays` of them.
     plays: [Multiset; PLAYERS],
     n_plays: usize,
-    lead: Option<Format>,
+    /// The current lead's format, meaningful while `led` (one buffer per deal, written in place:
+    /// a format is several hundred bytes, too big to move around on the hot path).
+    lead: Format,
+    led: bool,
     /// Card points won in tricks by each seat.
     won: [i32; PLAYERS],
     /// ♥5s captured by the 闲家: all of them, and those the dealer played.
     red5_any: i32,
     red5_dealer: i32,
     tricks: u32,
-    /// Every card played so far.
-    played: Multiset,
     last_multiplier: i32,
     last_winner: Option<usize>,
     settlement: Option<Settlement>,
@@ -140,7 +144,8 @@ impl HongWuState {
             kitty.add(c);
         }
         let drawn = rng.random_range(0..PLAYERS);
-        Self::with_hands(rules, hands, kitty, first.unwrap_or(drawn))
+        // Two shuffled decks: no need for the card count checks of `with_hands`.
+        Self::from_parts(rules, hands, kitty, first.unwrap_or(drawn))
     }
 
     /// A deal with fixed `hands` (25 cards each), `kitty` (8) and first bidder `first`. Errors
@@ -193,6 +198,17 @@ impl HongWuState {
                 "hands and kitty must be exactly two decks with jokers (hongwu.md §B.1)",
             ));
         }
+        Self::from_parts(rules, hands, kitty, first)
+    }
+
+    /// A deal of `hands` and `kitty`, known to be two decks, opened by `first`. Errors with
+    /// `InvalidValue` for a seat outside 0 to 3.
+    fn from_parts(
+        rules: &HongWuRules,
+        hands: [Multiset; PLAYERS],
+        kitty: Multiset,
+        first: usize,
+    ) -> Result<HongWuState> {
         Ok(HongWuState {
             rules: rules.clone(),
             hands,
@@ -206,12 +222,12 @@ impl HongWuState {
             leader: first,
             plays: [Multiset::EMPTY; PLAYERS],
             n_plays: 0,
-            lead: None,
+            lead: Format::EMPTY,
+            led: false,
             won: [0; PLAYERS],
             red5_any: 0,
             red5_dealer: 0,
             tricks: 0,
-            played: Multiset::EMPTY,
             last_multiplier: 0,
             last_winner: None,
             settlement: None,
@@ -261,7 +277,7 @@ impl HongWuState {
     }
     /// The current lead's format, once led.
     pub fn lead_format(&self) -> Option<&Format> {
-        self.lead.as_ref()
+        self.led.then_some(&self.lead)
     }
     /// Card points won in tricks by each seat so far.
     pub fn points_won(&self) -> [i32; PLAYERS] {
@@ -269,7 +285,16 @@ impl HongWuState {
     }
     /// Every card played so far.
     pub fn played(&self) -> Multiset {
-        self.played
+        if !matches!(self.phase, Phase::Play | Phase::Over) {
+            return Multiset::EMPTY;
+        }
+        // The two decks are the hands, the buried kitty and the cards played (not tracked card
+        // by card on the hot path).
+        let mut m = Multiset::full_decks(2, true).expect("two decks");
+        for h in self.hands.iter().chain(std::iter::once(&self.kitty)) {
+            m.remove_all(h).expect("hands and kitty are part of the two decks");
+        }
+        m
     }
     /// Tricks completed.
     pub fn tricks(&self) -> u32 {
@@ -314,8 +339,9 @@ impl HongWuState {
                 }
                 Ok(())
             }
-            (Phase::Play, Action::Play(cards)) if self.lead.is_none() => {
-                self.resolve_lead(action, cards).map(|_| ())
+            (Phase::Play, Action::Play(cards)) if !self.led => {
+                // `check` is not the hot path: a local format buffer is fine here.
+                self.resolve_lead(action, cards, &mut Format::default()).map(|_| ())
             }
             (Phase::Play, Action::Play(cards)) if !trusted => self.check_follow(action, cards),
             (Phase::Play, Action::Play(_)) => Ok(()),
@@ -324,40 +350,29 @@ impl HongWuState {
         }
     }
 
-    /// Check a lead and return the cards actually led (a failed throw is reduced, §B.7) with
-    /// their format.
-    fn resolve_lead(&self, action: &Action, cards: &Multiset) -> Result<(Played, Format)> {
-        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
-        let seat = self.to_act;
-        let format = match check_lead(tr, cards, Some(&self.hands[seat])) {
-            Ok(f) => f,
-            Err(e) => return self.illegal(action, lead_error_reason(&e)),
-        };
-        if !format.is_throw() {
-            return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
-        }
-        // A throw is checked against the other three hands in playing order (§B.7).
-        let mut others = [Multiset::EMPTY; PLAYERS - 1];
-        let mut s = seat;
+    /// The seats after the one to act, in playing order: the hands a throw is checked against.
+    fn others(&self) -> [usize; PLAYERS - 1] {
+        let mut others = [0; PLAYERS - 1];
+        let mut s = self.to_act;
         for o in others.iter_mut() {
             s = self.next_seat(s);
-            *o = self.hands[s];
+            *o = s;
         }
-        let r = check_throw(tr, &format, &others);
-        if r.valid {
-            return Ok((Played { seat, cards: *cards, failed_throw: None }, format));
-        }
-        let forced = check_lead(tr, &r.played, None)
-            .map_err(|e| ZhipaiError::illegal_play(r.played, lead_error_reason(&e)))?;
-        Ok((Played { seat, cards: r.played, failed_throw: Some(*cards) }, forced))
+        others
+    }
+
+    /// Check a lead; return the cards actually led (a failed throw is reduced, §B.7) and write
+    /// their format into `out`.
+    fn resolve_lead(&self, action: &Action, cards: &Multiset, out: &mut Format) -> Result<Played> {
+        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+        resolve_lead_into(tr, &self.hands, self.to_act, self.others(), cards, out)
+            .or_else(|e| self.illegal(action, lead_error_reason(&e)))
     }
 
     /// Check a follow of the current lead.
     fn check_follow(&self, action: &Action, cards: &Multiset) -> Result<()> {
         let tr = self.tr.as_deref().expect("trick rules set in the play phase");
-        let lead = self.lead.as_ref().expect("a lead to follow");
-        let moves = FollowMoves::new(tr, lead, &self.hands[self.to_act])?;
-        match moves.check(cards) {
+        match check_follow(tr, &self.lead, &self.hands[self.to_act], cards) {
             Ok(()) => Ok(()),
             Err(e) => self.illegal(action, follow_error_reason(&e)),
         }
@@ -378,11 +393,19 @@ impl HongWuState {
 
     fn apply_inner(&mut self, action: &Action, trusted: bool) -> Result<Option<Played>> {
         if let (Phase::Play, Action::Play(cards)) = (self.phase, action) {
-            // Leads keep their format in place (it is large: no copies through return values).
-            let p = if self.lead.is_none() {
-                let (p, format) = self.resolve_lead(action, cards)?;
-                self.lead = Some(format);
-                p
+            let p = if !self.led {
+                let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+                let others = self.others();
+                // The format is written in place; on an error `led` stays false, so the state
+                // is unchanged.
+                match resolve_lead_into(tr, &self.hands, self.to_act, others, cards, &mut self.lead)
+                {
+                    Ok(p) => {
+                        self.led = true;
+                        p
+                    }
+                    Err(e) => return self.illegal(action, lead_error_reason(&e)),
+                }
             } else {
                 if !trusted {
                     self.check_follow(action, cards)?;
@@ -392,7 +415,10 @@ impl HongWuState {
             self.play_cards(&p)?;
             return Ok(Some(p));
         }
-        self.resolve(action, trusted)?;
+        // A bid is checked by `Auction::act` itself (nothing changes when it is refused).
+        if !matches!((self.phase, action), (Phase::Auction, Action::Bid(_))) {
+            self.resolve(action, trusted)?;
+        }
         match *action {
             Action::Bid(b) => {
                 self.auction.act(self.to_act, b)?;
@@ -425,8 +451,12 @@ impl HongWuState {
     }
 
     fn play_cards(&mut self, p: &Played) -> Result<()> {
-        self.hands[p.seat].remove_all(&p.cards)?;
-        self.played.add_all(&p.cards)?;
+        let hand = &mut self.hands[p.seat];
+        match single_card(&p.cards) {
+            // One card (most plays): a plain bit removal.
+            Some(c) if hand.remove(c) => {}
+            _ => hand.remove_all(&p.cards)?,
+        }
         self.plays[self.n_plays] = p.cards;
         self.n_plays += 1;
         if self.n_plays < PLAYERS {
@@ -439,34 +469,38 @@ impl HongWuState {
     fn finish_trick(&mut self) -> Result<()> {
         let (w, multiplier) = {
             let tr = self.tr.as_deref().expect("trick rules in play");
-            let lead = self.lead.as_ref().expect("trick had a lead");
-            (trick_winner_of(tr, lead, &self.plays)?, kitty_multiplier_of(lead))
+            let w = if self.lead.cards == 1 {
+                single_lead_winner(&tr.order, self.lead.suit as usize, &self.plays)
+            } else {
+                trick_winner_of(tr, &self.lead, &self.plays)?
+            };
+            (w, kitty_multiplier_of(&self.lead))
         };
         let mut winner = self.leader;
         for _ in 0..w {
             winner = self.next_seat(winner);
         }
         let dealer = self.contract.expect("dealer known").dealer;
-        let mut points = 0;
-        let mut seat = self.leader;
-        for play in &self.plays {
-            points += play.iter().map(|c| c.points() as i32).sum::<i32>();
-            if winner != dealer {
+        self.won[winner] += self.plays.iter().map(points_of).sum::<i32>();
+        if winner != dealer {
+            // ♥5s captured by a 闲家 (§B.11 R5): all of them, and those the dealer played.
+            let mut seat = self.leader;
+            for play in &self.plays {
                 let red5 = play.count(RED_FIVE) as i32;
                 self.red5_any += red5;
                 if seat == dealer {
                     self.red5_dealer += red5;
                 }
+                seat = self.next_seat(seat);
             }
-            seat = self.next_seat(seat);
         }
-        self.won[winner] += points;
         self.tricks += 1;
-        self.lead = None;
+        self.led = false;
         self.n_plays = 0;
         self.leader = winner;
         self.to_act = winner;
-        if self.hands.iter().all(|h| h.is_empty()) {
+        if self.hands[winner].is_empty() {
+            // Every hand holds as many cards as the winner's after a full trick.
             self.last_winner = Some(winner);
             self.last_multiplier = multiplier;
             self.settle()?;
@@ -478,7 +512,7 @@ impl HongWuState {
         let c = self.contract.expect("dealer known");
         let opts = &self.rules.options;
         let xianjia_won_last = self.last_winner != Some(c.dealer);
-        let kitty_points = self.kitty.iter().map(|k| k.points() as i32).sum();
+        let kitty_points = points_of(&self.kitty);
         let kitty_to_xianjia = xianjia_won_last
             && matches!(
                 opts.kitty,
@@ -516,13 +550,13 @@ impl HongWuState {
 
     /// Points in the buried kitty.
     pub fn kitty_points(&self) -> i32 {
-        self.kitty.iter().map(|k| k.points() as i32).sum()
+        points_of(&self.kitty)
     }
 
     /// The legal follows of the seat to act (play phase, after the lead).
     pub fn follow_moves(&self) -> Option<FollowMoves<'_>> {
         let tr = self.tr.as_deref()?;
-        let lead = self.lead.as_ref()?;
+        let lead = self.lead_format()?;
         FollowMoves::new(tr, lead, &self.hands[self.to_act]).ok()
     }
 
@@ -541,6 +575,103 @@ impl HongWuState {
         });
         out
     }
+}
+
+/// Check the lead `cards` of seat `seat` against `hands` (hongwu.md §B.6–§B.7) and write the
+/// format of the cards actually led into `out`: the whole lead, or for a throw that one of the
+/// `others` (seats in playing order) can beat, the forced part (`failed_throw_play`, §B.7).
+/// On an error `out` is unspecified.
+fn resolve_lead_into(
+    tr: &TrickRules,
+    hands: &[Multiset; PLAYERS],
+    seat: usize,
+    others: [usize; PLAYERS - 1],
+    cards: &Multiset,
+    out: &mut Format,
+) -> std::result::Result<Played, LeadError> {
+    if let Some(unit) = one_unit_lead(&tr.order, cards, &hands[seat]) {
+        // A held single or pair: its format without a decomposition.
+        out.suit = unit.suit;
+        out.cards = unit.cards() as u8;
+        out.units.clear();
+        out.units.push(unit);
+        return Ok(Played { seat, cards: *cards, failed_throw: None });
+    }
+    check_lead_into(tr, cards, Some(&hands[seat]), out)?;
+    if !out.is_throw() {
+        return Ok(Played { seat, cards: *cards, failed_throw: None });
+    }
+    let r = check_throw(tr, out, &others.map(|s| hands[s]));
+    if r.valid {
+        return Ok(Played { seat, cards: *cards, failed_throw: None });
+    }
+    // The forced part is one unit of the led suit: always a legal lead.
+    check_lead_into(tr, &r.played, None, out)?;
+    Ok(Played { seat, cards: r.played, failed_throw: Some(*cards) })
+}
+
+/// The one kind of `m` when `m` is exactly one card.
+fn single_card(m: &Multiset) -> Option<Card> {
+    let [p0, p1, ..] = m.planes();
+    (p1 == 0 && p0.is_power_of_two()).then(|| m.kinds().first().expect("one kind"))
+}
+
+/// The unit of `cards` when they are one held single or one held pair (one kind, one or two
+/// copies, all in `hand`), as [`crate::combos::decompose`] would give it; `None` otherwise.
+pub(crate) fn one_unit_lead(order: &CardOrder, cards: &Multiset, hand: &Multiset) -> Option<Unit> {
+    let [p0, p1, p2, _] = cards.planes();
+    if !p0.is_power_of_two() || p2 != 0 || (p1 != 0 && p1 != p0) || !hand.contains_all(cards) {
+        return None;
+    }
+    let c = cards.kinds().first().expect("one kind");
+    Some(Unit {
+        suit: order.suit(c) as u8,
+        mult: 1 + (p1 != 0) as u8,
+        len: 1,
+        top: order.index(c) as u8,
+        kinds: CardSet::single(c),
+    })
+}
+
+/// The winner of a trick led with one card of effective suit `led` (hongwu.md §B.9): the
+/// highest trump if any was played, else the highest card of the led suit; on equal strength
+/// the earlier play wins. Every play must be one card (the engine's own plays).
+pub(crate) fn single_lead_winner(order: &CardOrder, led: usize, plays: &[Multiset]) -> usize {
+    // Key: trumps above the led suit, then the strength index; 0 = cannot win.
+    let key = |p: &Multiset| {
+        let c = p.kinds().first().expect("one card");
+        let s = order.suit(c);
+        if s == TRUMP {
+            64 + order.index(c)
+        } else if s == led {
+            1 + order.index(c)
+        } else {
+            0
+        }
+    };
+    let mut best = 0;
+    let mut best_key = key(&plays[0]);
+    for (i, p) in plays.iter().enumerate().skip(1) {
+        let k = key(p);
+        if k > best_key {
+            best = i;
+            best_key = k;
+        }
+    }
+    best
+}
+
+/// Card points of `m` (hongwu.md §B.5: 5 → 5, 10 and K → 10), by popcount over the count planes
+/// (a card without points, the common play, costs one test).
+pub(crate) fn points_of(m: &Multiset) -> i32 {
+    const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
+    const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
+    let planes = m.planes();
+    if planes[0] & (FIVES | TENS) == 0 {
+        return 0;
+    }
+    planes.iter().map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones()).sum::<u32>()
+        as i32
 }
 
 /// The kitty multiplier of a last trick led with `lead` (hongwu.md §B.10, Lu'an "单x2，对x4，
@@ -872,24 +1003,39 @@ mod tests {
 #[cfg(test)]
 mod props {
     use super::*;
+    use crate::games::hongwu::options::OtherThrees;
     use crate::policy::Policy;
     use crate::rollout::deal_rng;
+    use crate::trick::{check_lead, trick_winner};
     use proptest::prelude::*;
+
+    fn rules_with(other_threes: bool) -> HongWuRules {
+        let mut r = HongWuRules::default();
+        if other_threes {
+            r.options.other_threes = OtherThrees::TrumpBelowFuCanmou;
+        }
+        r
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(24))]
         /// Any random deal ends settled: every card played once, 200 points accounted for, and
-        /// each action taken was one the state called legal.
+        /// each action taken was one the state called legal; `played()` is every card played
+        /// so far (summed from what each play returned).
         #[test]
         fn random_deals_settle(seed in any::<u64>()) {
             let r = HongWuRules::default();
             let mut rng = deal_rng(seed, 0);
             let mut s = HongWuState::deal(&r, &mut rng);
             let mut steps = 0;
+            let mut played = Multiset::EMPTY;
             while !s.is_over() {
                 let a = crate::games::hongwu::policy::choose(&s, Policy::Random, &mut rng);
                 prop_assert!(s.check(&a).is_ok());
-                s.apply(&a).unwrap();
+                if let Some(p) = s.apply(&a).unwrap() {
+                    played.add_all(&p.cards).unwrap();
+                    prop_assert_eq!(s.played(), played);
+                }
                 steps += 1;
                 prop_assert!(steps < 400);
             }
@@ -898,6 +1044,50 @@ mod props {
             for seat in 0..PLAYERS {
                 prop_assert!(s.hand(seat).is_empty());
             }
+        }
+
+        /// The single-lead winner agrees with the general `trick_winner` on any four cards.
+        #[test]
+        fn single_lead_winner_matches_trick_winner(
+            trump in 0usize..4,
+            threes in any::<bool>(),
+            kinds in proptest::array::uniform4(0usize..54),
+        ) {
+            let tr = rules_with(threes).trick_rules(Some(Suit::from_index(trump))).unwrap();
+            let plays = kinds.map(|k| Multiset::from_set(CardSet::single(Card::from_index(k).unwrap())));
+            let led = tr.order.suit(plays[0].kinds().first().unwrap());
+            prop_assert_eq!(single_lead_winner(&tr.order, led, &plays), trick_winner(&tr, &plays).unwrap());
+        }
+
+        /// The single/pair lead format agrees with `check_lead`'s decomposition, and any other
+        /// card list (or one not held) is left to `check_lead`.
+        #[test]
+        fn one_unit_lead_matches_check_lead(
+            trump in 0usize..4,
+            threes in any::<bool>(),
+            kinds in proptest::collection::vec(0usize..54, 1..4),
+            copies in 1usize..3,
+        ) {
+            let tr = rules_with(threes).trick_rules(Some(Suit::from_index(trump))).unwrap();
+            let mut cards = Multiset::EMPTY;
+            for &k in &kinds {
+                for _ in 0..copies {
+                    if cards.count(Card::from_index(k).unwrap()) < 2 {
+                        cards.add(Card::from_index(k).unwrap());
+                    }
+                }
+            }
+            let full = Multiset::full_decks(2, true).unwrap();
+            match one_unit_lead(&tr.order, &cards, &full) {
+                Some(u) => {
+                    let f = check_lead(&tr, &cards, Some(&full)).unwrap();
+                    prop_assert_eq!((f.suit, f.cards as usize), (u.suit, cards.len()));
+                    prop_assert_eq!(f.units.as_slice(), &[u][..]);
+                }
+                None => prop_assert!(cards.kinds().len() > 1),
+            }
+            // Not held: never a fast-path unit.
+            prop_assert!(one_unit_lead(&tr.order, &cards, &Multiset::EMPTY).is_none());
         }
     }
 }
