@@ -140,7 +140,7 @@ pub fn shengji_level_advance(
 /// One Shengji deal as a state machine (`zhipai.shengji.Deal` wraps it; shengji.md §1–§8).
 #[pyclass(name = "ShengjiDeal", module = "zhipai")]
 #[derive(Clone)]
-pub struct PyDeal(Deal);
+pub struct PyDeal(pub(crate) Deal);
 
 fn phase_name(p: Phase) -> &'static str {
     match p {

@@ -160,6 +160,9 @@ pub struct Deal {
     failed_throws: u16,
     /// The bid / burial / play being built card by card.
     building: Multiset,
+    /// Per player: effective suits (bit s) it has shown void in, in completed tricks
+    /// (position evaluation, [`position`]).
+    shown_voids: [u8; NUM_PLAYERS],
     result: Option<DealResult>,
     rng: ChaCha8Rng,
 }
@@ -288,6 +291,7 @@ impl Deal {
             tricks: 0,
             failed_throws: 0,
             building: Multiset::EMPTY,
+            shown_voids: [0; NUM_PLAYERS],
             result: None,
             rng,
         };
@@ -592,6 +596,7 @@ impl Deal {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
+        self.note_voids();
         let format = &self.lead_format;
         let w = trick_winner_of(self.tr(), format, &self.plays)?;
         let winner = (self.leader + w as u8) % 4;
@@ -1001,5 +1006,6 @@ fn points_of(m: &Multiset) -> i32 {
         .sum::<u32>() as i32
 }
 
+pub mod position;
 #[cfg(test)]
 mod tests;
