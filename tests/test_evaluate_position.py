@@ -154,6 +154,22 @@ def test_default_candidates_are_the_legal_plays_and_results_are_reproducible() -
     assert "seat_return" in str(ev1)
 
 
+def test_extra_knowledge_is_kept() -> None:
+    d = burying(seed=4)
+    burial = top_points_burial(d)
+    d.apply("bury", burial)
+    # Seat 1 is told what the kitty holds (say the dealer showed it): its points no longer vary.
+    ev = zhipai.evaluate_position(d, 1, samples=40, seed=2, known={"kitty": burial, "voids": {2: "C"}})
+    assert (ev.outcomes(0)["kitty_points"] == points(burial)).all()
+    without = zhipai.evaluate_position(d, 1, samples=40, seed=2)
+    assert without.outcomes(0)["kitty_points"].std() > 0
+    with pytest.raises(zhipai.ImpossibleDealError):
+        # Three big jokers do not exist in two packs.
+        zhipai.evaluate_position(d, 1, samples=5, known={"hands": {3: "BJ BJ", 2: "BJ"}})
+    with pytest.raises(zhipai.InvalidValueError, match="nope"):
+        zhipai.evaluate_position(d, 1, samples=5, known={"nope": 1})
+
+
 def test_position_errors() -> None:
     d = burying(seed=4)
     with pytest.raises(zhipai.IllegalPlayError, match="seat 2 is not to move"):

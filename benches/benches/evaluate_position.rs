@@ -9,6 +9,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use zhipai_core::deal::Constraints;
 use zhipai_core::eval::{evaluate_position, Position};
 use zhipai_core::games::shengji::state::position::ShengjiPosition;
 use zhipai_core::games::shengji::state::Deal;
@@ -44,12 +45,15 @@ fn bench(c: &mut Criterion) {
     let pos = ShengjiPosition::new(&d, seat).expect("position");
     let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
     let opts = RunOptions { threads: Some(1), ..RunOptions::new(10_000, 7, Policy::Random) };
+    let none = Constraints::new();
     let mut group = c.benchmark_group("evaluate_position");
     group.sample_size(10);
     group.bench_function("tractor_mid_deal_10000_samples_policy", |b| {
         b.iter(|| {
             let ctl = Control { stop: &stop, progress: &progress };
-            black_box(evaluate_position(&pos, Some(vec![None]), 64, &opts, ctl).expect("run"))
+            black_box(
+                evaluate_position(&pos, &none, Some(vec![None]), 64, &opts, ctl).expect("run"),
+            )
         })
     });
     let four: Vec<Option<Multiset>> =
@@ -59,7 +63,10 @@ fn bench(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let ctl = Control { stop: &stop, progress: &progress };
-                black_box(evaluate_position(&pos, Some(four.clone()), 64, &opts, ctl).expect("run"))
+                black_box(
+                    evaluate_position(&pos, &none, Some(four.clone()), 64, &opts, ctl)
+                        .expect("run"),
+                )
             })
         },
     );

@@ -297,6 +297,9 @@ def _evaluate_position(
     threads: int | None = None,
     chunk_size: int | None = None,
     progress: Any = None,
+    hands: list[tuple[int, str]] = ...,
+    kitty: str = "",
+    voids: list[tuple[int, str]] = ...,
 ) -> dict[str, Any]:
     """Internal engine of ``zhipai.evaluate_position`` (same dict as ``_evaluate``)."""
 

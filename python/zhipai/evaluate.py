@@ -298,6 +298,7 @@ def evaluate_position(
     progress: ProgressArg = None,
     limit: int = 64,
     chunk_size: int | None = None,
+    known: Mapping[str, Any] | None = None,
 ) -> Evaluation:
     """Evaluate a Shengji deal in progress from ``seat``'s point of view (PIMC).
 
@@ -312,9 +313,9 @@ def evaluate_position(
     ``policy`` for every seat; sample ``s`` uses the same hidden cards and the same randomness
     for every candidate (common random numbers), so ``compare`` differences are paired.
 
-    Not conditioned on: cards shown in declarations or failed throws, the absence of pairs or
-    tractors implied by a follow that did not match the lead's shape, and what the other
-    players' choices reveal.
+    Not conditioned on unless given in ``known``: cards shown in declarations or failed throws
+    that are still in a hand. Never conditioned on: the absence of pairs or tractors implied by
+    a follow that did not match the lead's shape, and what the other players' choices reveal.
 
     Args:
         deal: a ``zhipai.shengji.Deal`` (or ``zhipai._core.ShengjiDeal``) in the burying or
@@ -330,6 +331,10 @@ def evaluate_position(
         policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
         limit: most default candidates (an int ≥ 1; default 64). Extra legal plays are left
             out, in enumeration order.
+        known: extra knowledge, as in :func:`evaluate`: ``{"hands": {seat: cards still held},
+            "kitty": cards, "voids": {seat: cards or suit letters}}``. Merged kind by kind with
+            the deal's own record (a card known twice counts once); contradictions raise
+            ``ImpossibleDealError``.
 
     Returns:
         :class:`Evaluation`: ``outcomes(c)[column]`` is an int32 array of shape ``(samples,)``
@@ -360,6 +365,14 @@ def evaluate_position(
     if policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
     cands = None if candidates is None else [None if c is None else _cards_text(c, "candidate") for c in candidates]
+    known = dict(known or {})
+    unknown_keys = set(known) - {"hands", "kitty", "voids"}
+    if unknown_keys:
+        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
+    extra_hands = [(int(_core._check_int("known hand seat", s, 0, 3)), _cards_text(c, f"known cards of seat {s}"))
+                   for s, c in dict(known.get("hands") or {}).items()]
+    extra_voids = [(int(_core._check_int("void seat", s, 0, 3)), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()]
+    extra_kitty = _cards_text(known.get("kitty") or "", "known kitty")
     preset = (getattr(deal, "_start", None) or {}).get("preset") or "shengji"
     callback, bar = _progress_callback(progress, int(samples), f"{preset} seat {seat} position")
     try:
@@ -374,6 +387,9 @@ def evaluate_position(
             threads=None if threads is None else int(threads),
             chunk_size=None if chunk_size is None else int(chunk_size),
             progress=callback,
+            hands=extra_hands,
+            kitty=extra_kitty,
+            voids=extra_voids,
         )
     finally:
         if bar is not None:

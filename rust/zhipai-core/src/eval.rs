@@ -218,6 +218,23 @@ pub struct HiddenDealer {
 }
 
 impl SeatView {
+    /// Add what the caller knows beyond the game's own record (e.g. cards shown in a
+    /// declaration or a failed throw that are still in a hand, or voids it tracked): a seat's
+    /// known cards become, kind by kind, the larger of the two counts (knowing "seat 1 holds
+    /// 2H" twice is still one 2H); the voids are united.
+    pub fn merge_known(&mut self, extra: &Constraints) {
+        for (s, cards) in extra.fixed.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+            if self.known.fixed.len() <= s {
+                self.known.fixed.resize(s + 1, Multiset::EMPTY);
+            }
+            self.known.fixed[s] = max_counts(&self.known.fixed[s], cards);
+        }
+        self.known.kitty = max_counts(&self.known.kitty, &extra.kitty);
+        for (s, &v) in extra.voids.iter().enumerate().filter(|(_, v)| !v.is_empty()) {
+            self.known = std::mem::take(&mut self.known).void(s, v);
+        }
+    }
+
     /// Build the sampler of the hidden cards.
     ///
     /// Errors: [`ZhipaiError::ImpossibleDeal`] naming the constraint when no deal is consistent
@@ -267,6 +284,17 @@ impl SeatView {
         })?;
         Ok(HiddenDealer { dealer, seats, num_seats: n })
     }
+}
+
+/// Kind by kind the larger count of `a` and `b`.
+fn max_counts(a: &Multiset, b: &Multiset) -> Multiset {
+    let mut out = *a;
+    for c in b.kinds() {
+        for _ in a.count(c)..b.count(c) {
+            out.add(c);
+        }
+    }
+    out
 }
 
 /// "hand 0 = seat 1, hand 1 = seat 3, hand 2 = the 40 cards already played".
@@ -340,6 +368,9 @@ pub const MAX_DEFAULT_CANDIDATES: usize = 64;
 /// among the deals consistent with [`Position::view`], then plays the position out once per
 /// candidate from the same generator state (common random numbers, as [`evaluate`]).
 ///
+/// `extra`: knowledge beyond the game's record, merged with [`SeatView::merge_known`] (voids
+/// and constraints for seats the deal does not have are refused by the dealer).
+///
 /// `candidates`: `None` = the seat's legal actions ([`Position::legal_candidates`], at most
 /// `limit`), or one policy-decided candidate when the seat is not to move; `Some(list)` = these
 /// actions (each checked; `None` entries let the policy decide).
@@ -349,6 +380,7 @@ pub const MAX_DEFAULT_CANDIDATES: usize = 64;
 /// options; the game's error for a failing rollout (naming the sample index).
 pub fn evaluate_position(
     pos: &dyn Position,
+    extra: &Constraints,
     candidates: Option<Vec<Option<Multiset>>>,
     limit: usize,
     opts: &RunOptions,
@@ -370,7 +402,9 @@ pub fn evaluate_position(
             }
         }
     };
-    let hidden = pos.view()?.dealer()?;
+    let mut view = pos.view()?;
+    view.merge_known(extra);
+    let hidden = view.dealer()?;
     let columns = pos.columns();
     let width = columns.len();
     let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| -> Result<()> {
@@ -548,6 +582,22 @@ mod tests {
         let e = v.dealer().unwrap_err();
         assert!(matches!(e, ZhipaiError::ImpossibleDeal { .. }), "{e}");
         assert!(e.to_string().contains("hand 1 = seat 1"), "{e}");
+    }
+
+    #[test]
+    fn extra_knowledge_is_merged_kind_by_kind() {
+        let mut v = view([2, 2, 2, 0], 2, "AS KS", "");
+        v.known = v.known.void(1, Suit::Clubs.mask());
+        let extra = Constraints::new()
+            .fix_hand(0, ms("AS"))
+            .fix_hand(2, ms("AH AH"))
+            .in_kitty(ms("2C"))
+            .void(1, Suit::Hearts.mask());
+        v.merge_known(&extra);
+        assert_eq!(v.known.fixed[0], ms("AS KS"), "AS was already known: not counted twice");
+        assert_eq!(v.known.fixed[2], ms("AH AH"));
+        assert_eq!(v.known.kitty, ms("2C"));
+        assert_eq!(v.known.voids[1], Suit::Clubs.mask() | Suit::Hearts.mask());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use crate::shengji_scoring::PyDeal;
 use crate::simulate::{evaluation_dict, options, run_polled};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use zhipai_core::deal::Constraints;
 use zhipai_core::eval::{self, Position, SeatView};
 use zhipai_core::games::shengji::state::position::ShengjiPosition;
 use zhipai_core::{Multiset, ZhipaiError};
@@ -17,11 +18,13 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
 /// `_evaluate_position(deal, seat, candidates, limit, samples, policy, seed, threads=None,
 /// chunk_size=None, progress=None) -> dict`: internal engine of `zhipai.evaluate_position`.
 /// `deal` is a `ShengjiDeal`; `candidates` a list of card strings (`None` entries = the policy
-/// decides) or `None` for the seat's legal plays (at most `limit`). The dict is that of
+/// decides) or `None` for the seat's legal plays (at most `limit`); `hands` / `kitty` / `voids`
+/// add knowledge beyond the deal's record (`(seat, cards)` held, kitty cards, `(seat, kinds)`
+/// held none of; merged by `SeatView::merge_known`). The dict is that of
 /// `_evaluate` (`columns`, `docs`, `candidates`, `data`, `requested`, `completed`,
 /// `interrupted`, `exception`).
 #[pyfunction]
-#[pyo3(signature = (deal, seat, candidates, limit, samples, policy, seed, threads=None, chunk_size=None, progress=None))]
+#[pyo3(signature = (deal, seat, candidates, limit, samples, policy, seed, threads=None, chunk_size=None, progress=None, hands=vec![], kitty=String::new(), voids=vec![]))]
 #[allow(clippy::too_many_arguments)]
 fn _evaluate_position<'py>(
     py: Python<'py>,
@@ -35,9 +38,22 @@ fn _evaluate_position<'py>(
     threads: Option<usize>,
     chunk_size: Option<usize>,
     progress: Option<Bound<'py, PyAny>>,
+    hands: Vec<(usize, String)>,
+    kitty: String,
+    voids: Vec<(usize, String)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opts = options(samples, policy, seed, threads, chunk_size)?;
     let pos = guard(|| ShengjiPosition::new(&deal.0, seat))?;
+    let extra = guard(|| {
+        let mut known = Constraints::new().in_kitty(cards(&kitty)?);
+        for (s, text) in &hands {
+            known = known.fix_hand(*s, cards(text)?);
+        }
+        for (s, text) in &voids {
+            known = known.void(*s, cards(text)?.kinds());
+        }
+        Ok(known)
+    })?;
     drop(deal);
     let candidates = guard(|| {
         candidates
@@ -45,7 +61,7 @@ fn _evaluate_position<'py>(
             .transpose()
     })?;
     let (run, exc) = run_polled(py, opts.deals, progress.as_ref(), |ctl| {
-        eval::evaluate_position(&pos, candidates, limit, &opts, ctl)
+        eval::evaluate_position(&pos, &extra, candidates, limit, &opts, ctl)
     })?;
     evaluation_dict(py, run, exc)
 }

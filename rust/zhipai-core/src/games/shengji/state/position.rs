@@ -311,7 +311,8 @@ mod tests {
         let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
         let opts =
             RunOptions { threads: Some(threads), ..RunOptions::new(samples, 11, Policy::Random) };
-        evaluate_position(pos, candidates, 64, &opts, Control { stop: &stop, progress: &progress })
+        let ctl = Control { stop: &stop, progress: &progress };
+        evaluate_position(pos, &Constraints::new(), candidates, 64, &opts, ctl)
     }
 
     /// A random 1- or 2-deck deal with a known declaration (`dealer` 0), played with the random
