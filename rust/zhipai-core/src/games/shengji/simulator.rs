@@ -52,7 +52,7 @@ impl DealSimulator for ShengjiRules {
         self.check_row(row)?;
         let mut deal = Deal::new(self, Rank::TWO, None, rng)?;
         let r = *deal.play_out(policy)?;
-        self.write_row(&r, Rank::TWO, row);
+        self.write_row(&r, row);
         Ok(())
     }
 
@@ -143,12 +143,18 @@ impl DealSimulator for ShengjiRules {
             }
         }
         let r = *deal.result().expect("done");
-        self.write_row(&r, level, row);
+        self.write_row_at(&r, level, row);
         Ok(())
     }
 }
 
 impl ShengjiRules {
+    /// [`ShengjiRules::write_row`] for a deal at level `level` (the `level` column).
+    pub(super) fn write_row_at(&self, r: &DealResult, level: Rank, row: &mut [i32]) {
+        self.write_row(r, row);
+        row[2] = level.index() as i32;
+    }
+
     fn check_row(&self, row: &[i32]) -> Result<()> {
         let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
         if row.len() != n {
@@ -161,12 +167,12 @@ impl ShengjiRules {
         Ok(())
     }
 
-    /// One result row of [`COLUMNS`] (plus `jj_score`) for a deal at level `level`.
-    pub(super) fn write_row(&self, r: &DealResult, level: Rank, row: &mut [i32]) {
+    /// One result row of [`COLUMNS`] (plus `jj_score`).
+    fn write_row(&self, r: &DealResult, row: &mut [i32]) {
         let values = [
             r.dealer as i32,
             r.trump.map_or(4, |s| s.index() as i32),
-            level.index() as i32,
+            0,
             r.declarations as i32,
             r.attacker_points,
             r.trick_points,

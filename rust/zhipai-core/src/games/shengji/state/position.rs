@@ -273,7 +273,7 @@ impl Position for ShengjiPosition {
         }
         let n = row.len();
         let rules = &self.deal.rules;
-        rules.write_row(d.result().expect("done"), d.level, &mut row[..n - 1]);
+        rules.write_row_at(d.result().expect("done"), d.level, &mut row[..n - 1]);
         row[n - 1] = d.returns().expect("done")[self.seat as usize] as i32;
         Ok(())
     }
