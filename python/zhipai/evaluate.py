@@ -94,8 +94,10 @@ class Evaluation:
     empty action, else the cards);
     ``columns``: outcome column names; ``outcomes(c)``: ``{column: int32 array (samples,)}`` for
     candidate ``c`` (index or label), sample ``s`` being the same deal for every candidate;
-    ``summary(c)``; ``compare(column)``: per candidate the mean and the paired difference to the
-    first candidate with 95% confidence intervals.
+    ``summary(c)``; ``compare(column, against=0)``: per candidate the mean and the paired
+    difference to candidate ``against`` (the first by default, ``"best"`` = highest mean) with
+    95% confidence intervals; ``best(column)``. Results of :func:`evaluate_position` have the
+    extra column ``seat_return``.
     """
 
     def __init__(self, raw: Mapping[str, Any], *, preset: str, seat: int, policy: str, seed: int) -> None:
