@@ -297,10 +297,15 @@ fn max_counts(a: &Multiset, b: &Multiset) -> Multiset {
     out
 }
 
-/// "hand 0 = seat 1, hand 1 = seat 3, hand 2 = the 40 cards already played".
+/// "hand 0 = seat 1, hand 1 = seat 3, hand 2 = the 40 cards already played" (or "hand h =
+/// seat h for h < 4, …" when every seat still holds cards).
 fn hand_names(seats: &[usize], gone: usize) -> String {
-    let mut names: Vec<String> =
-        seats.iter().enumerate().map(|(h, s)| format!("hand {h} = seat {s}")).collect();
+    let identity = seats.iter().enumerate().all(|(h, &s)| h == s);
+    let mut names: Vec<String> = if identity {
+        vec![format!("hand h = seat h for h < {}", seats.len())]
+    } else {
+        seats.iter().enumerate().map(|(h, s)| format!("hand {h} = seat {s}")).collect()
+    };
     if gone > 0 {
         names.push(format!("hand {} = the {gone} cards already played", seats.len()));
     }
@@ -581,7 +586,7 @@ mod tests {
         v.known = v.known.void(1, hearts).void(2, hearts);
         let e = v.dealer().unwrap_err();
         assert!(matches!(e, ZhipaiError::ImpossibleDeal { .. }), "{e}");
-        assert!(e.to_string().contains("hand 1 = seat 1"), "{e}");
+        assert!(e.to_string().contains("hand 3 = the 44 cards already played"), "{e}");
     }
 
     #[test]
