@@ -238,9 +238,10 @@ def test_bad_arguments_name_the_value(toy, kwargs, needle):
         zhipai.simulate("gongzhu", **args)
 
 
-def test_callable_policy_is_refused_with_the_reason(toy):
-    with pytest.raises(zhipai.InvalidValueError, match="step-by-step"):
-        zhipai.simulate("gongzhu", 10, policy=lambda obs, moves: moves[0])
+def test_a_policy_that_is_neither_a_name_nor_a_callable_is_refused(toy):
+    # Callables run the Python slow path (tests/test_policy_callable.py).
+    with pytest.raises(zhipai.InvalidValueError, match="invalid policy 42"):
+        zhipai.simulate("gongzhu", 10, policy=42)
 
 
 def test_unknown_preset_and_bad_rules(toy):

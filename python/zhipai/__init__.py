@@ -3,6 +3,9 @@
 The Rust core (``zhipai._core``) does the work; this package configures games and analyses results.
 Card notation: rank then suit (``10H``, ``AS``, ``JS``), ``T`` for 10, jokers ``SJ``/``BJ``.
 
+Step-by-step play and Python policies: ``zhipai.Game(rules).new_deal(seed, index)`` and
+``zhipai.simulate(rules, deals, policy=callable)`` (``zhipai.policy``).
+
 Game modules: ``zhipai.shengji`` (Tractor / 升级 / 八十分, JJ 拖拉机), ``zhipai.hongwu`` (红五),
 ``zhipai.gongzhu`` (拱猪), ``zhipai.baohuang`` (青岛保皇) — all imported with the package.
 
@@ -33,18 +36,22 @@ from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai.deal import Deal, deal, deal_batch
 from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
+from zhipai.policy import Game, GameState, PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
-from zhipai import baohuang, gongzhu, hongwu, shengji  # game modules (zhipai.shengji, ...)
+from zhipai import baohuang, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
 
 __all__ = [
     "Card",
     "Deal",
     "Evaluation",
+    "Game",
+    "GameState",
     "IllegalPlayError",
     "ImpossibleDealError",
     "InvalidCardError",
     "InvalidOptionError",
     "InvalidValueError",
+    "PolicyError",
     "Rules",
     "SimResult",
     "SimulationInterrupted",
@@ -60,6 +67,7 @@ __all__ = [
     "evaluate_position",
     "gongzhu",
     "hongwu",
+    "policy",
     "position_view",
     "presets",
     "rules",

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 import zhipai
 from zhipai.simulate import _optional
@@ -74,15 +75,50 @@ def _check_outputs(args: argparse.Namespace) -> None:
         _optional("matplotlib", "--plot", "plot")
 
 
+def _load_policy(spec: str) -> Any:
+    """``random``/``greedy``, or ``module:function`` imported (the current directory is on the
+    import path) — a Python policy ``f(observation, legal_moves) -> move``."""
+    if spec in ("random", "greedy"):
+        return spec
+    module, sep, name = spec.partition(":")
+    if not sep or not module or not name:
+        raise ValueError(f"invalid policy {spec!r}: expected random, greedy or module:function")
+    if os.getcwd() not in sys.path and "" not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    obj: Any = importlib.import_module(module)
+    for part in name.split("."):
+        if not hasattr(obj, part):
+            raise ValueError(f"invalid policy {spec!r}: module {module!r} has no {name!r}")
+        obj = getattr(obj, part)
+    if not callable(obj):
+        raise ValueError(f"invalid policy {spec!r}: {name!r} is not callable")
+    return obj
+
+
+def _policy_from_args(args: argparse.Namespace) -> Any:
+    """``--policy`` for every seat, or a mapping when ``--policy-seat SEAT=SPEC`` is given."""
+    base = _load_policy(args.policy)
+    if not args.policy_seat:
+        return base
+    seats: dict[Any, Any] = {"others": base}
+    for item in args.policy_seat:
+        seat, sep, spec = item.partition("=")
+        if not sep or not seat.strip().isdigit():
+            raise ValueError(f"invalid --policy-seat {item!r}: expected SEAT=POLICY, e.g. 0=mybot:play")
+        seats[int(seat)] = _load_policy(spec.strip())
+    return seats
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
     _check_outputs(args)
+    policy = _policy_from_args(args)
     status = 0
     try:
         result = zhipai.simulate(
             rules,
             args.deals,
-            policy=args.policy,
+            policy=policy,
             seed=args.seed,
             threads=args.threads,
             progress=False if args.quiet else None,
@@ -104,7 +140,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
-        help="play many deals with a built-in policy and summarise the results",
+        help="play many deals with built-in or Python policies and summarise the results",
         description="Play DEALS complete deals of PRESET (deal i seeded by (SEED, i): the result "
         "does not depend on --threads) and print per-column mean, std, 95% CI and distributions.",
     )
@@ -112,7 +148,13 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--deals", "-n", type=int, default=10_000, help="number of deals (default 10000)")
-    p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")
+    p.add_argument("--policy", "-p", default="random",
+                   help="random (default), greedy, or MODULE:FUNCTION, a Python policy "
+                   "f(observation, legal_moves) -> move for every seat (slow path; the current "
+                   "directory is importable)")
+    p.add_argument("--policy-seat", action="append", metavar="SEAT=POLICY",
+                   help="the policy of one seat (random, greedy or MODULE:FUNCTION), repeatable; "
+                   "the other seats use --policy. E.g. --policy greedy --policy-seat 0=mybot:play")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--threads", "-t", type=int,
                    help="worker threads, 1-256 (default: every core; more than the deals are clamped)")

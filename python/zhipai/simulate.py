@@ -13,26 +13,16 @@ Interruption: Ctrl-C stops the workers and raises :class:`SimulationInterrupted`
 callable returning ``False`` stops the run the same way but returns the prefix (with
 ``result.interrupted`` true) instead of raising.
 
-Python callables as policies (slow path, not available yet): a built-in policy decides inside
-Rust's ``play_deal``, which offers no decision points to call out from, so the slow path must be
-a Python loop over a step-wise game state. Some games now have one (``zhipai.gongzhu.Game``,
-``zhipai.baohuang.Game().new_deal(seed, index)``, ``zhipai.hongwu.Game``), but with different
-verbs and no observation, so a uniform loop cannot be written yet. What each game must expose
-(one protocol, OpenSpiel verbs as in DESIGN.md):
-
-* ``Game(rules).new_deal(seed, index)`` dealing from ``deal_rng(seed, index)`` — the same deal
-  ``simulate`` plays as deal ``index`` — returning a state with:
-* ``current_player() -> int | None``, ``is_terminal() -> bool``;
-* ``legal_moves() -> list[str]`` in a deterministic order (bids/declarations/buries/plays as
-  card text), ``apply(move: str)`` raising ``IllegalPlayError``;
-* ``observation(seat) -> dict`` with only what ``seat`` sees (own hand, level/trump, kitty if it
-  is the seat's, exposed cards, every play so far by seat, current trick, points taken);
-* ``builtin_move(policy: str, rng_state)`` for the seats the callable does not control;
-* ``result_row() -> list[int]`` in the order of the game's ``DealSimulator::columns()``.
-
-The loop is then ``while not s.is_terminal(): seat = s.current_player(); s.apply(policy(
-s.observation(seat), s.legal_moves()) if seat in controlled else s.builtin_move(...))``. Until
-then a callable raises ``InvalidValueError``.
+Python callables as policies (slow path): ``policy`` may also be a callable
+``f(observation, legal_moves) -> move`` for every seat, a list with one policy per seat, or a
+mapping ``{seat: policy, "others": policy}`` (see :func:`zhipai.policy.seat_policies`). Then
+the deals are played one decision at a time in a Python loop over
+``zhipai.Game(rules).new_deal(seed, i)`` (single-threaded, the GIL held; ``threads`` and
+``chunk_size`` are ignored). Deal ``i`` is the same deal as in the fast path and the built-in
+seats draw from its generator as there: a deal stepped with
+``state.apply(state.builtin_move("greedy"))`` at every seat gives exactly the ``policy="greedy"``
+row (checked for every game by tests/test_policy_callable.py), and results are reproducible
+from the seed. Progress, Ctrl-C and the result columns work as in the fast path.
 """
 
 from __future__ import annotations
@@ -47,6 +37,7 @@ from typing import Any, Union
 import numpy as np
 
 from zhipai import _core
+from zhipai import policy as _policy
 from zhipai._core import InvalidValueError, Rules
 
 __all__ = ["ColumnSummary", "SimResult", "SimulationInterrupted", "Summary", "simulate"]
@@ -414,7 +405,7 @@ def _progress_callback(progress: ProgressArg, deals: int, desc: str) -> tuple[An
 def simulate(
     rules: Rules | str,
     deals: int,
-    policy: str | Callable[..., Any] = "random",
+    policy: _policy.SeatPolicies = "random",
     seed: int = 0,
     threads: int | None = None,
     progress: ProgressArg = None,
@@ -428,11 +419,15 @@ def simulate(
         deals: number of deals, an int from 1 to ``2**63 - 1`` (numpy ints accepted; bools and
             floats refused).
         policy: ``"random"`` (uniform over legal choices) or ``"greedy"`` (the game's documented
-            rule-based player), used for every seat and decision. Python callables are not
-            available yet (see the module docs for what the games must expose).
+            rule-based player), used for every seat and decision; or a Python policy (slow
+            path, module docs): a callable ``f(observation: dict, legal_moves: list[str]) ->
+            str`` for every seat, a list with one entry per seat (``[f, "random", "greedy",
+            "random"]``), or a mapping ``{0: f, "others": "greedy"}``. Observation keys and
+            move text: :mod:`zhipai.policy`.
         seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``.
         threads: worker threads, 1 to ``MAX_THREADS`` (256), default every core; more threads
-            than deals are clamped to ``deals``. Results do not depend on it.
+            than deals are clamped to ``deals``. Results do not depend on it. A Python policy
+            (any non-string ``policy``, even a list of built-ins) runs on the calling thread.
         progress: ``None`` (default) = tqdm bar when stderr is a terminal; ``True``/``False`` =
             always/never; or a callable ``f(done, total)`` called about every 100 ms from the
             calling thread — returning ``False`` stops the run (the prefix is returned).
@@ -446,7 +441,12 @@ def simulate(
 
     Raises:
         InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed`` or ``policy`` invalid
-            (the message names the value); a failing deal's error names its index and seed.
+            (the message names the value, e.g. bad seat keys); a failing deal's error names its
+            index and seed.
+        IllegalPlayError: a Python policy returned a move that is not legal (the message names
+            the move, the seat and the deal index).
+        zhipai.policy.PolicyError: a Python policy raised (chained: ``__cause__`` is its
+            exception; the message names the seat and the deal index).
         InvalidOptionError: unknown preset, or a game whose simulation is not available yet.
         SimulationInterrupted: Ctrl-C; ``.result`` holds the completed prefix.
     """
@@ -454,14 +454,11 @@ def simulate(
     threads = _check_threads(threads, deals)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
-    if callable(policy):
-        raise InvalidValueError(
-            f"invalid policy {policy!r}: Python callables need the game's step-by-step state "
-            "(observation + legal moves), which no game exposes yet; use 'random' or 'greedy'"
-        )
-    if policy not in POLICIES:
+    if isinstance(policy, str) and policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
     rules = _resolve_rules(rules)
+    if not isinstance(policy, str):
+        return _simulate_python(rules, deals, policy, seed, progress, aggregate_only)
     engine = _engine(rules)
     callback, bar = _progress_callback(progress, int(deals), rules.preset)
     try:
@@ -484,3 +481,60 @@ def simulate(
     if exc is not None:
         raise exc
     return result
+
+
+#: Seconds between progress reports of the Python loop (as the fast path's poll interval).
+_REPORT_EVERY = 0.1
+
+
+def _simulate_python(
+    rules: Rules,
+    deals: int,
+    policy: _policy.SeatPolicies,
+    seed: int,
+    progress: ProgressArg,
+    aggregate_only: bool,
+) -> SimResult:
+    """The slow path of :func:`simulate`: deals ``0..deals`` played one decision at a time."""
+    import time
+
+    game = _policy.Game(rules)
+    policies = _policy.seat_policies(policy, game.num_players)
+    label = _policy.describe(policies)
+    callback, bar = _progress_callback(progress, deals, rules.preset)
+    rows: list[list[int]] = []
+    interrupted = False
+    last = time.monotonic()
+
+    def result() -> SimResult:
+        data = np.asarray(rows, dtype=np.int32).reshape(len(rows), len(game.columns))
+        raw: dict[str, Any] = {
+            "requested": deals,
+            "completed": len(rows),
+            "interrupted": interrupted,
+            "columns": game.columns,
+            "docs": [game.docs[c] for c in game.columns],
+        }
+        cols = [np.ascontiguousarray(data[:, j]) for j in range(len(game.columns))]
+        if aggregate_only:
+            raw["stats"] = [_exact_stats(c) for c in cols]
+        else:
+            raw["data"] = cols
+        return SimResult(raw, preset=rules.preset, policy=label, seed=seed)
+
+    try:
+        for i in range(deals):
+            rows.append(_policy.play_deal(game, seed, i, policies))
+            now = time.monotonic()
+            if callback is not None and (now - last >= _REPORT_EVERY or i + 1 == deals):
+                last = now
+                if callback(i + 1, deals) is False:
+                    interrupted = len(rows) < deals
+                    break
+    except KeyboardInterrupt as e:
+        interrupted = True
+        raise SimulationInterrupted(result()) from e
+    finally:
+        if bar is not None:
+            bar.close()
+    return result()

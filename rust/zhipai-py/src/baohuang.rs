@@ -6,6 +6,7 @@
 use crate::convert;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
+use crate::simulate::{builtin_policy, finished_row, seed_index, History, Step};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
 use zhipai_core::games::baohuang::{
@@ -579,8 +580,193 @@ impl PyState {
     }
 }
 
+/// Void deals (黄局) redealt in a row before giving up, as `BaohuangRules::play_out`.
+const MAX_REDEALS: i32 = 1000;
+
+/// One Baohuang deal for step-by-step play by any mix of Python callables and built-in
+/// policies, with its own generator (as `zhipai.simulate` plays it: a void deal 黄局 is redealt
+/// from the same generator at once). Move text as `BaohuangState.legal_actions`. See
+/// `zhipai.policy.GameState`.
+#[pyclass(name = "BaohuangGameState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyBaohuangGameState {
+    st: PyState,
+    rules: BaohuangRules,
+    rng: rand_chacha::ChaCha8Rng,
+    redeals: i32,
+    history: History,
+}
+
+impl PyBaohuangGameState {
+    /// Record the move just made by `seat`; redeal a void deal.
+    fn after(&mut self, seat: u8, text: String, mv: Option<Move>) -> Result<()> {
+        let seat = usize::from(seat);
+        self.history.push(match mv {
+            // 暗保 / 暗独 are secret: the others do not even learn that a choice was made (it
+            // would name the guard, or tell a solo emperor from one with a guard).
+            Some(Move::SecretGuard) | Some(Move::SecretSolo) => Step::secret(seat, text),
+            _ => Step::public(seat, text),
+        });
+        if self.st.0.is_void() {
+            self.redeals += 1;
+            if self.redeals >= MAX_REDEALS {
+                return Err(ZhipaiError::impossible_deal(format!(
+                    "{MAX_REDEALS} void deals (黄局) in a row"
+                )));
+            }
+            self.st.0 = State::new(&self.rules, &mut self.rng);
+            self.history.clear();
+        }
+        Ok(())
+    }
+
+    fn builtin(&mut self, policy: &str) -> PyResult<Move> {
+        let p = builtin_policy(policy)?;
+        guard(|| {
+            zhipai_core::games::baohuang::policy::choose(p, &self.st.0, &mut self.rng)
+                .ok_or_else(|| ZhipaiError::illegal_play("builtin move", "the deal is over"))
+        })
+    }
+}
+
+#[pymethods]
+impl PyBaohuangGameState {
+    /// `new_deal(rules, seed, index)`: deal `index` of a `zhipai.simulate` run seeded with
+    /// `seed` (same cards and generator), at the scepter holder's accession decision.
+    #[staticmethod]
+    fn new_deal(
+        rules: &PyRules,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (seed, index) = seed_index(seed, index)?;
+        let r = guard(|| bh_rules(Some(rules)))?;
+        let mut rng = deal_rng(seed, index);
+        let st = PyState(State::new(&r, &mut rng));
+        Ok(PyBaohuangGameState { st, rules: r, rng, redeals: 0, history: History::default() })
+    }
+
+    /// Number of seats (5).
+    #[getter]
+    fn num_players(&self) -> usize {
+        5
+    }
+
+    fn current_player(&self) -> Option<u8> {
+        self.st.0.current_player()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.st.0.is_terminal()
+    }
+
+    /// Every legal move of the seat to act: plays first (card lists), then `pass`, `yield`,
+    /// `jiefeng`; in accession `ascend <card>`, `grab`, `abdicate`, … (`[]` once over).
+    fn legal_moves(&self) -> Vec<String> {
+        self.st.legal_actions()
+    }
+
+    /// Apply `move` (text as in `legal_moves`; a card list plays exactly those cards). Raises
+    /// `IllegalPlayError` naming the move and the rule (the state is then unchanged).
+    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
+        let seat = self.st.0.current_player().unwrap_or(0);
+        let text = text("move", r#move)?;
+        let decision = guard(|| self.st.parse_decision(&text))?;
+        self.st.apply_action(r#move)?;
+        let shown = match decision {
+            Some(m) => m.to_string(),
+            None => ms(&text).map(|m| m.to_string()).unwrap_or(text),
+        };
+        guard(|| self.after(seat, shown, decision))
+    }
+
+    /// The move built-in `policy` ("random" or "greedy") chooses for the seat to act, without
+    /// applying it (drawn from the deal's own generator).
+    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+        let mv = self.builtin(policy)?;
+        Ok(self.st.action_text(&mv))
+    }
+
+    /// Apply the move of built-in `policy` (as `zhipai.simulate` does) and return its text.
+    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+        let seat = self.st.0.current_player().unwrap_or(0);
+        let mv = self.builtin(policy)?;
+        let text = self.st.action_text(&mv);
+        self.st.0.apply_unchecked(mv);
+        guard(|| self.after(seat, text.clone(), Some(mv)))?;
+        Ok(text)
+    }
+
+    /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
+    fn observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let seat = crate::simulate::seat_arg(seat, 5)?;
+        let s = &self.st.0;
+        let me = seat as u8;
+        let o = pyo3::types::PyDict::new(py);
+        o.set_item("game", "baohuang")?;
+        o.set_item("seat", seat)?;
+        // The guard's 明保/暗保 and the 4-copy emperor's 明独/暗独 choice are made in secret: to
+        // the other seats the deal is in "hidden_choice" with nobody named to act.
+        let secret = matches!(s.phase(), Phase::GuardChoice | Phase::SoloChoice)
+            && s.current_player() != Some(me);
+        o.set_item("phase", if secret { "hidden_choice" } else { phase_name(s.phase()) })?;
+        o.set_item("current_player", if secret { None } else { s.current_player() })?;
+        o.set_item("hand", s.hand(me).to_string())?;
+        o.set_item("hand_sizes", (0..5).map(|p| s.hand(p).len()).collect::<Vec<_>>())?;
+        o.set_item("scepter", s.scepter().0)?;
+        o.set_item("emperor", s.emperor())?;
+        o.set_item("dengji_card", s.dengji_card().map(|c| c.to_string()))?;
+        // The guard knows himself; the others once he is revealed (明保, or the 登基 card played).
+        let guard_seen = s.guard().filter(|&g| g == me || s.guard_revealed());
+        o.set_item("guard", guard_seen)?;
+        // 暗独 looks like 暗保 to everyone but the emperor.
+        let mode = match s.mode() {
+            Mode::SecretSolo if s.emperor() != Some(me) => Mode::Normal,
+            m => m,
+        };
+        o.set_item("mode", mode.name())?;
+        o.set_item("play_to_beat", s.play_to_beat().map(|p| p.to_string()))?;
+        o.set_item("finishing_order", self.st.finishing_order())?;
+        o.set_item("abdications", s.abdications())?;
+        o.set_item("redeals", self.redeals)?;
+        o.set_item("history", self.history.view(py, seat)?)?;
+        Ok(o)
+    }
+
+    /// The deal's result row (columns of `zhipai.simulate`), once over.
+    fn result_row(&self) -> PyResult<Vec<i32>> {
+        let rules = Rules::Baohuang(self.rules.clone());
+        finished_row(&rules, self.st.0.is_terminal(), |row| {
+            zhipai_core::games::baohuang::policy::write_row(&self.st.0, self.redeals, row);
+            Ok(())
+        })
+    }
+
+    /// Scores per seat (5 values; zeros until the end).
+    fn returns(&self) -> Vec<f64> {
+        self.st.0.returns().iter().map(|&r| f64::from(r)).collect()
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "BaohuangGameState(phase='{}', current_player={})",
+            phase_name(self.st.0.phase()),
+            crate::simulate::py_opt(self.st.0.current_player())
+        )
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyState>()?;
+    m.add_class::<PyBaohuangGameState>()?;
     m.add_function(wrap_pyfunction!(baohuang_play_error, m)?)?;
     m.add_function(wrap_pyfunction!(baohuang_beats, m)?)?;
     m.add_function(wrap_pyfunction!(baohuang_ascension_options, m)?)?;

@@ -4,6 +4,7 @@
 
 use crate::errors::guard;
 use crate::rules::PyRules;
+use crate::simulate::{builtin_policy, finished_row, seat_arg, seed_index, History, Step};
 use pyo3::prelude::*;
 use zhipai_core::games::gongzhu::{
     self, check_play, legal_plays, scoring, trick_winner, GongzhuRules, Move, Opening, Play,
@@ -195,6 +196,15 @@ fn gongzhu_match(
     })
 }
 
+/// The Python name of a phase: `"exposure"`, `"play"` or `"done"`.
+fn phase_name(p: gongzhu::Phase) -> &'static str {
+    match p {
+        gongzhu::Phase::Exposure => "exposure",
+        gongzhu::Phase::Play => "play",
+        gongzhu::Phase::Done => "done",
+    }
+}
+
 fn parse_move(text: &str) -> Result<Move> {
     let t = text.trim().to_ascii_lowercase();
     if t == "end exposure" || t == "pass" {
@@ -268,11 +278,7 @@ impl PyGongzhuState {
 
     #[getter]
     fn phase(&self) -> &'static str {
-        match self.0.phase() {
-            gongzhu::Phase::Exposure => "exposure",
-            gongzhu::Phase::Play => "play",
-            gongzhu::Phase::Done => "done",
-        }
+        phase_name(self.0.phase())
     }
 
     fn legal_actions(&self) -> Vec<usize> {
@@ -356,6 +362,163 @@ impl PyGongzhuState {
     }
 }
 
+/// One Gongzhu deal for step-by-step play by any mix of Python callables and built-in
+/// policies, with its own generator (the first deal of a match, as `zhipai.simulate` plays it).
+/// Move text: `expose QS`, `expose closed QS`, `end exposure`, a play as cards (`QS`,
+/// `10C 10C`). See `zhipai.policy.GameState`.
+#[pyclass(name = "GongzhuGameState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyGongzhuGameState {
+    state: State,
+    rng: rand_chacha::ChaCha8Rng,
+    history: History,
+    buf: Vec<Play>,
+}
+
+impl PyGongzhuGameState {
+    fn record(&mut self, seat: usize, mv: Move) {
+        self.history.push(match mv {
+            Move::ExposeClosed(_) => Step::hidden(seat, "expose closed", mv.to_string()),
+            _ => Step::public(seat, mv.to_string()),
+        });
+    }
+
+    fn builtin(&mut self, policy: &str) -> PyResult<Move> {
+        let p = builtin_policy(policy)?;
+        if self.state.is_terminal() {
+            return guard(|| Err(ZhipaiError::illegal_play("builtin move", "the deal is over")));
+        }
+        Ok(gongzhu::policy::choose(&self.state, p, &mut self.rng, &mut self.buf))
+    }
+}
+
+#[pymethods]
+impl PyGongzhuGameState {
+    /// `new_deal(rules, seed, index)`: deal `index` of a `zhipai.simulate` run seeded with
+    /// `seed` (same cards, first leader and generator), at the first exposure decision.
+    #[staticmethod]
+    fn new_deal(
+        rules: &PyRules,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (seed, index) = seed_index(seed, index)?;
+        let r = guard(|| gongzhu_rules(rules))?;
+        let mut rng = zhipai_core::rollout::deal_rng(seed, index);
+        let state = State::deal(&r, &mut rng, Opening::FirstOfMatch);
+        Ok(PyGongzhuGameState { state, rng, history: History::default(), buf: Vec::new() })
+    }
+
+    /// Number of seats (4).
+    #[getter]
+    fn num_players(&self) -> usize {
+        4
+    }
+
+    fn current_player(&self) -> Option<usize> {
+        self.state.current_player()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.state.is_terminal()
+    }
+
+    /// Every legal move of the seat to act, in action-code order (`[]` once over).
+    fn legal_moves(&self) -> Vec<String> {
+        self.state.legal_moves().iter().map(|m| m.to_string()).collect()
+    }
+
+    /// Apply `move` (text as in `legal_moves`). Raises `IllegalPlayError` naming the move and
+    /// the rule (the state is then unchanged), or `InvalidCardError` / `InvalidValueError` for
+    /// text that is not a move.
+    fn apply(&mut self, r#move: &str) -> PyResult<()> {
+        let seat = self.state.current_player().unwrap_or(0);
+        let mv = guard(|| {
+            let mv = parse_move(r#move)?;
+            self.state.apply(mv)?;
+            Ok(mv)
+        })?;
+        self.record(seat, mv);
+        Ok(())
+    }
+
+    /// The move built-in `policy` ("random" or "greedy") chooses for the seat to act, without
+    /// applying it (drawn from the deal's own generator).
+    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+        Ok(self.builtin(policy)?.to_string())
+    }
+
+    /// Apply the move of built-in `policy` (as `zhipai.simulate` does) and return its text.
+    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+        let seat = self.state.current_player().unwrap_or(0);
+        let mv = self.builtin(policy)?;
+        match mv {
+            Move::Play(p) => self.state.apply_play_unchecked(p),
+            other => self.state.apply_exposure(other),
+        }
+        self.record(seat, mv);
+        Ok(mv.to_string())
+    }
+
+    /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
+    fn observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let seat = seat_arg(seat, 4)?;
+        let s = &self.state;
+        let o = pyo3::types::PyDict::new(py);
+        o.set_item("game", "gongzhu")?;
+        o.set_item("seat", seat)?;
+        o.set_item("phase", phase_name(s.phase()))?;
+        o.set_item("current_player", s.current_player())?;
+        o.set_item("hand", s.hand(seat).to_string())?;
+        o.set_item("hand_sizes", (0..4).map(|p| s.hand(p).len()).collect::<Vec<_>>())?;
+        o.set_item("exposed", (0..4).map(|p| s.exposed(p).0.to_string()).collect::<Vec<_>>())?;
+        o.set_item("closed", s.exposed(seat).1.to_string())?;
+        o.set_item("taken", (0..4).map(|p| s.taken(p).to_string()).collect::<Vec<_>>())?;
+        let (leader, plays) = s.current_trick();
+        o.set_item(
+            "current_trick",
+            plays
+                .iter()
+                .enumerate()
+                .map(|(i, p)| ((leader + i) % 4, p.to_string()))
+                .collect::<Vec<_>>(),
+        )?;
+        o.set_item("first_leader", s.first_leader())?;
+        o.set_item("tricks", s.tricks_played())?;
+        o.set_item("history", self.history.view(py, seat)?)?;
+        Ok(o)
+    }
+
+    /// The deal's result row (columns of `zhipai.simulate`), once over.
+    fn result_row(&self) -> PyResult<Vec<i32>> {
+        let rules = Rules::Gongzhu(*self.state.rules());
+        finished_row(&rules, self.state.is_terminal(), |row| {
+            gongzhu::policy::write_row(self.state.rules(), &self.state.summary(), row);
+            Ok(())
+        })
+    }
+
+    /// Final (credited) scores per seat once over, zeros before.
+    fn returns(&self) -> Vec<f64> {
+        self.state.returns().to_vec()
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "GongzhuGameState(current_player={})",
+            crate::simulate::py_opt(self.state.current_player())
+        )
+    }
+}
+
 fn check_seat(seat: usize) -> Result<()> {
     if seat < 4 {
         Ok(())
@@ -366,6 +529,7 @@ fn check_seat(seat: usize) -> Result<()> {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyGongzhuState>()?;
+    m.add_class::<PyGongzhuGameState>()?;
     m.add_function(wrap_pyfunction!(gongzhu_score, m)?)?;
     m.add_function(wrap_pyfunction!(gongzhu_legal_plays, m)?)?;
     m.add_function(wrap_pyfunction!(gongzhu_check_play, m)?)?;

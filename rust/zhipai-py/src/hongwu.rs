@@ -9,6 +9,10 @@
 use crate::cards::PyCard;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
+use crate::simulate::{
+    all_leads, builtin_policy, finished_row, seed_index, sub_multisets, History, Step,
+    MOVE_LIST_LIMIT,
+};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
 use zhipai_core::games::hongwu::auction::{Auction, Bid};
@@ -420,6 +424,17 @@ fn cards_of(m: &Multiset) -> Vec<PyCard> {
     m.to_vec().into_iter().map(PyCard).collect()
 }
 
+/// The Python name of a phase: `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
+fn phase_name(p: Phase) -> &'static str {
+    match p {
+        Phase::Auction => "auction",
+        Phase::Trump => "trump",
+        Phase::Kitty => "kitty",
+        Phase::Play => "play",
+        Phase::Over => "over",
+    }
+}
+
 fn policy_of(v: &Bound<'_, PyAny>) -> PyResult<Policy> {
     let text = str_arg("policy", v)?;
     guard(|| text.parse::<Policy>())
@@ -500,13 +515,7 @@ impl PyHongWuState {
     /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
     #[getter]
     fn phase(&self) -> &'static str {
-        match self.0.phase() {
-            Phase::Auction => "auction",
-            Phase::Trump => "trump",
-            Phase::Kitty => "kitty",
-            Phase::Play => "play",
-            Phase::Over => "over",
-        }
+        phase_name(self.0.phase())
     }
 
     /// The seat to act, or `None` once the deal is over.
@@ -725,8 +734,247 @@ fn policy_and_seed(
     Ok((p, seed.map_or(Ok(0), seed_arg)?))
 }
 
+// ------------------------------------------------------------------------------------------
+// Step-wise play for Python policies (`zhipai.Game(rules).new_deal(seed, index)`). Move text:
+// `pass`, `bid 60`, `trump S`, `bury <8 cards>`, `play <cards>`.
+
+/// One Hong Wu deal for step-by-step play by any mix of Python callables and built-in
+/// policies, with its own generator (as `zhipai.simulate` plays it). See
+/// `zhipai.policy.GameState`.
+#[pyclass(name = "HongWuGameState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyHongWuGameState {
+    state: HongWuState,
+    rng: rand_chacha::ChaCha8Rng,
+    history: History,
+    /// The current trick as (seat, cards played).
+    trick: Vec<(usize, Multiset)>,
+}
+
+fn action_text(a: &Action) -> String {
+    match a {
+        Action::Play(m) => format!("play {m}"),
+        other => other.to_string(),
+    }
+}
+
+fn parse_action(text: &str) -> zhipai_core::Result<Action> {
+    let t = text.trim();
+    let (kind, rest) = t.split_once(' ').unwrap_or((t, ""));
+    let rest = rest.trim();
+    Ok(match kind.to_ascii_lowercase().as_str() {
+        "pass" if rest.is_empty() => Action::Bid(Bid::Pass),
+        "bid" => Action::Bid(Bid::Points(rest.parse().map_err(|_| {
+            ZhipaiError::invalid_value("bid", rest, "expected points such as 'bid 60'")
+        })?)),
+        "trump" => Action::Trump(rest.parse()?),
+        "bury" => Action::Bury(rest.parse()?),
+        "play" => Action::Play(rest.parse()?),
+        _ => return Err(ZhipaiError::invalid_value(
+            "move",
+            text,
+            "expected 'pass', 'bid <points>', 'trump <S|H|D|C>', 'bury <cards>' or 'play <cards>'",
+        )),
+    })
+}
+
+impl PyHongWuGameState {
+    fn step(&mut self, a: Action) -> zhipai_core::Result<()> {
+        let seat = self.state.to_act().unwrap_or(0);
+        let played = self.state.apply(&a)?;
+        match (a, played) {
+            (Action::Bury(m), _) => {
+                self.history.push(Step::hidden(seat, "bury", format!("bury {m}")));
+            }
+            (Action::Play(m), Some(p)) => {
+                let text = match p.failed_throw {
+                    Some(tried) => format!("play {} (failed throw {tried})", p.cards),
+                    None => format!("play {m}"),
+                };
+                self.history.push(Step::public(seat, text));
+                self.trick.push((seat, p.cards));
+                if self.trick.len() == 4 {
+                    self.trick.clear();
+                }
+            }
+            (other, _) => self.history.push(Step::public(seat, action_text(&other))),
+        }
+        Ok(())
+    }
+
+    fn builtin(&mut self, policy: &str) -> PyResult<Action> {
+        let p = builtin_policy(policy)?;
+        if self.state.is_over() {
+            return Err(to_py(ZhipaiError::illegal_play("builtin move", "the deal is over")));
+        }
+        Ok(choose(&self.state, p, &mut self.rng))
+    }
+}
+
+#[pymethods]
+impl PyHongWuGameState {
+    /// `new_deal(rules, seed, index)`: deal `index` of a `zhipai.simulate` run seeded with
+    /// `seed` (same cards, opener and generator), before the first bid.
+    #[staticmethod]
+    fn new_deal(
+        rules: &PyRules,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (seed, index) = seed_index(seed, index)?;
+        let r = hong_wu(rules)?;
+        let mut rng = deal_rng(seed, index);
+        let state = HongWuState::deal(&r, &mut rng);
+        Ok(PyHongWuGameState { state, rng, history: History::default(), trick: Vec::new() })
+    }
+
+    /// Number of seats (4).
+    #[getter]
+    fn num_players(&self) -> usize {
+        4
+    }
+
+    fn current_player(&self) -> Option<usize> {
+        self.state.to_act()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.state.is_over()
+    }
+
+    /// Legal moves of the seat to act, in a deterministic order: every bid (`pass` first), the
+    /// four trump suits, the first 1000 burials in card order (any 8 held cards may be buried),
+    /// every legal lead when there are at most 1000, else the lead candidates (every single,
+    /// pair, tractor and each plain suit's whole holding when it is a throw; other throws are
+    /// legal too), the first 1000 legal follows.
+    fn legal_moves(&self) -> Vec<String> {
+        let s = &self.state;
+        let Some(seat) = s.to_act() else { return Vec::new() };
+        match s.phase() {
+            Phase::Auction => {
+                s.auction().legal_bids().iter().map(|b| action_text(&Action::Bid(*b))).collect()
+            }
+            Phase::Trump => "SHDC".chars().map(|c| format!("trump {c}")).collect(),
+            Phase::Kitty => {
+                let mut ok = |m: &Multiset| s.check(&Action::Bury(*m)).is_ok();
+                sub_multisets(&s.hand(seat), 8, MOVE_LIST_LIMIT, 50 * MOVE_LIST_LIMIT, &mut ok)
+                    .iter()
+                    .map(|m| format!("bury {m}"))
+                    .collect()
+            }
+            Phase::Play => match s.follow_moves() {
+                Some(m) => {
+                    m.enumerate(MOVE_LIST_LIMIT).iter().map(|m| format!("play {m}")).collect()
+                }
+                None => {
+                    let tr = s.trick_rules().expect("trump chosen in play");
+                    all_leads(tr, &s.hand(seat))
+                        .unwrap_or_else(|| s.lead_candidates())
+                        .iter()
+                        .map(|m| format!("play {m}"))
+                        .collect()
+                }
+            },
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    /// Apply `move` (text as in `legal_moves`, any legal move) for the seat to act. Raises
+    /// `IllegalPlayError` naming the move and the rule (the state is then unchanged), or
+    /// `InvalidCardError` / `InvalidValueError` for text that is not a move.
+    fn apply(&mut self, r#move: &str) -> PyResult<()> {
+        guard(|| {
+            let a = parse_action(r#move)?;
+            self.step(a)
+        })
+    }
+
+    /// The move built-in `policy` ("random" or "greedy") chooses for the seat to act, without
+    /// applying it (drawn from the deal's own generator).
+    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+        Ok(action_text(&self.builtin(policy)?))
+    }
+
+    /// Apply the move of built-in `policy` and return its text.
+    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+        let a = self.builtin(policy)?;
+        guard(|| self.step(a))?;
+        Ok(action_text(&a))
+    }
+
+    /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
+    fn observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seat = seat_arg("seat", seat)?;
+        let s = &self.state;
+        let o = PyDict::new(py);
+        o.set_item("game", "hong_wu")?;
+        o.set_item("seat", seat)?;
+        o.set_item("phase", self.phase())?;
+        o.set_item("current_player", s.to_act())?;
+        o.set_item("contract", s.contract().map(|c| (c.dealer, c.bid)))?;
+        o.set_item("trump", s.trump().map(|t| t.letter().to_string()))?;
+        o.set_item("hand", s.hand(seat).to_string())?;
+        let buried = s.phase() == Phase::Play || s.phase() == Phase::Over;
+        o.set_item("kitty", (buried && s.is_dealer(seat)).then(|| s.kitty().to_string()))?;
+        o.set_item("hand_sizes", (0..4).map(|p| s.hand(p).len()).collect::<Vec<_>>())?;
+        o.set_item(
+            "current_trick",
+            self.trick.iter().map(|(p, m)| (*p, m.to_string())).collect::<Vec<_>>(),
+        )?;
+        o.set_item("points_won", s.points_won().to_vec())?;
+        o.set_item("tricks", s.tricks())?;
+        o.set_item("history", self.history.view(py, seat)?)?;
+        Ok(o)
+    }
+
+    /// `"auction"`, `"trump"`, `"kitty"`, `"play"` or `"over"`.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        phase_name(self.state.phase())
+    }
+
+    /// The deal's result row (columns of `zhipai.simulate`), once over.
+    fn result_row(&self) -> PyResult<Vec<i32>> {
+        let rules = Rules::HongWu(self.state.rules().clone());
+        finished_row(&rules, self.state.is_over(), |row| {
+            zhipai_core::games::hongwu::policy::write_row(&self.state, row);
+            Ok(())
+        })
+    }
+
+    /// Each seat's result once over (the dealer's and each 闲家's table units × `base_score_k`,
+    /// zero-sum), zeros before.
+    fn returns(&self) -> Vec<f64> {
+        let (s, c) = (self.state.settlement(), self.state.contract());
+        (0..4)
+            .map(|p| match (s, c) {
+                (Some(s), Some(c)) if c.dealer == p => s.dealer as f64,
+                (Some(s), Some(_)) => s.each_other as f64,
+                _ => 0.0,
+            })
+            .collect()
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "HongWuGameState(phase='{}', current_player={})",
+            self.phase(),
+            crate::simulate::py_opt(self.state.to_act())
+        )
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyHongWuState>()?;
+    m.add_class::<PyHongWuGameState>()?;
     m.add_class::<PyHongWuAuction>()?;
     m.add_class::<PyHongWuOrder>()?;
     m.add_function(wrap_pyfunction!(hongwu_settle, m)?)?;

@@ -5,6 +5,9 @@
 use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
+use crate::simulate::{
+    all_leads, builtin_policy, finished_row, seat_arg, seed_index, History, Step, MOVE_LIST_LIMIT,
+};
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::declare::check_declarations;
 use zhipai_core::games::shengji::declare::Bid;
@@ -296,8 +299,329 @@ impl PyDeal {
     }
 }
 
+// ------------------------------------------------------------------------------------------
+// Step-wise play for Python policies (`zhipai.Game(rules).new_deal(seed, index)`): the deal,
+// the public history and the bookkeeping an observation needs. Move text: `pass`,
+// `declare 2H 2H`, `bury <cards>`, `play <cards>` (the `Move` display).
+
+/// One Shengji deal (hand 1 at level 2, as `zhipai.simulate` plays it) for step-by-step play by
+/// any mix of Python callables and built-in policies. See `zhipai.policy.GameState`.
+#[pyclass(name = "ShengjiGameState", module = "zhipai", from_py_object)]
+#[derive(Clone)]
+pub struct PyShengjiGameState {
+    deal: Deal,
+    history: History,
+    /// The dealer's burial, once made (seen by the dealer only).
+    buried: Option<Multiset>,
+    /// The current trick as (seat, cards played).
+    trick: Vec<(usize, Multiset)>,
+    /// Card points won in completed tricks, per seat.
+    won: [i32; 4],
+    tricks: u32,
+}
+
+fn parse_shengji_move(deal: &Deal, text: &str) -> Result<Move> {
+    let t = text.trim();
+    let (kind, cards) = t.split_once(' ').unwrap_or((t, ""));
+    Ok(match kind.to_ascii_lowercase().as_str() {
+        "pass" if cards.trim().is_empty() => Move::Pass,
+        "declare" => Move::Declare(Bid::from_cards(
+            &parse_cards(cards)?,
+            deal.declaring().level(),
+            deal.rules().decks,
+        )?),
+        "bury" => Move::Bury(cards.parse()?),
+        "play" => Move::Play(cards.parse()?),
+        _ => {
+            return Err(ZhipaiError::invalid_value(
+                "move",
+                text,
+                "expected 'pass', 'declare <cards>', 'bury <cards>' or 'play <cards>'",
+            ))
+        }
+    })
+}
+
+/// Legal burials of `k` cards (up to [`MOVE_LIST_LIMIT`]) in card order: sorted card lists
+/// extending `cur` with kinds from `min` on, walked with the deal's card-by-card action mask,
+/// which holds exactly the cards that still complete a legal burial (so the
+/// `kitty_bury_restrictions` are met without trying the millions of illegal ones).
+fn burials(
+    d: &Deal,
+    hand: &Multiset,
+    cur: Multiset,
+    min: usize,
+    k: usize,
+    out: &mut Vec<Multiset>,
+) {
+    let mask = d.legal_action_mask();
+    for kind in min..zhipai_core::NUM_KINDS {
+        if out.len() >= MOVE_LIST_LIMIT {
+            return;
+        }
+        let card = zhipai_core::Card::from_index(kind).expect("kind < 54");
+        // Cards of kinds ≥ `kind` still unused must fill the rest of the burial.
+        let left: usize = (kind..zhipai_core::NUM_KINDS)
+            .filter_map(zhipai_core::Card::from_index)
+            .map(|c| hand.count(c) - cur.count(c))
+            .sum();
+        if mask & (1 << kind) == 0 || left < k - cur.len() {
+            continue;
+        }
+        let mut next = cur;
+        next.add(card);
+        if next.len() == k {
+            out.push(next);
+        } else {
+            let mut d2 = d.clone();
+            if d2.apply_action(kind).is_ok() {
+                burials(&d2, hand, next, kind, k, out);
+            }
+        }
+    }
+}
+
+impl PyShengjiGameState {
+    /// Apply `mv` for the seat to move and record it (history, trick, points).
+    fn step(&mut self, mv: Move) -> Result<()> {
+        let seat = self.deal.current_player().map_or(0, usize::from);
+        let leading = self.deal.phase() == Phase::Playing && self.trick.is_empty();
+        self.deal.apply(mv)?;
+        match mv {
+            Move::Bury(m) => {
+                self.buried = Some(m);
+                self.history.push(Step::hidden(seat, "bury", format!("bury {m}")));
+            }
+            Move::Play(m) => {
+                // A failed throw is reduced to its forced part: record what was played.
+                let played = if leading {
+                    self.deal.current_trick().first().copied().unwrap_or(m)
+                } else {
+                    m
+                };
+                let text = if played == m {
+                    format!("play {played}")
+                } else {
+                    format!("play {played} (failed throw {m})")
+                };
+                self.history.push(Step::public(seat, text));
+                self.trick.push((seat, played));
+                if self.trick.len() == 4 {
+                    self.finish_trick()?;
+                }
+            }
+            // A seat is asked only when it holds a legal declaration, so even its pass would
+            // tell the others it received a level card or joker: passes are secret.
+            Move::Pass => self.history.push(Step::secret(seat, "pass")),
+            other => self.history.push(Step::public(seat, other.to_string())),
+        }
+        Ok(())
+    }
+
+    fn finish_trick(&mut self) -> Result<()> {
+        let tr = self.deal.trick_rules().expect("trick rules exist in play");
+        let plays: Vec<Multiset> = self.trick.iter().map(|(_, m)| *m).collect();
+        let w = zhipai_core::trick::trick_winner(tr, &plays)?;
+        let points: i32 = plays.iter().flat_map(|m| m.iter()).map(|c| c.points() as i32).sum();
+        self.won[self.trick[w].0] += points;
+        self.tricks += 1;
+        self.trick.clear();
+        Ok(())
+    }
+
+    fn builtin(&mut self, policy: &str) -> PyResult<Move> {
+        let p = builtin_policy(policy)?;
+        guard(|| match p {
+            Policy::Random => self.deal.random_move(),
+            Policy::Greedy => self.deal.greedy_move(),
+        })
+    }
+}
+
+#[pymethods]
+impl PyShengjiGameState {
+    /// `new_deal(rules, seed=0, index=0)`: deal `index` of a `zhipai.simulate` run seeded with
+    /// `seed` (the same cards and chance events), up to its first decision.
+    #[staticmethod]
+    #[pyo3(signature = (rules, seed, index))]
+    fn new_deal(
+        rules: &PyRules,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let (seed, index) = seed_index(seed, index)?;
+        guard(|| {
+            let r = shengji(rules)?;
+            let deal =
+                Deal::new(r, Rank::TWO, None, &mut zhipai_core::rollout::deal_rng(seed, index))?;
+            Ok(PyShengjiGameState {
+                deal,
+                history: History::default(),
+                buried: None,
+                trick: Vec::new(),
+                won: [0; 4],
+                tricks: 0,
+            })
+        })
+    }
+
+    /// Number of seats (4).
+    #[getter]
+    fn num_players(&self) -> usize {
+        4
+    }
+
+    fn current_player(&self) -> Option<u8> {
+        self.deal.current_player()
+    }
+
+    fn is_terminal(&self) -> bool {
+        self.deal.is_terminal()
+    }
+
+    /// Legal moves of the seat to move, in a deterministic order: every declaration (`pass`
+    /// first); burials: the first 1000 legal ones in card order (any legal burial may be
+    /// applied); leads: every legal lead when there are at most 1000, else every single-unit
+    /// lead and each suit's whole holding when it is a throw (the random policy's candidates;
+    /// other throws of one suit are legal too); follows: the first 1000 legal follows. `[]`
+    /// once over.
+    fn legal_moves(&self) -> Vec<String> {
+        let d = &self.deal;
+        let Some(p) = d.current_player() else { return Vec::new() };
+        let play = |m: &Multiset| format!("play {m}");
+        match d.phase() {
+            Phase::Dealing => std::iter::once("pass".to_string())
+                .chain(d.legal_bids().iter().map(|b| format!("declare {b}")))
+                .collect(),
+            Phase::Burying => {
+                let (_, k) = zhipai_core::games::shengji::state::hand_and_kitty(d.rules().decks);
+                let mut out = Vec::new();
+                burials(d, &d.hand(p), Multiset::EMPTY, 0, k, &mut out);
+                out.iter().map(|m| format!("bury {m}")).collect()
+            }
+            Phase::Playing => {
+                let tr = d.trick_rules().expect("trick rules exist in play");
+                let hand = d.hand(p);
+                let mut out = Vec::new();
+                match d.current_trick().first() {
+                    None => match all_leads(tr, &hand) {
+                        Some(leads) => out = leads.iter().map(play).collect(),
+                        None => zhipai_core::trick::lead_candidates::for_each_lead_candidate(
+                            tr,
+                            &hand,
+                            &mut |m| {
+                                out.push(play(m));
+                                std::ops::ControlFlow::Continue(())
+                            },
+                        ),
+                    },
+                    Some(lead) => {
+                        if let Ok(format) = zhipai_core::trick::check_lead(tr, lead, None) {
+                            if let Ok(moves) =
+                                zhipai_core::trick::FollowMoves::new(tr, &format, &hand)
+                            {
+                                out = moves.enumerate(MOVE_LIST_LIMIT).iter().map(play).collect();
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            Phase::Done => Vec::new(),
+        }
+    }
+
+    /// Apply `move` (text as in `legal_moves`, any legal move) for the seat to move. Raises
+    /// `IllegalPlayError` (naming the move and the rule) or `InvalidCardError` /
+    /// `InvalidValueError` for text that is not a move; the state is then unchanged.
+    fn apply(&mut self, r#move: &str) -> PyResult<()> {
+        guard(|| {
+            let mv = parse_shengji_move(&self.deal, r#move)?;
+            self.step(mv)
+        })
+    }
+
+    /// The move built-in `policy` ("random" or "greedy") chooses for the seat to move, without
+    /// applying it (drawn from the deal's own generator, as `zhipai.simulate` does).
+    fn builtin_move(&mut self, policy: &str) -> PyResult<String> {
+        Ok(self.builtin(policy)?.to_string())
+    }
+
+    /// Apply the move of built-in `policy` and return its text.
+    fn apply_builtin(&mut self, policy: &str) -> PyResult<String> {
+        let mv = self.builtin(policy)?;
+        guard(|| self.step(mv))?;
+        Ok(mv.to_string())
+    }
+
+    /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
+    fn observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let seat = seat_arg(seat, 4)?;
+        let d = &self.deal;
+        let o = pyo3::types::PyDict::new(py);
+        o.set_item("game", "shengji")?;
+        o.set_item("seat", seat)?;
+        o.set_item("phase", phase_name(d.phase()))?;
+        // While dealing, who is asked is private for the same reason (see `step`).
+        let asked = d.current_player().filter(|&p| d.phase() != Phase::Dealing || p == seat as u8);
+        o.set_item("current_player", asked)?;
+        o.set_item("level", d.declaring().level().to_string())?;
+        o.set_item("dealer", d.dealer())?;
+        o.set_item(
+            "trump",
+            d.trump().map(|t| t.map_or("NT".to_string(), |s| s.letter().to_string())),
+        )?;
+        o.set_item("declaration", d.declaring().winner().map(|(p, b)| (p, b.to_string())))?;
+        o.set_item("hand", d.hand(seat as u8).to_string())?;
+        let own_kitty = d.dealer() == Some(seat as u8);
+        o.set_item("kitty", self.buried.filter(|_| own_kitty).map(|m| m.to_string()))?;
+        o.set_item("hand_sizes", (0..4u8).map(|p| d.hand(p).len()).collect::<Vec<_>>())?;
+        o.set_item(
+            "current_trick",
+            self.trick.iter().map(|(s, m)| (*s, m.to_string())).collect::<Vec<_>>(),
+        )?;
+        o.set_item("points_won", self.won.to_vec())?;
+        o.set_item("tricks", self.tricks)?;
+        o.set_item("history", self.history.view(py, seat)?)?;
+        Ok(o)
+    }
+
+    /// The deal's result row (columns of `zhipai.simulate`), once over.
+    fn result_row(&self) -> PyResult<Vec<i32>> {
+        let rules = Rules::Shengji(self.deal.rules().clone());
+        finished_row(&rules, self.deal.is_terminal(), |row| {
+            let r = self.deal.result().expect("a finished deal has a result");
+            self.deal.rules().write_row(r, row);
+            Ok(())
+        })
+    }
+
+    /// Zero-sum returns per seat once over (levels gained, negative for the other side), zeros
+    /// before.
+    fn returns(&self) -> [f64; 4] {
+        self.deal.returns().unwrap_or([0.0; 4])
+    }
+
+    fn clone(&self) -> Self {
+        Clone::clone(self)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "ShengjiGameState(phase='{}', current_player={})",
+            phase_name(self.deal.phase()),
+            crate::simulate::py_opt(self.deal.current_player())
+        )
+    }
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDeal>()?;
+    m.add_class::<PyShengjiGameState>()?;
     m.add_function(wrap_pyfunction!(shengji_declare, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_change, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_jj_score, m)?)?;

@@ -372,5 +372,272 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(_simulate_toy, m)?)?;
     m.add_function(wrap_pyfunction!(_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(_evaluate_toy, m)?)?;
+    m.add_function(wrap_pyfunction!(_columns, m)?)?;
     Ok(())
+}
+
+// ------------------------------------------------------------------------------------------
+// Shared pieces of the step-wise game states (`zhipai.Game(rules).new_deal(seed, index)`),
+// the slow path of `zhipai.simulate` with Python callables as policies. Each game's binding
+// file has one `<Game>GameState` class with the same methods; these helpers keep them alike.
+
+/// Most moves `legal_moves()` lists where a decision can have millions of legal choices
+/// (Shengji-family burials and follows): the first ones in a deterministic order.
+pub const MOVE_LIST_LIMIT: usize = 1000;
+
+/// One recorded move: who made it, what the other seats see (`None`: not even that a move was
+/// made, e.g. Baohuang's secret guard choice), and what the mover sees when that differs (the
+/// cards of a burial).
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub seat: usize,
+    pub public: Option<String>,
+    pub private: Option<String>,
+}
+
+impl Step {
+    pub fn public(seat: usize, text: impl Into<String>) -> Step {
+        Step { seat, public: Some(text.into()), private: None }
+    }
+
+    /// A move whose details only the mover sees; the others see `public` (e.g. `"bury"`).
+    pub fn hidden(seat: usize, public: impl Into<String>, private: impl Into<String>) -> Step {
+        Step { seat, public: Some(public.into()), private: Some(private.into()) }
+    }
+
+    /// A move only the mover knows was made.
+    pub fn secret(seat: usize, private: impl Into<String>) -> Step {
+        Step { seat, public: None, private: Some(private.into()) }
+    }
+}
+
+/// The visible text of `step` for `seat`: another seat's hidden move shows only its public
+/// text (e.g. `"bury"`), a secret one not at all.
+fn seen_by(step: &Step, seat: usize) -> Option<&str> {
+    match (&step.private, &step.public) {
+        (Some(p), _) if step.seat == seat => Some(p),
+        (_, Some(p)) => Some(p),
+        (_, None) => None,
+    }
+}
+
+/// The moves of a deal, with each seat's view kept as a Python list that grows with the deal:
+/// an observation then copies a list of shared tuples instead of building every entry again
+/// (the history is the biggest part of an observation, and it is asked for at every decision).
+#[derive(Debug, Default)]
+pub struct History {
+    steps: Vec<Step>,
+    /// Per seat: its view so far and how many steps it covers.
+    views: Vec<Option<(Py<PyList>, usize)>>,
+}
+
+impl Clone for History {
+    /// The steps; the views are rebuilt on demand (a Python list is not cloned without the GIL).
+    fn clone(&self) -> Self {
+        History { steps: self.steps.clone(), views: Vec::new() }
+    }
+}
+
+impl History {
+    pub fn push(&mut self, step: Step) {
+        self.steps.push(step);
+    }
+
+    /// Forget every move (a redealt deal).
+    pub fn clear(&mut self) {
+        self.steps.clear();
+        self.views.clear();
+    }
+
+    /// A new list of `(seat, move text)` as `seat` sees the history (see [`seen_by`]).
+    pub fn view<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyList>> {
+        if self.views.len() <= seat {
+            self.views.resize_with(seat + 1, || None);
+        }
+        let (list, done) = match self.views[seat].take() {
+            Some((l, n)) => (l.into_bound(py), n),
+            None => (PyList::empty(py), 0),
+        };
+        for s in &self.steps[done..] {
+            if let Some(text) = seen_by(s, seat) {
+                list.append((s.seat, text))?;
+            }
+        }
+        let copy = list.get_slice(0, list.len());
+        self.views[seat] = Some((list.unbind(), self.steps.len()));
+        Ok(copy)
+    }
+}
+
+/// An optional value as Python writes it (`None` or the value), for `__repr__`.
+pub fn py_opt(v: Option<impl std::fmt::Display>) -> String {
+    v.map_or_else(|| "None".to_string(), |v| v.to_string())
+}
+
+/// The built-in policy named `name` (`"random"` or `"greedy"`), else `InvalidValueError`.
+pub fn builtin_policy(name: &str) -> PyResult<Policy> {
+    guard(|| name.parse::<Policy>())
+}
+
+/// A seat argument in `0..seats`, else `InvalidValueError` naming it.
+pub fn seat_arg(seat: &Bound<'_, PyAny>, seats: usize) -> PyResult<usize> {
+    crate::convert::int_in("seat", seat, 0, seats as i128 - 1)
+}
+
+/// `(seed, index)` arguments of `new_deal`: ints in 0..2**64.
+pub fn seed_index(seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<(u64, u64)> {
+    let s = crate::convert::int_in("seed", seed, 0, u64::MAX as i128)?;
+    let i = crate::convert::int_in("index", index, 0, u64::MAX as i128)?;
+    Ok((s, i))
+}
+
+/// The result row of a finished deal, or `InvalidValueError` while it is still running.
+pub fn finished_row(
+    rules: &zhipai_core::Rules,
+    terminal: bool,
+    write: impl FnOnce(&mut [i32]) -> Result<(), ZhipaiError>,
+) -> PyResult<Vec<i32>> {
+    guard(|| {
+        if !terminal {
+            return Err(ZhipaiError::invalid_value(
+                "result_row",
+                "a deal in progress",
+                "the deal is not over yet (is_terminal() is false)",
+            ));
+        }
+        let mut row = vec![0; rollout::simulator(rules)?.columns().len()];
+        write(&mut row)?;
+        Ok(row)
+    })
+}
+
+/// Up to `limit` distinct `k`-card sub-multisets of `hand` accepted by `ok`, in lexicographic
+/// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
+/// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
+/// applied, listed or not).
+pub fn sub_multisets(
+    hand: &Multiset,
+    k: usize,
+    limit: usize,
+    scan: usize,
+    ok: &mut dyn FnMut(&Multiset) -> bool,
+) -> Vec<Multiset> {
+    let kinds: Vec<(zhipai_core::Card, usize)> =
+        hand.kinds().iter().map(|c| (c, hand.count(c))).collect();
+    // suffix[i] = cards available in kinds i.. (prunes branches that cannot reach k).
+    let mut suffix = vec![0; kinds.len() + 1];
+    for i in (0..kinds.len()).rev() {
+        suffix[i] = suffix[i + 1] + kinds[i].1;
+    }
+    struct Walk<'a> {
+        kinds: &'a [(zhipai_core::Card, usize)],
+        suffix: &'a [usize],
+        out: Vec<Multiset>,
+        limit: usize,
+        scan: usize,
+        ok: &'a mut dyn FnMut(&Multiset) -> bool,
+    }
+    fn go(w: &mut Walk<'_>, i: usize, need: usize, cur: &mut Multiset) {
+        if w.out.len() >= w.limit || w.scan == 0 {
+            return;
+        }
+        if need == 0 {
+            w.scan -= 1;
+            if (w.ok)(cur) {
+                w.out.push(*cur);
+            }
+            return;
+        }
+        if i == w.kinds.len() || w.suffix[i] < need {
+            return;
+        }
+        let (card, n) = w.kinds[i];
+        // Most copies of this kind first = lexicographically smallest card list first.
+        for take in (0..=n.min(need)).rev() {
+            for _ in 0..take {
+                cur.add(card);
+            }
+            go(w, i + 1, need - take, cur);
+            for _ in 0..take {
+                cur.remove(card);
+            }
+        }
+    }
+    let mut w = Walk { kinds: &kinds, suffix: &suffix, out: Vec::new(), limit, scan, ok };
+    let mut cur = Multiset::EMPTY;
+    go(&mut w, 0, k, &mut cur);
+    w.out
+}
+
+/// Every legal lead of `hand` (Shengji family, Hong Wu): each sub-multiset of one effective
+/// suit that passes `check_lead` (trump throws may be barred), suit by suit (the four side
+/// suits, then trump), fewer cards first, in card order. `None` when there would be more than
+/// [`MOVE_LIST_LIMIT`] (a long suit has 2^n subsets): the caller then lists candidates.
+pub fn all_leads(tr: &zhipai_core::trick::TrickRules, hand: &Multiset) -> Option<Vec<Multiset>> {
+    let suits: Vec<Multiset> =
+        (0..=zhipai_core::order::TRUMP).map(|s| hand.restrict(tr.order.suit_mask(s))).collect();
+    let mut total = 0usize;
+    for m in &suits {
+        let subsets = m.kinds().iter().fold(1usize, |n, c| n.saturating_mul(m.count(c) + 1));
+        total = total.saturating_add(subsets - 1);
+    }
+    if total > MOVE_LIST_LIMIT {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (suit, m) in suits.iter().enumerate() {
+        // Any held cards of one effective suit form a lead; only a trump throw can be barred,
+        // so `check_lead` (a decomposition) is needed for trumps alone.
+        let checked = suit == zhipai_core::order::TRUMP && !tr.trump_throw_allowed;
+        for k in 1..=m.len() {
+            let mut ok = |l: &Multiset| {
+                !checked || zhipai_core::trick::check_lead(tr, l, Some(hand)).is_ok()
+            };
+            out.extend(sub_multisets(m, k, MOVE_LIST_LIMIT, MOVE_LIST_LIMIT, &mut ok));
+        }
+    }
+    Some(out)
+}
+
+/// `_columns(rules) -> list[(name, doc)]`: the result columns of `rules`' simulation, in row
+/// order (what `result_row()` of a step-wise state fills).
+#[pyfunction]
+fn _columns(rules: PyRules) -> PyResult<Vec<(&'static str, &'static str)>> {
+    guard(|| Ok(rollout::simulator(&rules.0)?.columns().iter().map(|c| (c.name, c.doc)).collect()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(s: &str) -> Multiset {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn sub_multisets_are_distinct_lexicographic_and_bounded() {
+        let hand = ms("2S 2S 3S 4H");
+        let all = sub_multisets(&hand, 2, 100, 1000, &mut |_| true);
+        // {2S 2S}, {2S 3S}, {2S 4H}, {3S 4H}: distinct multisets, lowest kinds first.
+        assert_eq!(all, vec![ms("2S 2S"), ms("2S 3S"), ms("2S 4H"), ms("3S 4H")]);
+        assert_eq!(sub_multisets(&hand, 2, 2, 1000, &mut |_| true).len(), 2, "limit");
+        let no_spade_pair = sub_multisets(&hand, 2, 100, 1000, &mut |m| {
+            m.count(ms("2S").iter().next().unwrap()) < 2
+        });
+        assert_eq!(no_spade_pair.len(), 3, "the filter");
+        assert!(sub_multisets(&hand, 5, 100, 1000, &mut |_| true).is_empty(), "k > hand");
+        assert_eq!(sub_multisets(&hand, 2, 100, 1, &mut |_| true).len(), 1, "scan budget");
+    }
+
+    #[test]
+    fn hidden_steps_show_their_text_only_to_the_mover() {
+        let pass = Step::public(0, "pass");
+        let bury = Step::hidden(1, "bury", "bury 2S 3S");
+        let secret = Step::secret(2, "secret_guard");
+        assert_eq!(seen_by(&pass, 2), Some("pass"));
+        assert_eq!(seen_by(&bury, 1), Some("bury 2S 3S"));
+        assert_eq!(seen_by(&bury, 0), Some("bury"));
+        assert_eq!(seen_by(&secret, 2), Some("secret_guard"));
+        assert_eq!(seen_by(&secret, 0), None, "a secret move is not seen at all");
+    }
 }

@@ -307,7 +307,7 @@ fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
 
 /// One result row (see `COLUMNS`); a void deal (黄局, only in hand evaluation) has emperor,
 /// guard, mode and 登基 card -1 and everything else 0 but the abdications.
-fn write_row(s: &State, redeals: i32, row: &mut [i32]) {
+pub fn write_row(s: &State, redeals: i32, row: &mut [i32]) {
     let places = s.places();
     let mut v = [0i32; COLUMNS.len()];
     v[6] = s.abdications() as i32;

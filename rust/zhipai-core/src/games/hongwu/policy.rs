@@ -252,7 +252,7 @@ const COLUMNS: [Column; 12] = [
 ];
 
 /// Write the result row of a finished deal (columns of [`COLUMNS`]).
-fn write_row(state: &HongWuState, row: &mut [i32]) {
+pub fn write_row(state: &HongWuState, row: &mut [i32]) {
     let s = state.settlement().expect("a finished deal is settled");
     let c = state.contract().expect("a finished deal has a dealer");
     let values = [

@@ -168,7 +168,7 @@ impl ShengjiRules {
     }
 
     /// One result row of [`COLUMNS`] (plus `jj_score`).
-    fn write_row(&self, r: &DealResult, row: &mut [i32]) {
+    pub fn write_row(&self, r: &DealResult, row: &mut [i32]) {
         let values = [
             r.dealer as i32,
             r.trump.map_or(4, |s| s.index() as i32),
