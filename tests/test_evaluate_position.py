@@ -170,6 +170,17 @@ def test_extra_knowledge_is_kept() -> None:
         zhipai.evaluate_position(d, 1, samples=5, known={"nope": 1})
 
 
+def test_positions_of_the_policy_game_state() -> None:
+    # zhipai.Game(...).new_deal(...) (the Python-policy state) is accepted as well.
+    state = zhipai.Game("tractor").new_deal(seed=3)
+    while not state.legal_moves()[0].startswith("play"):
+        state.apply_builtin("random")  # declarations and the burial
+    state.apply_builtin("random")  # the first lead
+    seat = state.current_player()
+    ev = zhipai.evaluate_position(state, seat, samples=10, seed=1, limit=2, threads=1)
+    assert 1 <= len(ev.candidates) <= 2 and ev.completed == 10
+
+
 def test_position_errors() -> None:
     d = burying(seed=4)
     with pytest.raises(zhipai.IllegalPlayError, match="seat 2 is not to move"):
@@ -187,6 +198,8 @@ def test_position_errors() -> None:
         zhipai.evaluate_position(d, 0, samples=5, limit=0)
     with pytest.raises(zhipai.InvalidValueError, match="deal"):
         zhipai.evaluate_position("not a deal", 0, samples=5)
+    with pytest.raises(zhipai.InvalidValueError, match="GongzhuGameState"):
+        zhipai.evaluate_position(zhipai.Game("gongzhu").new_deal(seed=1), 0, samples=5)
     fresh = Deal(zhipai.rules("tractor"), "2", None, 1)
     with pytest.raises(zhipai.InvalidValueError, match="dealing"):
         zhipai.evaluate_position(fresh, 0, samples=5)

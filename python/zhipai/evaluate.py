@@ -320,8 +320,9 @@ def evaluate_position(
     a follow that did not match the lead's shape, and what the other players' choices reveal.
 
     Args:
-        deal: a ``zhipai.shengji.Deal`` (or ``zhipai._core.ShengjiDeal``) in the burying or
-            playing phase (the declaration must be over).
+        deal: a ``zhipai.shengji.Deal`` (or ``zhipai._core.ShengjiDeal``), or the state of
+            ``zhipai.Game("tractor").new_deal(...)``, in the burying or playing phase (the
+            declaration must be over).
         seat: the evaluating seat, 0-3.
         candidates: the seat's actions to compare (plays, or burials in the burying phase; card
             strings or lists of ``Card``; ``None`` entries let the policy decide). Default: when
@@ -355,9 +356,7 @@ def evaluate_position(
         InvalidCardError: a candidate that does not parse.
         SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
     """
-    state = getattr(deal, "_s", deal)
-    if not isinstance(state, _core.ShengjiDeal):
-        raise InvalidValueError(f"invalid deal {deal!r}: expected a zhipai.shengji.Deal")
+    state = _shengji_state(deal)
     seat = int(_core._check_int("seat", seat, 0, 3))
     samples = _check_count("samples", samples)
     limit = _check_count("limit", limit)
@@ -405,6 +404,16 @@ def evaluate_position(
     return result
 
 
+def _shengji_state(deal: Any) -> Any:
+    """The native state of a ``zhipai.shengji.Deal``, ``ShengjiDeal`` or ``ShengjiGameState``."""
+    state = getattr(deal, "_s", deal)
+    if not isinstance(state, (_core.ShengjiDeal, _core.ShengjiGameState)):
+        raise InvalidValueError(
+            f"invalid deal {type(deal).__name__}: expected a zhipai.shengji.Deal or the state of "
+            "zhipai.Game('tractor').new_deal(...)")
+    return state
+
+
 def position_view(deal: Any, seat: int) -> dict[str, Any]:
     """What ``seat`` knows in a Shengji deal in progress (the knowledge
     :func:`evaluate_position` conditions on): ``holding`` (cards each seat still holds, list of
@@ -412,9 +421,7 @@ def position_view(deal: Any, seat: int) -> dict[str, Any]:
     the cards known to be in its hand: ``seat``'s whole hand), ``known_kitty`` (the buried kitty
     when ``seat`` is the dealer, else ``""``) and ``voids`` (per seat, the card kinds it has
     shown to hold none of). Raises as :func:`evaluate_position`."""
-    state = getattr(deal, "_s", deal)
-    if not isinstance(state, _core.ShengjiDeal):
-        raise InvalidValueError(f"invalid deal {deal!r}: expected a zhipai.shengji.Deal")
+    state = _shengji_state(deal)
     return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, 3))))
 
 

@@ -2,7 +2,7 @@
 //! `evaluate_position`, Shengji `state/position.rs`). `zhipai.evaluate_position` wraps it.
 
 use crate::errors::guard;
-use crate::shengji_scoring::PyDeal;
+use crate::shengji_scoring::{PyDeal, PyShengjiGameState};
 use crate::simulate::{evaluation_dict, options, run_polled};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -15,9 +15,28 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
     text.parse()
 }
 
+/// The position of a `ShengjiDeal` or a `ShengjiGameState` (`zhipai.Game(...).new_deal`) as
+/// `seat` sees it; anything else is an `InvalidValue` naming its type.
+fn position(deal: &Bound<'_, PyAny>, seat: usize) -> PyResult<ShengjiPosition> {
+    if let Ok(d) = deal.cast::<PyDeal>() {
+        return guard(|| ShengjiPosition::new(&d.borrow().0, seat));
+    }
+    if let Ok(s) = deal.cast::<PyShengjiGameState>() {
+        return guard(|| ShengjiPosition::new(&s.borrow().deal, seat));
+    }
+    let kind = deal.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+    guard(|| {
+        Err(ZhipaiError::invalid_value(
+            "deal",
+            kind,
+            "expected a Shengji deal (zhipai.shengji.Deal, ShengjiDeal or ShengjiGameState)",
+        ))
+    })
+}
+
 /// `_evaluate_position(deal, seat, candidates, limit, samples, policy, seed, threads=None,
 /// chunk_size=None, progress=None) -> dict`: internal engine of `zhipai.evaluate_position`.
-/// `deal` is a `ShengjiDeal`; `candidates` a list of card strings (`None` entries = the policy
+/// `deal` is a `ShengjiDeal` or a `ShengjiGameState`; `candidates` a list of card strings (`None` entries = the policy
 /// decides) or `None` for the seat's legal plays (at most `limit`); `hands` / `kitty` / `voids`
 /// add knowledge beyond the deal's record (`(seat, cards)` held, kitty cards, `(seat, kinds)`
 /// held none of; merged by `SeatView::merge_known`). The dict is that of
@@ -28,7 +47,7 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
 #[allow(clippy::too_many_arguments)]
 fn _evaluate_position<'py>(
     py: Python<'py>,
-    deal: PyRef<'py, PyDeal>,
+    deal: Bound<'py, PyAny>,
     seat: usize,
     candidates: Option<Vec<Option<String>>>,
     limit: usize,
@@ -43,7 +62,7 @@ fn _evaluate_position<'py>(
     voids: Vec<(usize, String)>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opts = options(samples, policy, seed, threads, chunk_size)?;
-    let pos = guard(|| ShengjiPosition::new(&deal.0, seat))?;
+    let pos = position(&deal, seat)?;
     let extra = guard(|| {
         let mut known = Constraints::new().in_kitty(cards(&kitty)?);
         for (s, text) in &hands {
@@ -54,7 +73,6 @@ fn _evaluate_position<'py>(
         }
         Ok(known)
     })?;
-    drop(deal);
     let candidates = guard(|| {
         candidates
             .map(|list| list.iter().map(|c| c.as_deref().map(cards).transpose()).collect())
@@ -72,10 +90,11 @@ fn _evaluate_position<'py>(
 #[pyfunction]
 fn _position_view<'py>(
     py: Python<'py>,
-    deal: PyRef<'py, PyDeal>,
+    deal: Bound<'py, PyAny>,
     seat: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let view: SeatView = guard(|| ShengjiPosition::new(&deal.0, seat)?.view())?;
+    let pos = position(&deal, seat)?;
+    let view: SeatView = guard(|| pos.view())?;
     let d = PyDict::new(py);
     d.set_item("holding", &view.holding)?;
     d.set_item("kitty", view.kitty)?;
@@ -101,13 +120,14 @@ fn _position_view<'py>(
 /// inspection.
 #[pyfunction]
 fn _position_samples(
-    deal: PyRef<'_, PyDeal>,
+    deal: Bound<'_, PyAny>,
     seat: usize,
     count: u64,
     seed: u64,
 ) -> PyResult<Vec<(Vec<String>, String)>> {
+    let pos = position(&deal, seat)?;
     guard(|| {
-        let hidden = ShengjiPosition::new(&deal.0, seat)?.view()?.dealer()?;
+        let hidden = pos.view()?.dealer()?;
         Ok((0..count.min(100_000))
             .map(|i| {
                 let d = hidden.deal(&mut zhipai_core::rollout::deal_rng(seed, i));

@@ -309,7 +309,7 @@ impl PyDeal {
 #[pyclass(name = "ShengjiGameState", module = "zhipai", from_py_object)]
 #[derive(Clone)]
 pub struct PyShengjiGameState {
-    deal: Deal,
+    pub(crate) deal: Deal,
     history: History,
     /// The dealer's burial, once made (seen by the dealer only).
     buried: Option<Multiset>,
