@@ -287,7 +287,7 @@ def _evaluate_toy(
 ) -> dict[str, Any]: ...
 
 def _evaluate_position(
-    deal: ShengjiDeal,
+    deal: ShengjiDeal | ShengjiGameState,
     seat: int,
     candidates: list[str | None] | None,
     limit: int,
@@ -303,10 +303,10 @@ def _evaluate_position(
 ) -> dict[str, Any]:
     """Internal engine of ``zhipai.evaluate_position`` (same dict as ``_evaluate``)."""
 
-def _position_view(deal: ShengjiDeal, seat: int) -> dict[str, Any]:
+def _position_view(deal: ShengjiDeal | ShengjiGameState, seat: int) -> dict[str, Any]:
     """What ``seat`` knows in ``deal``: holding, kitty, gone, fixed, known_kitty, voids."""
 
-def _position_samples(deal: ShengjiDeal, seat: int, count: int, seed: int) -> list[tuple[list[str], str]]:
+def _position_samples(deal: ShengjiDeal | ShengjiGameState, seat: int, count: int, seed: int) -> list[tuple[list[str], str]]:
     """``count`` hidden deals (4 hands, kitty) as ``zhipai.evaluate_position`` draws them."""
 
 class ShengjiDeal:
