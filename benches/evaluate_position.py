@@ -7,7 +7,11 @@ Run in a virtualenv with a release build (``maturin develop --release``):
 The position: 2 decks, level 5, dealer 0, nobody declares (no-trump), after the burial and 40
 random plays. Numbers are recorded in BENCHMARKS.md.
 """
+import time
+
+import zhipai
 from zhipai.shengji import Deal
+
 d = Deal(zhipai.rules("tractor"), "5", 0, 1)
 while d.phase == "dealing":
     d.apply("pass")
