@@ -96,7 +96,7 @@ def test_level_advance_bad_levels():
     ({"base": 0}, "base"),
     ({"after_A": "forever"}, "forever"),
     ({"no_declaration": "pass"}, "pass"),
-    ({"chaodi": True}, "chaodi"),
+    ({"chaodi": "maybe"}, "chaodi"),
     ({"decks": 3, "jj_scoring": True}, "jj_scoring"),
 ])
 def test_bad_options(options, text):

@@ -18,6 +18,7 @@ fn bench(c: &mut Criterion) {
         ("tractor_2_decks", "tractor", 2, Policy::Random),
         ("tractor_1_deck", "tractor", 1, Policy::Random),
         ("eighty_points_3_decks", "eighty_points", 3, Policy::Random),
+        ("tractor_jj_2_decks", "tractor_jj", 2, Policy::Random),
         ("tractor_2_decks_greedy", "tractor", 2, Policy::Greedy),
     ] {
         let rules =

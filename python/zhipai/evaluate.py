@@ -305,7 +305,7 @@ def evaluate_position(
     """Evaluate a Shengji deal in progress from ``seat``'s point of view (PIMC).
 
     What ``seat`` knows is kept: its own hand; every card already played (completed tricks and
-    the current one); the kitty when ``seat`` is the dealer who buried it; how many cards each
+    the current one); the kitty when ``seat`` buried it (the dealer, or a 炒底 overcaller); how many cards each
     hand still holds; the trump, the level and the current trick; and the voids shown by play —
     a player who followed a lead of ``n`` cards with fewer than ``n`` cards of the led
     *effective* suit (all trumps count as one suit) holds none of that suit any more
@@ -419,7 +419,7 @@ def position_view(deal: Any, seat: int) -> dict[str, Any]:
     :func:`evaluate_position` conditions on): ``holding`` (cards each seat still holds, list of
     4 ints), ``kitty`` (kitty size), ``gone`` (the cards already played), ``fixed`` (per seat,
     the cards known to be in its hand: ``seat``'s whole hand), ``known_kitty`` (the buried kitty
-    when ``seat`` is the dealer, else ``""``) and ``voids`` (per seat, the card kinds it has
+    when ``seat`` buried it, else ``""``) and ``voids`` (per seat, the card kinds it has
     shown to hold none of). Raises as :func:`evaluate_position`."""
     state = _shengji_state(deal)
     return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, 3))))

@@ -11,7 +11,8 @@ slower than the built-in policies on one thread, see BENCHMARKS.md).
 A *move* is text, exactly as :meth:`GameState.legal_moves` lists it:
 
 * Shengji family (tractor, tractor_jj, eighty_points): ``"pass"``, ``"declare 2H 2H"``,
-  ``"bury <cards>"``, ``"play <cards>"``.
+  ``"bury <cards>"``, ``"play <cards>"`` (with ``chaodi=True`` the phase ``"chaodi"`` after a
+  burial takes ``"pass"`` or ``"declare <cards>"`` too).
 * Hong Wu (hong_wu): ``"pass"``, ``"bid 60"``, ``"trump S"``, ``"bury <8 cards>"``,
   ``"play <cards>"``.
 * Gongzhu: ``"expose QS"``, ``"expose closed QS"``, ``"end exposure"``, a play as cards
@@ -37,7 +38,7 @@ text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:
 * ``hand``: the seat's own cards; ``hand_sizes``: how many cards each seat holds;
 * ``history``: every move so far as ``(seat, move text)`` in order (a fresh list each call);
   another seat's hidden move shows only its kind (``"bury"``, ``"expose closed"``), a secret one
-  (Baohuang's 暗保/暗独, a Shengji pass while dealing) not at all. Plays are the cards actually
+  (Baohuang's 暗保/暗独, a Shengji pass while dealing or in a 炒底 offer) not at all. Plays are the cards actually
   played; a failed throw, shown to the table as in real play, reads
   ``"play 8C (failed throw KC KC JC JC 8C)"``.
 
@@ -46,7 +47,8 @@ Per game:
 * Shengji: ``level`` (rank text), ``dealer`` (``None`` until known in hand 1), ``trump``
   (``"S"``/``"H"``/``"D"``/``"C"``/``"NT"``, ``None`` while dealing), ``declaration``
   (``(seat, cards)`` of the winning declaration so far, or ``None``), ``kitty`` (the seat's own
-  burial when it is the dealer and has buried, else ``None``), ``current_trick`` (list of
+  burial when it buried the kitty lying there — the dealer, or a 炒底 overcaller — else
+  ``None``), ``current_trick`` (list of
   ``(seat, cards)``, leader first), ``points_won`` (card points per seat in completed tricks),
   ``tricks`` (completed). While dealing a seat is asked only when it holds a legal
   declaration, so being asked is private: to the other seats ``current_player`` is ``None``

@@ -1,6 +1,6 @@
 """Rule-case handlers for the trick mechanics of the Shengji family and Hong Wu
 (shared/cases/FORMAT.md checks ``format``, ``lead``, ``throw``, ``follow``, ``winner``,
-``kitty_multiplier``).
+``kitty_multiplier``; plus this engine's ``throw_penalty``).
 
 Games ``tractor``, ``tractor_jj``, ``eighty_points`` and ``hong_wu``. While a game's trick rules
 are not implemented the engine says so and the case is skipped (``NotImplementedError``).
@@ -26,7 +26,8 @@ def _mechanics(case: dict[str, Any]) -> Mechanics:
     try:
         # A game whose trick rules are not implemented yet is skipped before its options
         # (which it may not know yet) are applied.
-        Mechanics(zhipai.rules(game), level, trump)
+        # (at level 2: the "NT" level exists only with the case's after_A option)
+        Mechanics(zhipai.rules(game), "2" if level == "NT" else level, trump)
     except zhipai.InvalidOptionError as e:
         if "not implemented" in str(e):
             raise NotImplementedError(str(e)) from None
@@ -122,6 +123,18 @@ def check_kitty_multiplier(case: dict[str, Any]) -> int:
         raise
 
 
+def check_throw_penalty(case: dict[str, Any]) -> dict[str, Any]:
+    """``{"valid": bool, "penalty": N}``: the throw ``cards`` against ``others`` (as for ``throw``)
+    and the points its failure costs under ``throw_fail_penalty`` (shengji.md §4.5; 0 when valid).
+    An extra check of this engine (tests/cases/shengji_extra.jsonl)."""
+    m = _mechanics(case)
+    others = list(case["others"])
+    return {
+        "valid": m.check_throw(case["cards"], others).valid,
+        "penalty": m.throw_penalty(case["cards"], others),
+    }
+
+
 CHECKS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "format": check_format,
     "lead": check_lead,
@@ -129,4 +142,5 @@ CHECKS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "follow": check_follow,
     "winner": check_winner,
     "kitty_multiplier": check_kitty_multiplier,
+    "throw_penalty": check_throw_penalty,
 }

@@ -1,5 +1,10 @@
 """Rule-case handlers for Shengji declaring and scoring (shared/cases/FORMAT.md):
-``declare``, ``level_change``, ``level_advance``."""
+``declare``, ``level_change``, ``level_advance``; plus this engine's ``chaodi``:
+
+``chaodi``: fields ``level``, ``declaration`` (``[seat, cards]`` or ``null``: the final
+declaration of the deal), ``dealer`` (the first burier), ``actions`` (``[seat, "pass" | cards]``
+in time order) -> ``{"final": [seat, cards] | null, "trump": ..., "kitty": seat that buried last,
+"done": bool, "overcalls": N}`` or ``{"illegal_at": i}`` (shengji.md §2.2 option ``chaodi``)."""
 
 from __future__ import annotations
 
@@ -39,8 +44,22 @@ def _level_advance(case: dict[str, Any]) -> dict[str, Any]:
     )
 
 
+def _chaodi(case: dict[str, Any]) -> dict[str, Any]:
+    out = scoring.chaodi(
+        _rules(case),
+        str(case.get("level", "2")),
+        case.get("declaration"),
+        int(case.get("dealer", 0)),
+        case.get("actions", []),
+    )
+    if out["illegal_at"] is not None:
+        return {"illegal_at": out["illegal_at"], "reason": out["reason"]}
+    return {k: out[k] for k in ("final", "trump", "kitty", "done", "overcalls")}
+
+
 CHECKS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "declare": _declare,
     "level_change": _level_change,
     "level_advance": _level_advance,
+    "chaodi": _chaodi,
 }

@@ -69,7 +69,9 @@ class Mechanics:
     Args:
         rules: a Shengji-family rule set (``zhipai.rules("tractor")``, ``"tractor_jj"``,
             ``"eighty_points"``, ``"hong_wu"``) or a preset name (``"tractor"``: its defaults).
-        level: the level rank, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``.
+        level: the level rank, ``"2"`` … ``"10"``, ``"J"``, ``"Q"``, ``"K"``, ``"A"``, or ``"NT"``
+            for the joker-only level after A (Shengji with ``after_A="no_trump_level"``: only the
+            jokers are trumps and every suit runs 2…A, shengji.md §8.5).
         trump: the trump suit ``"S" "H" "D" "C"``, or ``"NT"`` for no-trump.
 
     Every method takes card lists as strings; a trick has 4 plays and a throw is checked against
@@ -89,7 +91,7 @@ class Mechanics:
 
     @property
     def level(self) -> str:
-        """The level rank symbol."""
+        """The level rank symbol (``"NT"`` on the joker-only level)."""
         return self._m.level
 
     @property
@@ -127,6 +129,19 @@ class Mechanics:
         """
         valid, played, beaten = self._m.check_throw(cards, others)
         return ThrowCheck(valid, played, beaten)
+
+    def throw_penalty(self, cards: str, others: list[str]) -> int:
+        """Points a failed throw of ``cards`` against ``others`` costs under the rules'
+        ``throw_fail_penalty`` (shengji.md §4.5), 0 for a valid throw: ``10_per_attempt`` 10;
+        ``10_per_card_returned`` 10 per card of the beaten components; ``structured`` (TH) 10 x
+        (cards of the beating shape) per beaten card, i.e. a beaten single 10, pair 2 x 20, 2-pair
+        tractor 4 x 40, 3-pair tractor 6 x 60. The deal adds it to the attackers' total when a
+        dealer-team player threw and subtracts it when an attacker threw.
+
+        Raises:
+            IllegalPlayError: ``cards`` is not a legal lead. InvalidValueError: non-Shengji rules.
+        """
+        return int(self._m.throw_penalty(cards, others))
 
     def check_follow(self, lead: str, hand: str, play: str) -> str | None:
         """``None`` when ``play`` legally follows ``lead`` (as played, after any failed-throw

@@ -19,9 +19,9 @@ import json
 from typing import Any, Iterable, Sequence
 
 from zhipai import _core
-from zhipai._core import InvalidValueError, Rules, ShengjiDeal
+from zhipai._core import InvalidValueError, Rules, ShengjiDeal, ShengjiMatch
 
-__all__ = ["Deal", "STOP", "declare", "jj_score", "level_advance", "level_change"]
+__all__ = ["Deal", "Match", "STOP", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
 
 
 def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str, Any]:
@@ -55,6 +55,56 @@ def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str
         "final": None if final is None else [final[0], final[1]],
         "trump": trump,
         "first": first,
+        "illegal_at": illegal_at,
+        "reason": reason,
+    }
+
+
+def chaodi(
+    rules: Rules,
+    level: str,
+    declaration: Sequence[Any] | None,
+    dealer: int,
+    actions: Iterable[Sequence[Any]],
+) -> dict[str, Any]:
+    """Check a 炒底 / 反底 exchange (overcalling after the burial, option ``chaodi``; shengji.md
+    §2.2; sequence from SJ+ ``Game.py``, TH "反底不反庄").
+
+    After a burial the three other seats are offered, counter-clockwise from the burier's right,
+    skipping the seat holding the winning declaration; each may pass or overcall on the same ladder
+    as during the deal. An overcall fixes the new trump at once; the overcaller takes the kitty,
+    buries, and a new round starts from their right. A round of passes ends it; the dealer never
+    changes. No round happens when nobody declared (SJ+), with 1 deck, or with ``chaodi`` off.
+
+    Args:
+        rules: a Shengji rule set (``chaodi``, ``partner_may_overcall``, ``suit_ranked_bids`` used).
+        level: the hand's level rank. declaration: the final declaration of the deal as
+            ``(seat, cards)``, or ``None``. dealer: the seat that buried first.
+        actions: ``(seat, "pass" | cards)`` in time order; every offered seat answers.
+
+    Returns:
+        ``{"final": [seat, cards] | None, "trump": "S"|"H"|"D"|"C"|"NT"|None, "kitty": seat that
+        buried last, "done": every seat of the last round passed, "overcalls": int,
+        "illegal_at": int | None, "reason": str | None}`` (an out-of-turn action, an action after
+        the end, or a bid the ladder refuses; later actions are not read).
+
+    Raises:
+        InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules.
+        IllegalPlayError: ``declaration`` is not a legal declaration. InvalidCardError: bad cards.
+    """
+    decl = None
+    if declaration is not None:
+        decl = (_core._check_int("player", declaration[0], 0, 3), str(declaration[1]))
+    acts = [(_core._check_int("player", p, 0, 3), str(c)) for p, c in actions]
+    final, trump, kitty, done, overcalls, illegal_at, reason = _core.shengji_chaodi(
+        rules, level, decl, dealer, acts
+    )
+    return {
+        "final": None if final is None else [final[0], final[1]],
+        "trump": trump,
+        "kitty": kitty,
+        "done": done,
+        "overcalls": overcalls,
         "illegal_at": illegal_at,
         "reason": reason,
     }
@@ -149,17 +199,23 @@ class Deal:
     """One whole deal as a state machine with OpenSpiel-style verbs (shengji.md §1-§8).
 
     Phases: ``"dealing"`` (cards drawn one at a time; a player with a legal bid decides to
-    declare or pass after each card received, plus one final round), ``"burying"`` (the dealer
-    buries as many cards as the kitty holds), ``"playing"`` (tricks; a failed throw is reduced to
-    its forced component at once), ``"done"``.
+    declare or pass after each card received, plus one final round), ``"burying"`` (the dealer,
+    or a 炒底 overcaller, buries as many cards as the kitty holds), ``"chaodi"`` (only with the
+    option ``chaodi``: after a burial the seats with a legal overcall are offered in turn, see
+    :func:`chaodi`; ``apply("declare", cards)`` overcalls and takes the kitty, ``apply("pass")``
+    passes; ``legal_bids()`` lists the overcalls), ``"playing"`` (tricks; the dealer leads; a
+    failed throw is reduced to its forced component at once and charged the
+    ``throw_fail_penalty``), ``"done"``.
 
     Two move encodings: structured (``apply("pass" | "declare" | "bury" | "play", cards)``) and
     card by card (``legal_actions()`` -> action ids 0..53 = card kinds, 54 = ``STOP``;
-    ``apply_action(a)``): a bid, burial or play is built one card at a time; ``STOP`` ends a bid
-    (a pass when empty) or a lead; burials and follows end by themselves.
+    ``apply_action(a)``): a bid (dealing or 炒底), burial or play is built one card at a time;
+    ``STOP`` ends a bid (a pass when empty) or a lead; burials and follows end by themselves.
 
     Args:
-        rules: a Shengji rule set. level: the dealer team's level rank. dealer: ``None`` for hand
+        rules: a Shengji rule set. level: the dealer team's level rank, or ``"NT"`` for the
+            joker-only level after A (``after_A="no_trump_level"``: nobody declares, jokers are
+            the only trumps, every suit runs 2..A). dealer: ``None`` for hand
             1 (the final declarer deals), else the dealer seat. seed: all chance (shuffle, random
             dealer or suit) is drawn from ``seed``.
 
@@ -189,6 +245,9 @@ class Deal:
     phase = property(lambda self: self._s.phase, doc="dealing, burying, playing or done")
     dealer = property(lambda self: self._s.dealer, doc="dealer seat once known")
     trump = property(lambda self: self._s.trump, doc="S/H/D/C or NT after dealing, else None")
+    level = property(lambda self: self._s.level, doc="the level rank, or NT (joker-only level)")
+    kitty_owner = property(lambda self: self._s.kitty_owner,
+                           doc="seat that buried the kitty (dealer or last 炒底 overcaller), once buried")
 
     def current_player(self) -> int | None:
         """The seat to decide, ``None`` when the deal is over."""
@@ -249,7 +308,9 @@ class Deal:
     def result(self) -> dict[str, int] | None:
         """Once over: dealer, trump (0-3 = S H D C, 4 = NT), attacker_points, trick_points,
         dealer_team_points, kitty_points, kitty_multiplier, penalty, side_attackers, levels,
-        take_over, tricks, failed_throws, declarations."""
+        take_over, tricks, failed_throws, declarations (炒底 overcalls included), chaodi (炒底
+        overcalls), last_trick_single_jack (1 when the attackers won the last trick with a single
+        J, read by ``jack_back_to_two``)."""
         r = self._s.result()
         return None if r is None else dict(r)
 
@@ -289,6 +350,58 @@ class Deal:
             else:
                 d.apply(m[1], m[2])
         return d
+
+
+class Match:
+    """A match: deals in sequence with every player's level, the seating and the dealer rotation
+    (shengji.md §1.1, §2.3, §8.5).
+
+    Players are ``0..3``. With fixed partners (default) player ``p`` sits at seat ``p`` and
+    players ``p`` and ``p + 2`` share a level. Under ``random_partners_each_hand`` (JJ, preset
+    ``tractor_jj``) the seating is redrawn before every hand and levels are kept per player: the
+    hand's level is the dealer's own; the dealer (and a partner at the same level) move as the
+    dealer team of §8.5, a partner at another level rises from their own level without leaving a
+    gate, attackers rise from their own levels; the next dealer is chosen in the seating of the
+    hand played. ``after_A``: ``match_ends`` (holding at A wins), ``no_trump_level`` (one more
+    joker-only level ``"NT"`` to defend), ``cycle_to_2`` (A wraps to 2; the match never ends by
+    itself). ``jack_back_to_two`` is applied from the deal's last trick. With ``jj_scoring`` each
+    player accumulates JJ 积分 (``jj_totals``): each attacker +基数 x 防方计分, each dealer-team
+    player the opposite (zero-sum is this engine's reading; the seed states the attackers' side).
+
+    Args:
+        rules: a Shengji rule set. seed: deal ``i`` draws its seating and shuffle from stream
+            ``i`` of ``seed``.
+
+    Raises:
+        IllegalPlayError: a deal after the match is won; recording a deal that is not over.
+    """
+
+    def __init__(self, rules: Rules, seed: int = 0) -> None:
+        self._m = ShengjiMatch(rules, seed)
+
+    levels = property(lambda self: list(self._m.levels), doc="each player's level (2..A or NT)")
+    seating = property(lambda self: list(self._m.seating), doc="seat -> player of the last hand")
+    dealer = property(lambda self: self._m.dealer, doc="the player who deals next (None before hand 1)")
+    hands = property(lambda self: self._m.hands, doc="hands recorded")
+    winners = property(lambda self: None if self._m.winners is None else list(self._m.winners),
+                       doc="the two players who won, once over")
+    jj_totals = property(lambda self: list(self._m.jj_totals),
+                         doc="each player's JJ 积分 (jj_scoring: attackers +基数x防方计分, dealer team -)")
+
+    def next_deal(self) -> Deal:
+        """The next deal (seat numbers; ``seating`` maps them to players); pass it to
+        :meth:`record` when it is over."""
+        return Deal(None, _state=self._m.next_deal())  # type: ignore[arg-type]
+
+    def record(self, deal: Deal) -> None:
+        """Apply a finished deal of this match (levels, next dealer, winners)."""
+        self._m.record(deal._s)
+
+    def play_hand(self, policy: str = "random") -> dict[str, int]:
+        """Deal, play to the end with ``policy`` (``"random"`` or ``"greedy"``) and record;
+        returns the deal's ``result()``."""
+        d = self._m.play_hand(policy)
+        return dict(d.result() or [])
 
 
 def _changed_options(rules: Rules) -> dict[str, str]:

@@ -11,7 +11,7 @@
 //!   level pair) to layer 1, and chains are formed inside a layer (CT; example C7).
 //! * `LongestComponent` (RB): repeatedly take the longest unit, tractors preferred on ties.
 
-use crate::cards::CardSet;
+use crate::cards::{Card, CardSet};
 use crate::multiset::Multiset;
 use crate::order::CardOrder;
 use crate::trick::Decomposition;
@@ -209,6 +209,23 @@ impl Format {
         }
     }
 
+    /// Make this the format of `mult` (1–3) copies of `card`: one single, pair or triple unit
+    /// (what [`decompose`] gives for these cards, written in place without the general
+    /// decomposition).
+    pub fn set_tuple(&mut self, card: Card, mult: u8, order: &CardOrder) {
+        let suit = order.suit(card) as u8;
+        self.suit = suit;
+        self.cards = mult;
+        self.units.clear();
+        self.units.push(Unit {
+            suit,
+            mult,
+            len: 1,
+            top: order.index(card) as u8,
+            kinds: CardSet::single(card),
+        });
+    }
+
     /// Whether this is a throw (several units).
     pub fn is_throw(&self) -> bool {
         self.units.len() > 1
@@ -222,6 +239,33 @@ impl Format {
     /// Pairs contained in the format: a tractor or Titanic of length k holds k, a pair or triple 1.
     pub fn pair_count(&self) -> usize {
         self.units.iter().filter(|u| u.mult >= 2).map(|u| u.len as usize).sum()
+    }
+}
+
+/// The card of `cards` when it is exactly one card.
+#[inline]
+pub fn single_card(cards: &Multiset) -> Option<Card> {
+    if one_bit(cards.kinds().0) && cards.pairs().is_empty() {
+        cards.kinds().first()
+    } else {
+        None
+    }
+}
+
+/// Whether exactly one bit of `x` is set, without a popcount (`u64::is_power_of_two` counts the
+/// bits, a software loop on targets without the `popcnt` instruction).
+#[inline]
+pub(crate) const fn one_bit(x: u64) -> bool {
+    x != 0 && x & (x - 1) == 0
+}
+
+/// The kind of `cards` when they are 1–3 copies of one kind.
+#[inline]
+fn one_kind(cards: &Multiset) -> Option<Card> {
+    if one_bit(cards.kinds().0) && cards.at_least(4).is_empty() {
+        cards.kinds().first()
+    } else {
+        None
     }
 }
 
@@ -246,6 +290,22 @@ pub fn decompose(cards: &Multiset, order: &CardOrder, method: Decomposition) -> 
 /// [`decompose`] writing into `out` (no copy of the format on hot paths). Returns `false`, with
 /// `out` unspecified, when `cards` is empty or mixes effective suits.
 pub fn decompose_into(
+    cards: &Multiset,
+    order: &CardOrder,
+    method: Decomposition,
+    out: &mut Format,
+) -> bool {
+    if let Some(card) = one_kind(cards) {
+        // One kind held 1–3 times (most leads in random play): one single, pair or triple,
+        // nothing to chain or sort.
+        out.set_tuple(card, cards.count(card) as u8, order);
+        return true;
+    }
+    decompose_units_into(cards, order, method, out)
+}
+
+/// The general decomposition of [`decompose_into`] (any number of cards).
+fn decompose_units_into(
     cards: &Multiset,
     order: &CardOrder,
     method: Decomposition,
@@ -423,6 +483,41 @@ mod tests {
         let mut v: Vec<String> = v.iter().map(|s| ms(s).to_string()).collect();
         v.sort();
         v
+    }
+
+    #[test]
+    fn one_kind_fast_path_is_the_general_decomposition() {
+        for (level, trump) in [
+            (Rank::TWO, Some(Suit::Spades)),
+            (Rank::FIVE, Some(Suit::Hearts)),
+            (Rank::ACE, None),
+            (Rank::KING, Some(Suit::Clubs)),
+        ] {
+            let o = order(level, trump);
+            for c in CardSet::ALL {
+                let one = Multiset::from_set(CardSet::single(c));
+                assert_eq!(single_card(&one), Some(c));
+                let mut tuple = Multiset::EMPTY;
+                for m in 1..=3 {
+                    tuple.add(c);
+                    assert_eq!(one_kind(&tuple), Some(c));
+                    for method in
+                        [Decomposition::MultiplicityFirst, Decomposition::LongestComponent]
+                    {
+                        let mut general = Format::EMPTY;
+                        assert!(decompose_units_into(&tuple, &o, method, &mut general));
+                        assert_eq!(general.units.len(), 1, "{tuple}: one unit");
+                        assert_eq!(general.largest().mult, m);
+                        assert_eq!(decompose(&tuple, &o, method), Some(general), "{tuple}");
+                    }
+                }
+            }
+        }
+        assert_eq!(single_card(&ms("3S 3S")), None);
+        assert_eq!(single_card(&ms("3S 4S")), None);
+        assert_eq!(single_card(&Multiset::EMPTY), None);
+        assert_eq!(one_kind(&ms("3S 3S 4S")), None);
+        assert_eq!(one_kind(&Multiset::EMPTY), None);
     }
 
     #[test]

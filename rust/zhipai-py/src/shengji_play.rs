@@ -6,6 +6,7 @@ use crate::errors::guard;
 use crate::rules::PyRules;
 use pyo3::prelude::*;
 use zhipai_core::combos::{decompose, Format};
+use zhipai_core::games::shengji::options::throw_penalty;
 use zhipai_core::trick::{self, FollowMoves, TrickRules};
 use zhipai_core::{Multiset, Rank, Rules, Suit, ZhipaiError};
 
@@ -18,7 +19,8 @@ const NUM_PLAYERS: usize = 4;
 pub struct PyTrickMechanics {
     rules: Rules,
     tr: TrickRules,
-    level: Rank,
+    /// `None`: the joker-only level after A (Shengji `after_A = no_trump_level`).
+    level: Option<Rank>,
     trump: Option<Suit>,
 }
 
@@ -118,16 +120,22 @@ impl PyTrickMechanics {
     #[pyo3(signature = (rules, level = "2", trump = "NT"))]
     fn new(rules: PyRules, level: &str, trump: &str) -> PyResult<Self> {
         guard(|| {
-            let lv: Rank = level.parse()?;
             let tp = parse_trump(trump)?;
+            if let Rules::Shengji(r) = &rules.0 {
+                // "NT" = the joker-only level, which exists only under after_A=no_trump_level.
+                let lv = r.scoring.parse_level("level", level)?.rank();
+                let tr = r.play.trick_rules_at(r.decks, lv, tp);
+                return Ok(PyTrickMechanics { rules: rules.0, tr, level: lv, trump: tp });
+            }
+            let lv: Rank = level.parse()?;
             let tr = trick::trick_rules(&rules.0, lv, tp)?;
-            Ok(PyTrickMechanics { rules: rules.0, tr, level: lv, trump: tp })
+            Ok(PyTrickMechanics { rules: rules.0, tr, level: Some(lv), trump: tp })
         })
     }
 
     #[getter]
     fn level(&self) -> &'static str {
-        self.level.symbol()
+        self.level.map_or("NT", |r| r.symbol())
     }
 
     #[getter]
@@ -179,6 +187,27 @@ impl PyTrickMechanics {
                 .map_err(|e| ZhipaiError::illegal_play(m, e))?;
             let r = trick::check_throw(&self.tr, &format, &others);
             Ok((r.valid, r.played.to_string(), r.beaten_cards))
+        })
+    }
+
+    /// The points a failed throw of `cards` against `others` costs under the rules'
+    /// `throw_fail_penalty` (shengji.md §4.5; 0 for a valid throw). Shengji presets only.
+    fn throw_penalty(&self, cards: &Bound<'_, PyAny>, others: &Bound<'_, PyAny>) -> PyResult<i32> {
+        let m = self.arg("cards", cards)?;
+        let others = self.args("others", others, Some(NUM_PLAYERS - 1))?;
+        guard(|| {
+            let Rules::Shengji(r) = &self.rules else {
+                return Err(ZhipaiError::invalid_value(
+                    "rules",
+                    self.rules.preset(),
+                    "throw_fail_penalty is a Shengji option",
+                ));
+            };
+            let all: Vec<&Multiset> = std::iter::once(&m).chain(others.iter()).collect();
+            self.check_total("cards and others", &all)?;
+            let format = trick::check_lead(&self.tr, &m, None)
+                .map_err(|e| ZhipaiError::illegal_play(m, e))?;
+            Ok(throw_penalty(r.play.throw_fail_penalty, &self.tr, &format, &others))
         })
     }
 

@@ -9,11 +9,13 @@ use crate::simulate::{
     all_leads, builtin_policy, finished_row, seat_arg, seed_index, History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
+use zhipai_core::games::shengji::chaodi::check_chaodi;
 use zhipai_core::games::shengji::declare::check_declarations;
 use zhipai_core::games::shengji::declare::Bid;
 use zhipai_core::games::shengji::declare::NoDeclaration;
 use zhipai_core::games::shengji::scoring::Level;
 use zhipai_core::games::shengji::scoring::Side;
+use zhipai_core::games::shengji::session::Match;
 use zhipai_core::games::shengji::state::{Deal, Move, Phase};
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
@@ -140,6 +142,63 @@ pub fn shengji_level_advance(
     })
 }
 
+/// (final (player, cards) | None, trump "S|H|D|C|NT" | None, kitty holder, done, overcalls,
+///  illegal_at | None, reason | None)
+type ChaodiTuple =
+    (Option<(u8, String)>, Option<String>, u8, bool, usize, Option<usize>, Option<String>);
+
+/// `shengji_chaodi(rules, level, declaration, dealer, actions)`: check a 炒底 exchange (see
+/// `zhipai.shengji.chaodi`). `declaration` is `(player, cards)` or `None`; each action is
+/// `(player, "pass" | cards)`.
+#[pyfunction]
+pub fn shengji_chaodi(
+    rules: &PyRules,
+    level: &str,
+    declaration: Option<(i64, String)>,
+    dealer: &Bound<'_, PyAny>,
+    actions: Vec<(i64, String)>,
+) -> PyResult<ChaodiTuple> {
+    let dealer: u8 = convert::int_in("dealer", dealer, 0, 3)?;
+    guard(|| {
+        let r = shengji(rules)?;
+        let level = level_rank(level)?;
+        let seat = |p: i64| {
+            u8::try_from(p)
+                .ok()
+                .filter(|p| *p < 4)
+                .ok_or_else(|| ZhipaiError::invalid_value("player", p, "players are 0..=3"))
+        };
+        let declaration = match declaration {
+            Some((p, cards)) => Some((seat(p)?, parse_cards(&cards)?)),
+            None => None,
+        };
+        let mut parsed = Vec::with_capacity(actions.len());
+        for (p, what) in &actions {
+            let cards = match what.trim() {
+                "pass" => None,
+                text => Some(parse_cards(text)?),
+            };
+            parsed.push((seat(*p)?, cards));
+        }
+        let out = check_chaodi(r.declare, level, declaration, dealer, &parsed)?;
+        let trump =
+            out.winner.map(|(_, b)| b.trump().map_or("NT".to_string(), |s| s.letter().to_string()));
+        let (illegal_at, reason) = match out.illegal {
+            Some((i, e)) => (Some(i), Some(e.to_string())),
+            None => (None, None),
+        };
+        Ok((
+            out.winner.map(|(p, b)| (p, b.to_string())),
+            trump,
+            out.kitty_holder,
+            out.done,
+            out.overcalls,
+            illegal_at,
+            reason,
+        ))
+    })
+}
+
 /// One Shengji deal as a state machine (`zhipai.shengji.Deal` wraps it; shengji.md §1–§8).
 #[pyclass(name = "ShengjiDeal", module = "zhipai")]
 #[derive(Clone)]
@@ -149,6 +208,7 @@ fn phase_name(p: Phase) -> &'static str {
     match p {
         Phase::Dealing => "dealing",
         Phase::Burying => "burying",
+        Phase::Chaodi => "chaodi",
         Phase::Playing => "playing",
         Phase::Done => "done",
     }
@@ -157,7 +217,8 @@ fn phase_name(p: Phase) -> &'static str {
 #[pymethods]
 impl PyDeal {
     /// `ShengjiDeal(rules, level="2", dealer=None, seed=0)`: shuffle and deal up to the first
-    /// decision. `dealer=None` is hand 1 (the declaration decides the dealer).
+    /// decision. `dealer=None` is hand 1 (the declaration decides the dealer). `level="NT"` is
+    /// the joker-only level (only with `after_A="no_trump_level"`).
     #[new]
     #[pyo3(signature = (rules, level="2", dealer=None, seed=None))]
     fn new(
@@ -170,7 +231,7 @@ impl PyDeal {
         let seed = convert::opt_int_in("seed", seed, 0, u64::MAX as i128)?.unwrap_or(0);
         guard(|| {
             let r = shengji(rules)?;
-            let level = level_rank(level)?;
+            let level = r.scoring.parse_level("level", level)?;
             let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
             Ok(PyDeal(Deal::new(r, level, dealer, &mut rng)?))
         })
@@ -204,6 +265,18 @@ impl PyDeal {
         self.0.dealer()
     }
 
+    /// The level rank symbol, or "NT" on the joker-only level.
+    #[getter]
+    fn level(&self) -> String {
+        self.0.level().map_or("NT".to_string(), |r| r.symbol().to_string())
+    }
+
+    /// The seat that buried the kitty (dealer or last 炒底 overcaller) once one lies buried.
+    #[getter]
+    fn kitty_owner(&self) -> Option<u8> {
+        self.0.kitty_owner()
+    }
+
     /// Trump letter or "NT" after dealing, `None` while dealing.
     #[getter]
     fn trump(&self) -> Option<String> {
@@ -224,7 +297,7 @@ impl PyDeal {
         guard(|| self.0.apply_action(action))
     }
 
-    /// Legal bids of the player to move (dealing phase).
+    /// Legal bids of the player to move (dealing and 炒底 phases).
     fn legal_bids(&self) -> Vec<String> {
         self.0.legal_bids().iter().map(|b| b.to_string()).collect()
     }
@@ -237,7 +310,12 @@ impl PyDeal {
             let mv = match kind {
                 "pass" => Move::Pass,
                 "declare" => {
-                    let level = self.0.declaring().level();
+                    let level = self.0.declaring().level().ok_or_else(|| {
+                        ZhipaiError::illegal_play(
+                            format!("declare {cards}"),
+                            "nobody declares on the joker-only level",
+                        )
+                    })?;
                     let decks = self.0.rules().decks;
                     Move::Declare(Bid::from_cards(&parse_cards(cards)?, level, decks)?)
                 }
@@ -290,12 +368,115 @@ impl PyDeal {
                 ("tricks", r.tricks as i64),
                 ("failed_throws", r.failed_throws as i64),
                 ("declarations", r.declarations as i64),
+                ("chaodi", r.chaodi as i64),
+                ("last_trick_single_jack", r.last_trick_single_jack as i64),
             ]
         })
     }
 
     fn clone(&self) -> Self {
         PyDeal(self.0.clone())
+    }
+}
+
+/// A Shengji match (`zhipai.shengji.Match` wraps it; shengji.md §1.1, §2.3, §8.5): deals in
+/// sequence with every player's level, the seating and the dealer rotation.
+#[pyclass(name = "ShengjiMatch", module = "zhipai")]
+pub struct PyMatch {
+    m: Match,
+    seed: u64,
+    /// Deals issued: deal i draws its seating and shuffle from `deal_rng(seed, i)`.
+    issued: u64,
+}
+
+impl PyMatch {
+    fn issue(&mut self) -> Result<Deal> {
+        let mut rng = zhipai_core::rollout::deal_rng(self.seed, self.issued);
+        let d = self.m.next_deal(&mut rng)?;
+        self.issued += 1;
+        Ok(d)
+    }
+}
+
+#[pymethods]
+impl PyMatch {
+    /// `ShengjiMatch(rules, seed=0)`: everybody at level 2; all chance (seating, shuffles) from
+    /// `seed` (deal i from stream i).
+    #[new]
+    #[pyo3(signature = (rules, seed=None))]
+    fn new(rules: &PyRules, seed: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let seed = convert::opt_int_in("seed", seed, 0, u64::MAX as i128)?.unwrap_or(0);
+        guard(|| {
+            let r = shengji(rules)?;
+            Ok(PyMatch { m: Match::new(r), seed, issued: 0 })
+        })
+    }
+
+    /// The next deal (redraws the seating under `random_partners_each_hand`).
+    fn next_deal(&mut self) -> PyResult<PyDeal> {
+        guard(|| Ok(PyDeal(self.issue()?)))
+    }
+
+    /// Apply a finished deal of this match.
+    fn record(&mut self, deal: &PyDeal) -> PyResult<()> {
+        guard(|| self.m.record(&deal.0))
+    }
+
+    /// Deal, play to the end with `policy` ("random" or "greedy") and record; returns the deal.
+    #[pyo3(signature = (policy="random"))]
+    fn play_hand(&mut self, policy: &str) -> PyResult<PyDeal> {
+        let policy = match policy {
+            "random" => Policy::Random,
+            "greedy" => Policy::Greedy,
+            other => {
+                return Err(crate::errors::to_py(ZhipaiError::invalid_value(
+                    "policy",
+                    other,
+                    "expected random or greedy",
+                )))
+            }
+        };
+        guard(|| {
+            let mut d = self.issue()?;
+            d.play_out(policy)?;
+            self.m.record(&d)?;
+            Ok(PyDeal(d))
+        })
+    }
+
+    /// Each player's level ("2".."A", or "NT" for the joker-only level).
+    #[getter]
+    fn levels(&self) -> Vec<String> {
+        self.m.levels.iter().map(|l| l.to_string()).collect()
+    }
+
+    /// Seat -> player of the last hand dealt.
+    #[getter]
+    fn seating(&self) -> [u8; 4] {
+        self.m.seating
+    }
+
+    /// The player who deals next (`None` before hand 1).
+    #[getter]
+    fn dealer(&self) -> Option<u8> {
+        self.m.dealer
+    }
+
+    #[getter]
+    fn hands(&self) -> u32 {
+        self.m.hands
+    }
+
+    /// Each player's JJ 积分 so far (all 0 unless `jj_scoring` is on).
+    #[getter]
+    fn jj_totals(&self) -> [i64; 4] {
+        self.m.jj_totals
+    }
+
+    /// The two players who won, once the match is over.
+    #[getter]
+    fn winners(&self) -> Option<[u8; 2]> {
+        self.m.winners
     }
 }
 
@@ -325,11 +506,12 @@ fn parse_shengji_move(deal: &Deal, text: &str) -> Result<Move> {
     let (kind, cards) = t.split_once(' ').unwrap_or((t, ""));
     Ok(match kind.to_ascii_lowercase().as_str() {
         "pass" if cards.trim().is_empty() => Move::Pass,
-        "declare" => Move::Declare(Bid::from_cards(
-            &parse_cards(cards)?,
-            deal.declaring().level(),
-            deal.rules().decks,
-        )?),
+        "declare" => {
+            let level = deal.declaring().level().ok_or_else(|| {
+                ZhipaiError::illegal_play(text, "nobody declares on the joker-only level")
+            })?;
+            Move::Declare(Bid::from_cards(&parse_cards(cards)?, level, deal.rules().decks)?)
+        }
         "bury" => Move::Bury(cards.parse()?),
         "play" => Move::Play(cards.parse()?),
         _ => {
@@ -490,7 +672,7 @@ impl PyShengjiGameState {
         let Some(p) = d.current_player() else { return Vec::new() };
         let play = |m: &Multiset| format!("play {m}");
         match d.phase() {
-            Phase::Dealing => std::iter::once("pass".to_string())
+            Phase::Dealing | Phase::Chaodi => std::iter::once("pass".to_string())
                 .chain(d.legal_bids().iter().map(|b| format!("declare {b}")))
                 .collect(),
             Phase::Burying => {
@@ -567,9 +749,11 @@ impl PyShengjiGameState {
         o.set_item("seat", seat)?;
         o.set_item("phase", phase_name(d.phase()))?;
         // While dealing, who is asked is private for the same reason (see `step`).
-        let asked = d.current_player().filter(|&p| d.phase() != Phase::Dealing || p == seat as u8);
+        // 炒底 offers too: a seat is offered only when it holds a stronger declaration.
+        let private = matches!(d.phase(), Phase::Dealing | Phase::Chaodi);
+        let asked = d.current_player().filter(|&p| !private || p == seat as u8);
         o.set_item("current_player", asked)?;
-        o.set_item("level", d.declaring().level().to_string())?;
+        o.set_item("level", d.level().map_or("NT".to_string(), |r| r.to_string()))?;
         o.set_item("dealer", d.dealer())?;
         o.set_item(
             "trump",
@@ -577,7 +761,8 @@ impl PyShengjiGameState {
         )?;
         o.set_item("declaration", d.declaring().winner().map(|(p, b)| (p, b.to_string())))?;
         o.set_item("hand", d.hand(seat as u8).to_string())?;
-        let own_kitty = d.dealer() == Some(seat as u8);
+        // The last burial is seen by its burier (the dealer, or a 炒底 overcaller once buried).
+        let own_kitty = d.kitty_owner().or(d.dealer()) == Some(seat as u8);
         o.set_item("kitty", self.buried.filter(|_| own_kitty).map(|m| m.to_string()))?;
         o.set_item("hand_sizes", (0..4u8).map(|p| d.hand(p).len()).collect::<Vec<_>>())?;
         o.set_item(
@@ -621,8 +806,10 @@ impl PyShengjiGameState {
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyDeal>()?;
+    m.add_class::<PyMatch>()?;
     m.add_class::<PyShengjiGameState>()?;
     m.add_function(wrap_pyfunction!(shengji_declare, m)?)?;
+    m.add_function(wrap_pyfunction!(shengji_chaodi, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_change, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_jj_score, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_advance, m)?)?;

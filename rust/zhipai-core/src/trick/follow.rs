@@ -12,6 +12,7 @@
 //! Counting multiplies the number of legal s-parts by the number of discard multisets, which is
 //! counted by dynamic programming and sampled by unranking, never enumerated.
 
+use super::sample::{below, nth_card};
 use super::{ShapeObligation, ThrowFollow, TrickRules};
 use crate::cards::{format_cards, Card, CardSet};
 use crate::combos::{for_each_run, Format};
@@ -550,32 +551,173 @@ impl<'a> FollowMoves<'a> {
             let n = items.count(self.ks);
             items.unrank(self.ks, rng.random_range(0..n.max(1)))
         } else {
-            // Never 0 (some follow is always legal: tested); `max(1)` keeps a bug from panicking.
-            let n = self.suit_part_count().max(1);
-            let mut pick = rng.random_range(0..n);
-            let mut chosen = Multiset::EMPTY;
+            // One enumeration counts the legal parts and keeps the first few, so the pick is
+            // usually read back without a second enumeration.
+            let mut first = [Multiset::EMPTY; 64];
+            let mut n = 0u64;
             let _ = self.for_each_suit_part(&mut |p| {
-                if pick == 0 {
-                    chosen = *p;
-                    return ControlFlow::Break(());
+                if let Some(slot) = first.get_mut(n as usize) {
+                    *slot = *p;
                 }
-                pick -= 1;
+                n += 1;
                 ControlFlow::Continue(())
             });
-            chosen
+            // Never 0 (some follow is always legal: tested); `max(1)` keeps a bug from panicking.
+            let mut pick = rng.random_range(0..n.max(1));
+            match first.get(pick as usize) {
+                Some(part) => *part,
+                None => {
+                    let mut chosen = Multiset::EMPTY;
+                    let _ = self.for_each_suit_part(&mut |p| {
+                        if pick == 0 {
+                            chosen = *p;
+                            return ControlFlow::Break(());
+                        }
+                        pick -= 1;
+                        ControlFlow::Continue(())
+                    });
+                    chosen
+                }
+            }
         };
-        let r = self.discards();
-        if r == 0 {
-            return part;
-        }
-        let items = Items::of(&self.other);
-        let n = items.count(r).max(1);
         let mut play = part;
-        for c in items.unrank(r, rng.random_range(0..n)).iter() {
+        for c in sample_discards(&self.other, self.discards(), rng).iter() {
             play.add(c);
         }
         play
     }
+}
+
+/// `r` cards drawn uniformly from the distinct `r`-card multisets of `other` (the discards of a
+/// follower out of the led suit); one kind when `r = 1`; for `r = 2`, one draw over the ordered
+/// choices, where each pair XX and each two-kind set {X, Y} appears exactly twice.
+fn sample_discards<R: Rng + ?Sized>(other: &Multiset, r: usize, rng: &mut R) -> Multiset {
+    let kinds = other.kinds();
+    let (k, p) = (kinds.len(), other.pairs().len());
+    match r {
+        0 => Multiset::EMPTY,
+        1 if k >= 1 => Multiset::from_set(CardSet::single(nth_card(kinds, below(rng, k)))),
+        2 if k >= 2 || p >= 1 => {
+            let x = below(rng, 2 * p + k * k.saturating_sub(1));
+            let mut two = Multiset::EMPTY;
+            if x < 2 * p {
+                let c = nth_card(other.pairs(), x / 2);
+                two.add(c);
+                two.add(c);
+            } else {
+                let z = x - 2 * p;
+                let (a, mut b) = (z / (k - 1), z % (k - 1));
+                if b >= a {
+                    b += 1;
+                }
+                two.add(nth_card(kinds, a));
+                two.add(nth_card(kinds, b));
+            }
+            two
+        }
+        _ => {
+            let items = Items::of(other);
+            let n = items.count(r).max(1);
+            items.unrank(r, rng.random_range(0..n))
+        }
+    }
+}
+
+/// One legal follow of `lead` from `hand`, drawn uniformly from the legal card multisets: the
+/// distribution of [`FollowMoves::sample`], with fast paths that build no tables for the common
+/// leads of random play — a single card (a held kind of the led suit, else any held kind) and a
+/// pair (a pair of the led suit when one is held and the structure must be matched; two distinct
+/// kinds of the suit when the suit holds no pair; the whole suit plus one discard when it holds
+/// two cards or one). Other leads go through [`FollowMoves`]. Errors as [`FollowMoves::new`].
+pub fn sample_follow<R: Rng + ?Sized>(
+    tr: &TrickRules,
+    lead: &Format,
+    hand: &Multiset,
+    rng: &mut R,
+) -> Result<Multiset> {
+    let mask = tr.order.suit_mask(lead.suit as usize);
+    if lead.cards == 1 && !hand.is_empty() {
+        let suited = hand.kinds().intersect(mask);
+        let pool = if suited.is_empty() { hand.kinds() } else { suited };
+        return Ok(Multiset::from_set(CardSet::single(nth_card(pool, below(rng, pool.len())))));
+    }
+    let is_pair = lead.cards == 2 && lead.units.len() == 1;
+    if is_pair && !tr.longer_tuples_protected {
+        let hand_s = hand.restrict(mask);
+        let kinds = hand_s.kinds();
+        let pairs = hand_s.pairs();
+        if kinds.len() >= 3 || !pairs.is_empty() && kinds.len() >= 2 {
+            // More than two cards of the suit.
+            if !pairs.is_empty() && tr.shape_obligation == ShapeObligation::Standard {
+                let c = nth_card(pairs, below(rng, pairs.len()));
+                let mut pair = Multiset::EMPTY;
+                pair.add(c);
+                pair.add(c);
+                return Ok(pair);
+            }
+            if pairs.is_empty() {
+                // Two distinct kinds: an ordered pair (a, b ≠ a) from one draw.
+                let k = kinds.len();
+                let x = below(rng, k * (k - 1));
+                let (a, mut b) = (x / (k - 1), x % (k - 1));
+                if b >= a {
+                    b += 1;
+                }
+                let mut two = CardSet::single(nth_card(kinds, a));
+                two.insert(nth_card(kinds, b));
+                return Ok(Multiset::from_set(two));
+            }
+        } else {
+            let other = hand.restrict(!mask);
+            let held = hand_s.len();
+            if held == 2 || held == 1 && !other.is_empty() {
+                let mut play = hand_s;
+                for c in sample_discards(&other, 2 - held, rng).iter() {
+                    play.add(c);
+                }
+                return Ok(play);
+            }
+        }
+    }
+    let is_triple = lead.cards == 3 && lead.units.len() == 1;
+    if is_triple && tr.shape_obligation == ShapeObligation::Standard {
+        let hand_s = hand.restrict(mask);
+        if hand_s.len() > 3 {
+            if let Some(m) = sample_triple_follow(&hand_s, rng) {
+                return Ok(m);
+            }
+        }
+    }
+    Ok(FollowMoves::new(tr, lead, hand)?.sample(rng))
+}
+
+/// A follow of a triple lead from `hand_s`, the follower's more than three cards of the led suit,
+/// when the structure decides it (§5 F2 "match as far as possible"): a triple of the suit when
+/// one is held; else a pair plus one other kind when a pair is held (each (pair X, other kind
+/// Y ≠ X) is one distinct play). `None` when the suit holds no pair (any three kinds: the
+/// general sampler).
+fn sample_triple_follow<R: Rng + ?Sized>(hand_s: &Multiset, rng: &mut R) -> Option<Multiset> {
+    let triples = hand_s.at_least(3);
+    let mut play = Multiset::EMPTY;
+    if !triples.is_empty() {
+        let c = nth_card(triples, below(rng, triples.len()));
+        for _ in 0..3 {
+            play.add(c);
+        }
+        return Some(play);
+    }
+    let pairs = hand_s.pairs();
+    if pairs.is_empty() {
+        return None;
+    }
+    let kinds = hand_s.kinds();
+    let others = kinds.len() - 1; // ≥ 1: more than three cards, no triple
+    let x = below(rng, pairs.len() * others);
+    let pair = nth_card(pairs, x / others);
+    play.add(pair);
+    play.add(pair);
+    play.add(nth_card(kinds.minus(CardSet::single(pair)), x % others));
+    Some(play)
 }
 
 // MAX_INDEX bounds every index mask used above.
@@ -760,6 +902,40 @@ mod properties {
         }
 
         #[test]
+        fn sample_follow_draws_legal_follows(seed in any::<u64>(), decks in 1u8..=3, size in 1usize..=12) {
+            // The fast paths (one card, pair) and the fallback draw only enumerated follows, for
+            // the generated lead and for a one-card and a pair lead of its first card.
+            let (mut tr, f, hand) = position(seed, decks.max(2), size);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 2);
+            tr.shape_obligation = if rng.random_bool(0.2) {
+                ShapeObligation::SuitOnly
+            } else {
+                ShapeObligation::Standard
+            };
+            let first = f.largest().kinds.first().unwrap();
+            let mut leads = vec![f];
+            for m in 1..=tr.decks as usize {
+                let mut cards = Multiset::EMPTY;
+                for _ in 0..m {
+                    cards.add(first);
+                }
+                leads.push(decompose(&cards, &tr.order, Decomposition::MultiplicityFirst).unwrap());
+            }
+            for lead in &leads {
+                if hand.len() < lead.cards as usize {
+                    prop_assert!(sample_follow(&tr, lead, &hand, &mut rng).is_err());
+                    continue;
+                }
+                let moves = FollowMoves::new(&tr, lead, &hand).unwrap();
+                let set: HashSet<Multiset> = moves.enumerate(usize::MAX).into_iter().collect();
+                for _ in 0..6 {
+                    let s = sample_follow(&tr, lead, &hand, &mut rng).unwrap();
+                    prop_assert!(set.contains(&s), "sample_follow {} is enumerated", s);
+                }
+            }
+        }
+
+        #[test]
         fn structure_score_is_monotone_in_the_hand(seed in any::<u64>(), size in 8usize..=14) {
             // Adding cards never lowers what the hand can match (needed for `check_follow`).
             let (tr, f, hand) = position(seed, 2, size);
@@ -805,5 +981,55 @@ mod properties {
             let x2 = chi_square(&counts, n);
             assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
         }
+    }
+
+    #[test]
+    fn sample_follow_is_uniform_over_the_legal_follows() {
+        let tr = TrickRules::standard(
+            CardOrder::shengji(Rank::TWO, Some(Suit::Spades), true, TrumpTierTractors::Full),
+            2,
+        );
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        // One per fast path: single led suit held / void; pair with suit pairs / no suit pair /
+        // two suit cards / one suit card and a discard; a tractor (fallback).
+        for (lead, hand) in [
+            ("AD", "3D 3D 4D 7D 9C"),
+            ("AD", "3S 3S 4C 5H"),
+            ("AH AH", "3H 3H 5H 5H 9H 4H 2C"),
+            ("AH AH", "3H 5H 9H JH 4C 4C"),
+            ("AH AH", "3H 9H 4C 4C"),
+            ("AH AH", "9H 4C 4C 6D 7S"),
+            ("AH AH", "3S 3S 4C 5D 6D"),
+            ("10H 10H JH JH", "3H 3H 4H 4H 5H 5H 8C"),
+        ] {
+            check_uniform(&tr, lead, hand, &mut rng);
+        }
+        // Triple leads with three decks: a held triple; a pair and another kind; no pair.
+        let tr3 = TrickRules::standard(tr.order.clone(), 3);
+        for (lead, hand) in [
+            ("AH AH AH", "3H 3H 3H 5H 5H 5H 9H 2C"),
+            ("AH AH AH", "3H 3H 5H 5H 9H 4C"),
+            ("AH AH AH", "3H 5H 9H JH 4C"),
+        ] {
+            check_uniform(&tr3, lead, hand, &mut rng);
+        }
+    }
+
+    /// Chi-square check that `sample_follow` is uniform over the enumerated follows.
+    fn check_uniform(tr: &TrickRules, lead: &str, hand: &str, rng: &mut rand_chacha::ChaCha8Rng) {
+        let f =
+            decompose(&lead.parse().unwrap(), &tr.order, Decomposition::MultiplicityFirst).unwrap();
+        let hand: Multiset = hand.parse().unwrap();
+        let all = FollowMoves::new(tr, &f, &hand).unwrap().enumerate(usize::MAX);
+        let n = 3000 * all.len() as u64;
+        let mut counts = vec![0u64; all.len()];
+        for _ in 0..n {
+            let s = sample_follow(tr, &f, &hand, rng).unwrap();
+            counts[all.iter().position(|p| *p == s).expect("legal")] += 1;
+        }
+        // df = k - 1 ≤ 9; the 0.001 critical value for df = 9 is 27.9.
+        assert!(all.len() <= 10, "{lead} / {hand}: {} follows", all.len());
+        let x2 = chi_square(&counts, n);
+        assert!(x2 < 27.9, "{lead} / {hand}: chi-square {x2} over {counts:?}");
     }
 }

@@ -4,7 +4,7 @@
 use super::{ForcedPlay, ThrowCheck, ThrowScope, TrickRules};
 use crate::cards::{format_cards, CardSet};
 use crate::combos::{decompose_into, run_starts, Format, Unit};
-use crate::multiset::Multiset;
+use crate::multiset::{Multiset, MAX_COPIES};
 use crate::order::TRUMP;
 use std::fmt;
 
@@ -96,14 +96,19 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
     }
     let units = format.units.as_slice();
     let mut beaten = [false; crate::combos::MAX_UNITS];
+    for (i, h) in others.iter().enumerate() {
+        if tr.throw_scope == ThrowScope::OpponentsOnly && i == 1 {
+            continue;
+        }
+        // The hand's index masks in the led suit, computed once for all the units.
+        let masks = index_masks(tr, format.suit as usize, h);
+        for (b, u) in beaten.iter_mut().zip(units) {
+            *b = *b || beats_unit(tr, u, &masks);
+        }
+    }
     let mut any = false;
     let mut beaten_cards = 0;
     for (k, u) in units.iter().enumerate() {
-        beaten[k] = others
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| !(tr.throw_scope == ThrowScope::OpponentsOnly && *i == 1))
-            .any(|(_, h)| is_beaten(tr, u, h));
         if beaten[k] {
             any = true;
             beaten_cards += u.cards();
@@ -222,13 +227,22 @@ fn lowest_card(tr: &TrickRules, u: &Unit) -> Multiset {
 
 /// Whether hand `h` beats unit `u` (shengji.md §4.4; hongwu.md §B.7 `throw_check`).
 pub fn is_beaten(tr: &TrickRules, u: &Unit, h: &Multiset) -> bool {
-    let s = u.suit as usize;
+    beats_unit(tr, u, &index_masks(tr, u.suit as usize, h))
+}
+
+/// `masks[m - 1]` = strength indices of effective suit `s` at which `h` holds a kind ≥ m times.
+fn index_masks(tr: &TrickRules, s: usize, h: &Multiset) -> [u32; MAX_COPIES] {
+    std::array::from_fn(|k| tr.order.index_mask(s, h.at_least(k + 1)))
+}
+
+/// [`is_beaten`] on a hand's [`index_masks`] in the unit's suit.
+fn beats_unit(tr: &TrickRules, u: &Unit, masks: &[u32; MAX_COPIES]) -> bool {
     match tr.throw_check {
-        ThrowCheck::Literal => above(tr.order.index_mask(s, h.kinds()), u.low()),
-        ThrowCheck::Component if u.mult == 1 => above(tr.order.index_mask(s, h.kinds()), u.top),
+        ThrowCheck::Literal => above(masks[0], u.low()),
+        ThrowCheck::Component if u.mult == 1 => above(masks[0], u.top),
         ThrowCheck::Component => {
-            let mask = tr.order.index_mask(s, h.at_least(u.mult as usize));
-            let starts = run_starts(mask, tr.order.links(s), u.len as usize);
+            let mask = masks[u.mult as usize - 1];
+            let starts = run_starts(mask, tr.order.links(u.suit as usize), u.len as usize);
             above(starts, u.low())
         }
     }

@@ -3,11 +3,12 @@
 //! it is a throw; [`sample_lead`] draws one uniformly without enumerating (shengji.md §4.1–§4.3,
 //! hongwu.md §B.6–§B.7).
 
+use super::sample::{below, nth_card};
 use super::TrickRules;
 use crate::cards::CardSet;
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
-use rand::Rng;
+use rand::RngCore;
 use std::ops::ControlFlow;
 
 /// Call `f` on every single-unit lead of `cards` (all of one effective suit or several): each
@@ -66,12 +67,12 @@ pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
     let mut n = 0u32;
     for mult in 2..=(tr.decks as usize).min(3) {
         let held = cards.at_least(mult);
-        if held.len() < 2 {
+        if !two_or_more(held) {
             break;
         }
         for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
             let hs = held.intersect(tr.order.suit_mask(s));
-            if hs.len() < 2 {
+            if !two_or_more(hs) {
                 continue;
             }
             let mask = tr.order.index_mask(s, hs);
@@ -88,13 +89,20 @@ pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
 
 /// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
 pub(crate) fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
+    let kinds = hand.kinds();
+    let pairs = hand.pairs();
     let mut bits = 0u8;
     for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
-        let part = hand.restrict(tr.order.suit_mask(s));
-        if part.len() < 2 || (s == TRUMP && !tr.trump_throw_allowed) {
+        let k = kinds.intersect(tr.order.suit_mask(s));
+        if k.is_empty() || (s == TRUMP && !tr.trump_throw_allowed) {
             continue;
         }
-        if !is_single_unit(tr, s, &part) {
+        if !k.minus(pairs).is_empty() {
+            // A kind held once: one unit only when it is the whole holding (one card).
+            if two_or_more(k) {
+                bits |= 1 << s;
+            }
+        } else if !is_single_unit(tr, s, &hand.restrict(tr.order.suit_mask(s))) {
             bits |= 1 << s;
         }
     }
@@ -106,15 +114,16 @@ pub(crate) fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
 /// Titanic, §4.1–§4.2). Anything else decomposes into several units, i.e. is a throw.
 pub(crate) fn is_single_unit(tr: &TrickRules, suit: usize, part: &Multiset) -> bool {
     let kinds = part.kinds();
-    let n = kinds.len() as usize;
     let Some(first) = kinds.first() else { return false };
-    if n == 1 {
+    if !two_or_more(kinds) {
         return true;
     }
+    // Counted only past the cheap rejections (no popcount instruction on the baseline target).
     let m = part.count(first);
     if m < 2 || part.exactly(m) != kinds {
         return false;
     }
+    let n = kinds.len() as usize;
     let idx = tr.order.index_mask(suit, kinds);
     if idx.count_ones() as usize != n {
         return false; // two kinds share an index (equal off-suit level cards)
@@ -123,6 +132,12 @@ pub(crate) fn is_single_unit(tr: &TrickRules, suit: usize, part: &Multiset) -> b
     let run = idx >> low;
     let need = ((1u32 << (n - 1)) - 1) << low;
     run & (run + 1) == 0 && tr.order.links(suit) & need == need
+}
+
+/// Whether `set` has at least two cards (no popcount).
+#[inline]
+fn two_or_more(set: CardSet) -> bool {
+    set.0 & set.0.wrapping_sub(1) != 0
 }
 
 /// Call `f` on every lead candidate of the random policy: the single-unit leads of
@@ -154,7 +169,7 @@ fn lead_candidates(
 
 /// A lead drawn uniformly from [`for_each_lead_candidate`]: singles, pairs and triples are
 /// counted by popcount, only tractor runs are enumerated (no allocation).
-pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
+pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
     let throws = throw_suits(tr, hand);
     let tuples: [CardSet; 3] = std::array::from_fn(|m| {
         if m < tr.decks as usize {
@@ -166,10 +181,10 @@ pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut 
     let fixed: u32 = tuples.iter().map(|t| t.len()).sum();
     let runs = count_runs(tr, hand);
     let total = fixed + runs + throws.count_ones();
-    let mut pick = rng.random_range(0..total.max(1));
+    let mut pick = below(rng, total);
     for (m, t) in tuples.iter().enumerate() {
         if pick < t.len() {
-            let card = t.iter().nth(pick as usize).expect("pick < len");
+            let card = nth_card(*t, pick);
             let mut u = Multiset::EMPTY;
             for _ in 0..=m {
                 u.add(card);
@@ -200,4 +215,46 @@ pub fn sample_lead<R: Rng + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut 
         }
     }
     out
+}
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::cards::{Rank, Suit};
+    use crate::order::{CardOrder, TrumpTierTractors};
+    use proptest::prelude::*;
+    use rand::seq::SliceRandom;
+    use rand::{Rng, SeedableRng};
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        #[test]
+        fn throw_suits_is_the_definition(seed in any::<u64>(), decks in 1u8..=3, size in 0usize..=30) {
+            // Bit s: the suit holding has two or more cards, is not one unit, and may be thrown.
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let level = Rank::from_index(rng.random_range(0..13)).unwrap();
+            let trump = (rng.random_range(0..5) < 4).then(|| Suit::from_index(rng.random_range(0..4)));
+            let mut tr = TrickRules::standard(
+                CardOrder::shengji(level, trump, true, TrumpTierTractors::Full),
+                decks,
+            );
+            tr.trump_throw_allowed = rng.random_bool(0.7);
+            // Hands rich in pairs and runs: a few kinds, each taken up to `decks` times.
+            let mut deck = Multiset::full_decks(decks as usize, true).unwrap().to_vec();
+            deck.shuffle(&mut rng);
+            deck.sort_by_key(|c| c.index() % 7);
+            let start = rng.random_range(0..deck.len() - size);
+            let hand = Multiset::from_cards(&deck[start..start + size]).unwrap();
+            let mut want = 0u8;
+            for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+                let part = hand.restrict(tr.order.suit_mask(s));
+                let allowed = s != TRUMP || tr.trump_throw_allowed;
+                if part.len() >= 2 && allowed && !is_single_unit(&tr, s, &part) {
+                    want |= 1 << s;
+                }
+            }
+            prop_assert_eq!(throw_suits(&tr, &hand), want, "hand {}", hand);
+        }
+    }
 }

@@ -32,6 +32,7 @@
 pub mod follow;
 pub mod lead;
 pub mod lead_candidates;
+pub mod sample;
 pub mod winner;
 
 use crate::cards::{Rank, Suit};
@@ -40,7 +41,7 @@ use crate::multiset::Multiset;
 use crate::order::CardOrder;
 use crate::rules::Rules;
 
-pub use follow::{check_follow, structure_score, FollowError, FollowMoves};
+pub use follow::{check_follow, sample_follow, structure_score, FollowError, FollowMoves};
 pub use lead::{
     check_lead, check_lead_into, check_throw, for_each_unit_lead, LeadError, ThrowResult,
 };

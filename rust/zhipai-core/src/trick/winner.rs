@@ -8,7 +8,7 @@
 //! arrangement of a play is considered, so a ruff is valued by its best arrangement.
 
 use super::{ShapeMatch, ThrowCompare, TrickRules};
-use crate::combos::{decompose, single_suit, Format, Unit, MAX_UNITS};
+use crate::combos::{decompose, one_bit, single_suit, Format, Unit, MAX_UNITS};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
@@ -48,9 +48,23 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
         return Err(ZhipaiError::invalid_value("plays", "[]", "no plays"));
     }
     check_lengths(tr, plays)?;
-    if format.cards == 1 {
-        return Ok(single_card_winner(tr, format.suit as usize, plays));
+    if let Some(mult) = one_kind_unit(format) {
+        return Ok(tuple_winner(tr, format.suit as usize, mult, plays));
     }
+    Ok(general_winner(tr, format, plays))
+}
+
+/// The multiplicity of `format` when it is one single, pair or triple (one kind).
+#[inline]
+pub(crate) fn one_kind_unit(format: &Format) -> Option<u8> {
+    match format.units.as_slice() {
+        [u] if u.len == 1 => Some(u.mult),
+        _ => None,
+    }
+}
+
+/// The winner by eligibility and comparison of every arrangement (module docs).
+fn general_winner(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> usize {
     let mut best = 0usize;
     let mut best_trump = format.suit as usize == TRUMP;
     for (i, p) in plays.iter().enumerate().skip(1) {
@@ -69,7 +83,7 @@ pub fn trick_winner_of(tr: &TrickRules, format: &Format, plays: &[Multiset]) -> 
             best = i;
         }
     }
-    Ok(best)
+    best
 }
 
 /// Errors unless every play has as many cards as the lead (and no card more often than decks).
@@ -91,16 +105,36 @@ fn check_lengths(tr: &TrickRules, plays: &[Multiset]) -> Result<()> {
 /// Fast path for a single-card lead in effective suit `led`: trump beats the led suit, a strictly
 /// higher index beats an equal one, everything else is a discard.
 fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize {
-    let key = |p: &Multiset| {
-        let c = p.kinds().first().expect("one card");
+    tuple_winner(tr, led, 1, plays)
+}
+
+/// Fast path for a lead of one kind held `mult` times (single, pair, triple) in effective suit
+/// `led`, plays of `mult` cards: a play is eligible when it is one kind `mult` times in the led
+/// suit or trump (under [`ShapeMatch::Cover`] and [`ShapeMatch::Exact`] alike); trump beats the
+/// led suit, then a strictly higher index wins (every [`ThrowCompare`] reads the one index).
+pub(crate) fn tuple_winner(tr: &TrickRules, led: usize, mult: u8, plays: &[Multiset]) -> usize {
+    // Key 0 = not eligible; else (trump, index) packed so that integer order is the ruling.
+    let key = |p: &Multiset| -> u32 {
+        let kinds = p.kinds();
+        let Some(c) = kinds.first() else { return 0 };
+        if !one_bit(kinds.0) || p.count(c) != mult as usize {
+            return 0;
+        }
         let s = tr.order.suit(c);
-        (s == led || s == TRUMP).then_some((s == TRUMP, tr.order.index(c)))
+        let index = tr.order.index(c) as u32; // < MAX_INDEX = 32
+        if s == TRUMP {
+            0x200 | index
+        } else if s == led {
+            0x100 | index
+        } else {
+            0
+        }
     };
     let mut best = 0;
     let mut best_key = key(&plays[0]);
     for (i, p) in plays.iter().enumerate().skip(1) {
         let k = key(p);
-        if k.is_some() && k > best_key {
+        if k > best_key {
             best = i;
             best_key = k;
         }
@@ -419,6 +453,16 @@ mod properties {
             }
             prop_assume!(plays.iter().all(|p| p.at_least(3).is_empty()));
             prop_assert_eq!(trick_winner(&tr, &plays).unwrap(), oracle(&tr, &shape));
+            // The one-kind fast path agrees with the general eligibility/arrangement path.
+            let f = crate::combos::decompose(&plays[0], &tr.order, tr.decomposition).unwrap();
+            let mut exact = tr.clone();
+            exact.shape_match = ShapeMatch::Exact;
+            for t in [&tr, &exact] {
+                prop_assert_eq!(
+                    tuple_winner(t, f.suit as usize, m as u8, &plays),
+                    general_winner(t, &f, &plays)
+                );
+            }
         }
     }
 }

@@ -102,7 +102,9 @@ const KITTY_BURY: [(&str, KittyBuryRestrictions); 3] = [
 pub struct DeclareOptions {
     /// Number of decks (set by the rule set; decides the ladder).
     decks: u8,
-    /// Teams and seats are re-drawn every hand (S001 §一; `tractor_jj`).
+    /// Teams and seats are re-drawn every hand (S001 §一; `tractor_jj`); read by
+    /// [`super::session::Match`], which then keeps levels per player. A single deal (and the
+    /// simulator's hand 1) is unaffected: its seats are already random.
     pub random_partners_each_hand: bool,
     /// What happens when nobody declares.
     pub no_declaration: NoDeclaration,
@@ -167,16 +169,7 @@ impl DeclareOptions {
             "self_reinforce_same_suit" => self.self_reinforce_same_suit = value.as_bool(name)?,
             "self_overcall_other_suit" => self.self_overcall_other_suit = value.as_bool(name)?,
             "suit_ranked_bids" => self.suit_ranked_bids = value.as_bool(name)?,
-            "chaodi" => {
-                if value.as_bool(name)? {
-                    return Err(ZhipaiError::invalid_option(
-                        name,
-                        value,
-                        "炒底 (overcalling after the burial) is not implemented; only false",
-                    ));
-                }
-                self.chaodi = false;
-            }
+            "chaodi" => self.chaodi = value.as_bool(name)?,
             "kitty_bury_restrictions" => {
                 self.kitty_bury_restrictions = parse_choice(&KITTY_BURY, name, value)?
             }
@@ -195,7 +188,7 @@ impl DeclareOptions {
                 name: "random_partners_each_hand",
                 value: b(self.random_partners_each_hand),
                 choices: bools(),
-                doc: "teams and seats re-drawn every hand (JJ, S001; shengji.md §1.1)",
+                doc: "a match re-draws seats every hand; levels kept per player (JJ; shengji.md §1.1)",
             },
             OptionInfo {
                 name: "no_declaration",
@@ -243,8 +236,8 @@ impl DeclareOptions {
             OptionInfo {
                 name: "chaodi",
                 value: b(self.chaodi),
-                choices: vec!["false"],
-                doc: "炒底: overcalling after the burial (shengji.md §2.2; not implemented)",
+                choices: bools(),
+                doc: "炒底: overcall after the burial and take the kitty in turn (shengji.md §2.2)",
             },
             OptionInfo {
                 name: "kitty_bury_restrictions",
@@ -370,6 +363,8 @@ pub enum Refusal {
     NoPartnerOvercall,
     /// More copies of a card shown across players than the decks hold.
     TooManyCopies { decks: u8, shown_by_others: u8 },
+    /// The joker-only level after A has no level rank and no declaring (§8.5, RB).
+    NoLevelRank,
 }
 
 impl Refusal {
@@ -390,6 +385,9 @@ impl Refusal {
             Refusal::TooManyCopies { decks, shown_by_others } => format!(
                 "only {decks} copies exist and other players have already shown {shown_by_others}"
             ),
+            Refusal::NoLevelRank => {
+                "nobody declares on the joker-only level (after_A=no_trump_level)".into()
+            }
         }
     }
 }
@@ -400,7 +398,8 @@ impl Refusal {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Declaring {
     opts: DeclareOptions,
-    level: Rank,
+    /// `None` on the joker-only level (`after_A = no_trump_level`): nobody declares there.
+    level: Option<Rank>,
     winner: Option<(u8, Bid)>,
     first: Option<u8>,
     /// Most copies of each bid card (4 level suits, SJ, BJ) each player has shown.
@@ -410,11 +409,18 @@ pub struct Declaring {
 impl Declaring {
     /// A declaration phase at `level` under `opts` (which carry the number of decks).
     pub fn new(opts: DeclareOptions, level: Rank) -> Declaring {
+        Declaring::at_level(opts, Some(level))
+    }
+
+    /// A declaration phase at `level`; `None` is the joker-only level after A (`after_A =
+    /// no_trump_level`, §8.5), where nobody declares (RB: "there's no bidding" when the dealer
+    /// plays NoTrump): every bid is refused with [`Refusal::NoLevelRank`].
+    pub fn at_level(opts: DeclareOptions, level: Option<Rank>) -> Declaring {
         Declaring { opts, level, winner: None, first: None, shown: [[0; 6]; 4] }
     }
 
-    /// The level rank of the hand.
-    pub fn level(&self) -> Rank {
+    /// The level rank of the hand, `None` on the joker-only level.
+    pub fn level(&self) -> Option<Rank> {
         self.level
     }
 
@@ -440,6 +446,9 @@ impl Declaring {
         let others: u8 = (0..4).filter(|&q| q != p).map(|q| self.shown[q][slot]).sum();
         if others + bid.count > self.opts.decks {
             return Err(Refusal::TooManyCopies { decks: self.opts.decks, shown_by_others: others });
+        }
+        if self.level.is_none() {
+            return Err(Refusal::NoLevelRank);
         }
         let Some((w, current)) = self.winner else { return Ok(()) };
         if self.opts.decks == 1 {
@@ -468,7 +477,13 @@ impl Declaring {
     /// naming the cards and the rule for a refused bid (the state is then unchanged).
     pub fn declare_cards(&mut self, player: u8, cards: &[Card]) -> Result<Bid> {
         check_player(player)?;
-        let bid = Bid::from_cards(cards, self.level, self.opts.decks)?;
+        let Some(level) = self.level else {
+            return Err(ZhipaiError::illegal_play(
+                format_cards(cards),
+                Refusal::NoLevelRank.message(None),
+            ));
+        };
+        let bid = Bid::from_cards(cards, level, self.opts.decks)?;
         self.declare(player, bid)?;
         Ok(bid)
     }
@@ -499,28 +514,23 @@ impl Declaring {
 
     /// Call `f` on every bid of [`Declaring::legal_bids`] without allocating.
     pub fn for_each_legal_bid(&self, player: u8, hand: &Multiset, mut f: impl FnMut(Bid)) {
+        let Some(level) = self.level else { return };
         if player >= 4 || (self.opts.decks == 1 && self.winner.is_some()) {
             return;
         }
         // Only held level cards and held joker pairs can declare (cheap reject while dealing).
-        let held = hand.kinds().intersect(CardSet::rank_mask(self.level))
+        let held = hand.kinds().intersect(CardSet::rank_mask(level))
             | hand.pairs().intersect(CardSet::JOKERS);
         if held.is_empty() {
             return;
         }
-        let mut cards = [Card::SMALL_JOKER; 6];
-        for s in Suit::ALL {
-            cards[s.index()] = Card::new(s, self.level);
-        }
-        cards[5] = Card::BIG_JOKER;
+        // Count first, then kind order (level S H D C, SJ, BJ): weakest first.
         for count in 1..=self.opts.decks {
-            for &card in &cards {
-                if !held.contains(card)
-                    || (card.is_joker() && count < 2)
-                    || hand.count(card) < count as usize
-                {
-                    continue;
-                }
+            let mut cards = held.intersect(hand.at_least(count as usize));
+            if count < 2 {
+                cards = cards.minus(CardSet::JOKERS); // jokers declare in pairs
+            }
+            for card in cards {
                 let bid = Bid { card, count };
                 if self.allows(player, bid).is_ok() {
                     f(bid);
@@ -769,6 +779,18 @@ mod tests {
     }
 
     #[test]
+    fn joker_only_level_has_no_declaring() {
+        let mut d = Declaring::at_level(opts(2), None);
+        let hand: Multiset = "2H 2H SJ SJ BJ BJ".parse().unwrap();
+        assert!(d.legal_bids(0, &hand).is_empty());
+        let err = d.declare_cards(0, &parse_cards("BJ BJ").unwrap()).unwrap_err();
+        assert!(err.to_string().contains("joker-only level"), "{err}");
+        let bid = Bid { card: Card::BIG_JOKER, count: 2 };
+        assert_eq!(d.allows(0, bid), Err(Refusal::NoLevelRank));
+        assert_eq!((d.level(), d.winner()), (None, None));
+    }
+
+    #[test]
     fn player_out_of_range_is_invalid_value() {
         let bids = vec![(4u8, parse_cards("2H").unwrap())];
         let err = check_declarations(opts(2), Rank::TWO, &bids).unwrap_err();
@@ -803,7 +825,8 @@ mod tests {
         assert!(!o.set("throw_compare", &OptionValue::Str("x".into())).unwrap());
         let err = o.set("next_dealer", &OptionValue::Str("left".into())).unwrap_err();
         assert!(err.to_string().contains("left"));
-        assert!(o.set("chaodi", &OptionValue::Bool(true)).is_err());
+        assert!(o.set("chaodi", &OptionValue::Bool(true)).unwrap() && o.chaodi);
+        assert!(o.set("chaodi", &OptionValue::Str("maybe".into())).is_err());
         assert!(o.infos().iter().any(|i| i.name == "no_declaration" && i.value == "flip_kitty"));
         assert!(DeclareOptions::for_preset("tractor_jj", 2).random_partners_each_hand);
     }

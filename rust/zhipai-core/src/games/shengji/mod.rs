@@ -5,6 +5,7 @@
 //! * [`declare::DeclareOptions`] — declaring and overcalling trump, dealer selection;
 //! * [`scoring::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
 
+pub mod chaodi;
 pub mod declare;
 pub mod kitty;
 pub mod options;

@@ -5,10 +5,13 @@
 //! and penalty options) and mapped to a [`TrickRules`] per deal by [`PlayOptions::trick_rules`].
 
 use super::kitty::{KittyBasis, KittyMultiplier};
-use crate::cards::{Rank, Suit};
+use crate::cards::{Card, Rank, Suit};
+use crate::combos::{Format, Unit};
 use crate::error::Result;
+use crate::multiset::Multiset;
 use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
-use crate::order::{CardOrder, TrumpTierTractors};
+use crate::order::{CardOrder, TrumpTierTractors, TRUMP};
+use crate::trick::lead::is_beaten;
 use crate::trick::{
     Decomposition, ForcedPlay, ShapeMatch, ShapeObligation, ThrowCheck, ThrowCompare, ThrowFollow,
     ThrowScope, TrickRules,
@@ -24,8 +27,54 @@ pub enum ThrowPenalty {
     TenPerAttempt,
     /// 10 points per card returned to the hand (PG per CT; BZ).
     TenPerCardReturned,
-    /// 10/20/40/60 per card by the beating shape (TH).
+    /// 10 × (cards of the beating shape) per beaten card: 10 per card beaten by a single, 20 by
+    /// a pair, 40 by a tractor, 60 by a 3-pair tractor, "以此類推" (TH).
     Structured,
+}
+
+/// The points a failed throw costs under `rule` (shengji.md §4.5 `throw_fail_penalty`), before
+/// the sign: the deal adds them to the attackers' total when the thrower is on the dealer team
+/// and subtracts them when the thrower is an attacker (BZ). `format` is the whole throw, `others`
+/// the other hands in playing order after the thrower (the hands
+/// [`crate::trick::check_throw`] saw).
+///
+/// * `none` → 0; `10_per_attempt` → 10 (RB);
+/// * `10_per_card_returned` → 10 × the cards in all beaten components (PG per CT; BZ);
+/// * `structured` → Σ over beaten components of c × 10·c, c = the component's cards: a beaten
+///   component is beaten by a combination of its own shape, so TH's "被單牌管住則每張被管住的牌罰10分,
+///   對子管住每張20分,拖拉機則每張40分,三連托每張牌60分,以此類推" is 10·c per beaten card (single 10,
+///   pair 2 × 20 = 40, 2-pair tractor 4 × 40 = 160, 3-pair tractor 6 × 60 = 360; the 3-deck
+///   triple 3 × 30 = 90 by the same "以此類推").
+///
+/// A valid throw (nothing beaten) costs 0 under every rule.
+pub fn throw_penalty(
+    rule: ThrowPenalty,
+    tr: &TrickRules,
+    format: &Format,
+    others: &[Multiset],
+) -> i32 {
+    let beaten = |u: &Unit| {
+        others
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !(tr.throw_scope == ThrowScope::OpponentsOnly && *i == 1))
+            .any(|(_, h)| is_beaten(tr, u, h))
+    };
+    if !format.is_throw() {
+        return 0;
+    }
+    let beaten_units = || format.units.iter().filter(|u| beaten(u));
+    if beaten_units().next().is_none() {
+        return 0;
+    }
+    match rule {
+        ThrowPenalty::None => 0,
+        ThrowPenalty::TenPerAttempt => 10,
+        ThrowPenalty::TenPerCardReturned => beaten_units().map(|u| 10 * u.cards() as i32).sum(),
+        ThrowPenalty::Structured => {
+            beaten_units().map(|u| 10 * (u.cards() * u.cards()) as i32).sum()
+        }
+    }
 }
 
 /// Options of play (shengji.md §10). Field docs give the option name and the digest section.
@@ -217,7 +266,7 @@ impl PlayOptions {
                 name: "throw_fail_penalty",
                 value: choice_name(&PENALTIES, &self.throw_fail_penalty).into(),
                 choices: choice_names(&PENALTIES),
-                doc: "penalty for a failed throw (shengji.md §4.5)",
+                doc: "penalty for a failed throw; structured = TH 10/20/40/60 per card (§4.5)",
             },
             OptionInfo {
                 name: "partial_tractor_follow",
@@ -263,8 +312,25 @@ impl PlayOptions {
     /// (`None` = no-trump). The 3-deck seed ladders for triple and Titanic leads (shengji.md §5
     /// F2) are built into the follow rules; they only matter with 3 decks.
     pub fn trick_rules(&self, decks: u8, level: Rank, trump: Option<Suit>) -> TrickRules {
-        let order =
-            CardOrder::shengji(level, trump, self.level_gap_bridging, self.trump_tier_tractors);
+        self.trick_rules_at(decks, Some(level), trump)
+    }
+
+    /// [`PlayOptions::trick_rules`] with an optional level rank: `None` is the joker-only level
+    /// after A (`after_A = no_trump_level`, §8.5; RB `Trump::NoTrump { number: None }`): there
+    /// is no level rank, so every suit is a side suit running 2…A with all 13 ranks, and the
+    /// jokers alone are trump (`SJ` < `BJ`, `SJ SJ BJ BJ` a tractor). `trump` is then ignored.
+    pub fn trick_rules_at(
+        &self,
+        decks: u8,
+        level: Option<Rank>,
+        trump: Option<Suit>,
+    ) -> TrickRules {
+        let order = match level {
+            Some(level) => {
+                CardOrder::shengji(level, trump, self.level_gap_bridging, self.trump_tier_tractors)
+            }
+            None => joker_only_order(),
+        };
         TrickRules {
             order,
             decks,
@@ -283,6 +349,25 @@ impl PlayOptions {
     }
 }
 
+/// The card order of the joker-only level (see [`PlayOptions::trick_rules_at`]): side suits
+/// 2…A at indices 0..=12, all adjacent; trump `SJ` 0, `BJ` 1, adjacent.
+fn joker_only_order() -> CardOrder {
+    let mut o = CardOrder::empty();
+    for suit in Suit::ALL {
+        for r in 0..13u8 {
+            let rank = Rank::from_index(r).expect("13 ranks");
+            o.place(Card::new(suit, rank), suit.index(), r as usize);
+        }
+        for k in 0..12 {
+            o.set_link(suit.index(), k, true);
+        }
+    }
+    o.place(Card::SMALL_JOKER, TRUMP, 0);
+    o.place(Card::BIG_JOKER, TRUMP, 1);
+    o.set_link(TRUMP, 0, true);
+    o
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,6 +383,52 @@ mod tests {
         assert_eq!(e2.kitty_multiplier_basis, KittyBasis::WinningPlay);
         let e3 = PlayOptions::for_preset("eighty_points", 3);
         assert_eq!(e3.throw_fail_forced, ForcedPlay::LargestBeaten);
+    }
+
+    /// Penalty of throw `cards` against `others` at level 2, trump spades, `decks` decks.
+    fn penalty(rule: ThrowPenalty, decks: u8, cards: &str, others: [&str; 3]) -> i32 {
+        let tr = PlayOptions::for_preset("tractor", decks).trick_rules(
+            decks,
+            Rank::TWO,
+            Some(Suit::Spades),
+        );
+        let f =
+            crate::combos::decompose(&cards.parse().unwrap(), &tr.order, tr.decomposition).unwrap();
+        let others = others.map(|h| h.parse::<Multiset>().unwrap());
+        throw_penalty(rule, &tr, &f, &others)
+    }
+
+    #[test]
+    fn structured_penalty_by_the_beating_shape() {
+        use ThrowPenalty::*;
+        // TH: 10 per card beaten by a single, 20 by a pair, 40 by a tractor, 60 by a 3-pair one.
+        let single = ("KH QH QH", ["AH", "", ""]); // only the single KH is beaten
+        let pair = ("AH QH QH", ["KH KH", "", ""]); // only the pair
+        let tractor = ("AH 3H 3H 4H 4H", ["5H 5H 6H 6H", "", ""]); // only the tractor
+        let three = ("AH 3H 3H 4H 4H 5H 5H", ["6H 6H 7H 7H 8H 8H", "", ""]);
+        for ((cards, others), want) in [(single, 10), (pair, 40), (tractor, 160), (three, 360)] {
+            assert_eq!(penalty(Structured, 2, cards, others), want, "{cards}");
+        }
+        assert_eq!(penalty(TenPerCardReturned, 2, tractor.0, tractor.1), 40);
+        assert_eq!(penalty(TenPerAttempt, 2, tractor.0, tractor.1), 10);
+        assert_eq!(penalty(None, 2, tractor.0, tractor.1), 0);
+        // Two beaten components add up: pair (2 × 20) + single (1 × 10).
+        assert_eq!(penalty(Structured, 2, "QH QH JH", ["", "KH KH", ""]), 50);
+        // 3 decks: a triple beaten by a triple, 3 × 30 (以此類推).
+        assert_eq!(penalty(Structured, 3, "3H 3H 3H AH", ["9H 9H 9H", "", ""]), 90);
+        // A valid throw costs nothing; a single unit is never a throw.
+        for rule in [None, TenPerAttempt, TenPerCardReturned, Structured] {
+            assert_eq!(penalty(rule, 2, "AH KH KH", ["QH QH AH", "", ""]), 0);
+            assert_eq!(penalty(rule, 2, "3H 3H", ["AH AH", "", ""]), 0);
+        }
+        // opponents_only ignores the partner (the second of the others).
+        let mut o = PlayOptions::for_preset("tractor", 2);
+        o.throw_check_scope = ThrowScope::OpponentsOnly;
+        let tr = o.trick_rules(2, Rank::TWO, Some(Suit::Spades));
+        let f = crate::combos::decompose(&"QH QH JH".parse().unwrap(), &tr.order, tr.decomposition)
+            .unwrap();
+        let others = ["", "KH KH", ""].map(|h| h.parse::<Multiset>().unwrap());
+        assert_eq!(throw_penalty(Structured, &tr, &f, &others), 0);
     }
 
     #[test]

@@ -5,6 +5,8 @@
 //! * **Declaring** (§2.2): among the legal bids, take the one whose trump would make the largest
 //!   share of the cards received so far; show it when that share is at least [`DECLARE_SHARE`]
 //!   (and at least [`DECLARE_MIN_TRUMPS`] trumps), else pass.
+//! * **炒底** (§2.2 option `chaodi`): the declaring rule on the whole hand, shown only when its
+//!   trump gives strictly more trumps than the current trump.
 //! * **Burying** (§2.4): bury the cheapest cards: side-suit cards before trumps, non-point cards
 //!   before points (points only when forced), cards not in a pair before paired cards, then
 //!   short side suits before long ones (to void them), then the lowest strength.
@@ -19,7 +21,7 @@
 
 use super::declare::{Bid, Declaring};
 use super::state::Move;
-use crate::cards::{Card, CardSet, Rank};
+use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::combos::Format;
 use crate::error::Result;
 use crate::multiset::Multiset;
@@ -41,7 +43,8 @@ pub const TRUMP_COST: u32 = 40;
 pub struct DeclareView<'a> {
     pub seat: u8,
     pub hand: &'a Multiset,
-    pub level: Rank,
+    /// The level rank (`None` on the joker-only level, where nobody declares).
+    pub level: Option<Rank>,
     pub declaring: &'a Declaring,
 }
 
@@ -64,10 +67,29 @@ pub fn declare(v: &DeclareView) -> Move {
     }
 }
 
+/// The greedy 炒底 (overcall after a burial, [`super::chaodi`]): the greedy declaration on
+/// the whole hand, shown only when its trump would give strictly more trumps than the current
+/// trump `current` (`None` = no-trump) does; else pass.
+pub fn chaodi(v: &DeclareView, current: Option<Suit>) -> Move {
+    match declare(v) {
+        Move::Declare(bid)
+            if trumps_if(v.hand, v.level, bid) > trumps_under(v.hand, v.level, current) =>
+        {
+            Move::Declare(bid)
+        }
+        _ => Move::Pass,
+    }
+}
+
 /// Trumps in `hand` if `bid` fixed the trump: jokers, level cards and the bid's suit.
-fn trumps_if(hand: &Multiset, level: Rank, bid: Bid) -> usize {
-    let mut mask = CardSet::JOKERS | CardSet::rank_mask(level);
-    if let Some(s) = bid.trump() {
+fn trumps_if(hand: &Multiset, level: Option<Rank>, bid: Bid) -> usize {
+    trumps_under(hand, level, bid.trump())
+}
+
+/// Trumps in `hand` under trump suit `trump` (`None` = no-trump).
+fn trumps_under(hand: &Multiset, level: Option<Rank>, trump: Option<Suit>) -> usize {
+    let mut mask = CardSet::JOKERS | level.map_or(CardSet::EMPTY, CardSet::rank_mask);
+    if let Some(s) = trump {
         mask = mask | s.mask();
     }
     hand.count_in(mask)

@@ -168,6 +168,12 @@ impl Level {
     }
 }
 
+impl From<Rank> for Level {
+    fn from(rank: Rank) -> Level {
+        Level::of(rank)
+    }
+}
+
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.rank() {
@@ -402,8 +408,9 @@ impl ScoringOptions {
     /// `level` as a team level of these rules: `NT` exists only under `after_A = no_trump_level`.
     /// Errors with [`ZhipaiError::InvalidValue`] naming the text.
     pub fn parse_level(&self, what: &str, text: &str) -> Result<Level> {
-        let level = Level::parse(text)
-            .map_err(|_| ZhipaiError::invalid_value(what, text, "expected 2-10, J, Q, K, A"))?;
+        let level = Level::parse(text).map_err(|_| {
+            ZhipaiError::invalid_value(what, text, "expected a rank 2-10, J, Q, K, A")
+        })?;
         if level == Level::NO_TRUMP && self.after_a != AfterA::NoTrumpLevel {
             return Err(ZhipaiError::invalid_value(
                 what,
@@ -450,6 +457,39 @@ impl ScoringOptions {
             out.match_won = false;
         }
         out
+    }
+
+    /// One player's level after a hand, for matches where partners change between hands
+    /// (`random_partners_each_hand`; with fixed partners both partners always share the team
+    /// level and this equals [`ScoringOptions::level_advance`]). `hand_level` is the hand's level
+    /// (the dealer's own), `own` the player's. Returns the new level and whether the match is won.
+    ///
+    /// * a dealer-team player whose level is the hand's level: exactly the dealer team of
+    ///   [`ScoringOptions::level_advance`] (leaves a gate by holding at it, `after_A`, 勾J);
+    /// * a dealer-team player at another level (the dealer's partner of this hand): rises by the
+    ///   band's levels from their own level like a team that did not play its level — staying on
+    ///   a gate they stand on (§8.5 rules 1 and 3), never winning the match;
+    /// * an attacker: the attackers of [`ScoringOptions::level_advance`] from their own level.
+    pub fn player_advance(
+        &self,
+        hand_level: Level,
+        own: Level,
+        on_dealer_team: bool,
+        points: i32,
+        last_trick_single_jack: bool,
+    ) -> (Level, bool) {
+        if !on_dealer_team {
+            return (self.level_advance(hand_level, own, points, false).attacker_level, false);
+        }
+        if own == hand_level {
+            let a = self.level_advance(hand_level, own, points, last_trick_single_jack);
+            return (a.dealer_level, a.match_won);
+        }
+        let change = self.level_change(points);
+        match change.side {
+            Side::Dealer if !self.is_gate(own) => (self.climb(own, change.levels), false),
+            _ => (own, false),
+        }
     }
 
     /// Rise from `from` by `steps`, stopping on the first gate landed on (§8.5 rule 1).
@@ -771,6 +811,28 @@ mod tests {
         o.set("after_A", &OptionValue::Str("cycle_to_2".into())).unwrap();
         let r = o.level_advance(lv("A"), lv("5"), 0, false);
         assert_eq!((r.new_level(), r.match_won), (lv("4"), false));
+    }
+
+    #[test]
+    fn player_advance_with_changing_partners() {
+        let o = rules("tractor", 2);
+        // Same level as the hand: the dealer team of level_advance (A held → match won).
+        assert_eq!(o.player_advance(lv("A"), lv("A"), true, 0, false), (lv("A"), true));
+        assert_eq!(o.player_advance(lv("5"), lv("5"), true, 50, false), (lv("6"), false));
+        // A partner at another level rises from their own, never past A, never wins.
+        assert_eq!(o.player_advance(lv("5"), lv("9"), true, 0, false), (lv("Q"), false));
+        assert_eq!(o.player_advance(lv("5"), lv("K"), true, 0, false), (lv("A"), false));
+        // …and stays on a gate it stands on (A) even when the team holds.
+        assert_eq!(o.player_advance(lv("5"), lv("A"), true, 0, false), (lv("A"), false));
+        // Dealer team loses the deal: the partner does not move.
+        assert_eq!(o.player_advance(lv("5"), lv("9"), true, 130, false), (lv("9"), false));
+        // Attackers rise from their own levels.
+        assert_eq!(o.player_advance(lv("5"), lv("3"), false, 165, false), (lv("5"), false));
+        assert_eq!(o.player_advance(lv("5"), lv("3"), false, 60, false), (lv("3"), false));
+        // With a gate at 10, the partner stops there.
+        let mut g = o;
+        g.set("mandatory_levels", &OptionValue::Str("{5,10,K,A}".into())).unwrap();
+        assert_eq!(g.player_advance(lv("4"), lv("8"), true, 0, false), (lv("10"), false));
     }
 
     #[test]

@@ -1,73 +1,140 @@
-//! A Shengji match: deals in sequence with both teams' levels and the dealer rotation
-//! (shengji.md §2.3, §8.5).
+//! A Shengji match: deals in sequence with the levels, the dealer rotation and the seating
+//! (shengji.md §1.1, §2.3, §8.5).
+//!
+//! Players are identities 0..4; a hand seats them at seats 0..4 (counter-clockwise; partners
+//! opposite). Without `random_partners_each_hand` player p always sits at seat p, so players p
+//! and p + 2 are partners for the whole match and share the team level of §2.1.
+//!
+//! With `random_partners_each_hand = true` (JJ, S001 §一 "每副牌早先前，系统会主动为玩家拣选队友并
+//! 主动分座"), the digest does not say how levels are kept; the reading implemented here:
+//! 1. before every hand (hand 1 included) the seating is redrawn uniformly among the 24
+//!    permutations, from the generator given to [`Match::next_deal`] and before the shuffle;
+//! 2. levels are kept **per player** (every player starts at 2); the hand's level is the
+//!    dealer's own level (S004 "当前庄家的级别就是级牌");
+//! 3. after the hand each player moves by [`ScoringOptions::player_advance`]: the dealer (and a
+//!    partner at the same level) as the dealer team of §8.5, a partner at another level rises
+//!    from their own level without leaving a gate, each attacker as the attackers of §8.5;
+//! 4. the next dealer is chosen in the seating of the hand just played (§2.3: the dealer's
+//!    partner when the dealer team held, the attacker on the dealer's right when the attackers
+//!    took over) and deals the next hand from whatever seat the new draw gives them;
+//! 5. the match is won by the dealer and partner of the hand in which the dealer holds at the
+//!    last level.
+//!
+//! With `jj_scoring` on, every player also accumulates JJ 积分 (S001 "玩家将依据本方输赢级数得到
+//! 积分 … 积分=基数×防方计分"): each attacker of a hand gains 基数 × 防方计分 and each dealer-team
+//! player loses as much (the seed states only the attackers' side; zero-sum is this engine's
+//! reading).
+//!
+//! [`ScoringOptions::player_advance`]: super::scoring::ScoringOptions::player_advance
 
 use super::declare::next_dealer;
 use super::scoring::Level;
-use super::state::Deal;
+use super::state::{Deal, NUM_PLAYERS};
 use super::ShengjiRules;
 use crate::error::{Result, ZhipaiError};
+use rand::seq::SliceRandom;
 use rand::RngCore;
 
-/// A match: deals in sequence with both teams' levels and the dealer rotation (§2.3, §8.5).
-/// Team 0 = seats 0 and 2, team 1 = seats 1 and 3.
+/// A match: deals in sequence with every player's level, the seating and the dealer rotation.
 #[derive(Clone, Debug)]
 pub struct Match {
     rules: ShengjiRules,
-    /// Each team's level.
-    pub levels: [Level; 2],
-    /// The dealer of the next hand (`None` before hand 1).
+    /// Each player's level (players 0..4). With fixed partners, players p and p + 2 always share
+    /// one (the team level).
+    pub levels: [Level; NUM_PLAYERS],
+    /// Seat → player of the hand last issued by [`Match::next_deal`] (identity with fixed
+    /// partners).
+    pub seating: [u8; NUM_PLAYERS],
+    /// The player who deals the next hand (`None` before hand 1).
     pub dealer: Option<u8>,
     /// Hands played.
     pub hands: u32,
-    /// The winning team once the match is over.
-    pub winner: Option<u8>,
+    /// The two players who won the match (ascending) once it is over.
+    pub winners: Option<[u8; 2]>,
+    /// Each player's JJ 积分 so far (all 0 unless `jj_scoring` is on).
+    pub jj_totals: [i64; NUM_PLAYERS],
 }
 
 impl Match {
-    /// A match at level 2 for both teams.
+    /// A match with every player at level 2, seated at their own seat.
     pub fn new(rules: &ShengjiRules) -> Match {
         Match {
             rules: rules.clone(),
-            levels: [Level::TWO; 2],
+            levels: [Level::TWO; NUM_PLAYERS],
+            seating: [0, 1, 2, 3],
             dealer: None,
             hands: 0,
-            winner: None,
+            winners: None,
+            jj_totals: [0; NUM_PLAYERS],
         }
     }
 
-    /// The next deal (call [`Match::record`] with it when it is over). Errors when the match is
-    /// over, or the dealer team stands on the no-trump level (the deal state plays only level
-    /// ranks 2..A).
-    pub fn next_deal(&self, rng: &mut impl RngCore) -> Result<Deal> {
-        if let Some(t) = self.winner {
-            return Err(ZhipaiError::illegal_play("next deal", format!("team {t} won the match")));
-        }
-        let team = self.dealer.map_or(0, |d| d % 2) as usize;
-        // Hand 1: both teams are at 2, whichever team ends up dealing.
-        let level = self.levels[team].rank().ok_or_else(|| {
-            ZhipaiError::invalid_value("level", "NT", "the joker-only level is not playable yet")
-        })?;
-        Deal::new(&self.rules, level, self.dealer, rng)
+    /// The seat of `player` in the current seating.
+    pub fn seat_of(&self, player: u8) -> u8 {
+        self.seating.iter().position(|&p| p == player).expect("a permutation of 0..4") as u8
     }
 
-    /// Apply a finished deal: levels (with mandatory levels and after_A) and the next dealer.
+    /// The next deal (call [`Match::record`] with it when it is over): redraws the seating
+    /// first under `random_partners_each_hand`, then deals at the dealer's level (2 in hand 1),
+    /// which may be the joker-only level under `after_A = no_trump_level`. Errors with
+    /// `IllegalPlay` when the match is over. Under `after_A = cycle_to_2` a match never ends by
+    /// itself: the caller decides when to stop.
+    pub fn next_deal(&mut self, rng: &mut impl RngCore) -> Result<Deal> {
+        if let Some([a, b]) = self.winners {
+            return Err(ZhipaiError::illegal_play(
+                "next deal",
+                format!("players {a} and {b} won the match"),
+            ));
+        }
+        if self.rules.declare.random_partners_each_hand {
+            self.seating.shuffle(rng);
+        }
+        let (level, dealer_seat) = match self.dealer {
+            Some(p) => (self.levels[p as usize], Some(self.seat_of(p))),
+            None => (Level::TWO, None), // hand 1: everybody is at 2
+        };
+        Deal::new(&self.rules, level, dealer_seat, rng)
+    }
+
+    /// Apply a finished deal (the last one from [`Match::next_deal`]): every player's level
+    /// (mandatory levels, after_A, 勾J) and the next dealer. Errors with `IllegalPlay` when the
+    /// deal is not over.
     pub fn record(&mut self, deal: &Deal) -> Result<()> {
         let r = deal
             .result()
             .ok_or_else(|| ZhipaiError::illegal_play("record", "the deal is not over"))?;
-        let dealer_team = (r.dealer % 2) as usize;
-        let adv = self.rules.scoring.level_advance(
-            self.levels[dealer_team],
-            self.levels[1 - dealer_team],
-            r.attacker_points,
-            false,
-        );
-        self.levels[dealer_team] = adv.dealer_level;
-        self.levels[1 - dealer_team] = adv.attacker_level;
-        self.dealer = Some(next_dealer(&self.rules.declare, r.dealer, !adv.change.take_over));
+        let player_at = |seat: u8| self.seating[(seat % 4) as usize];
+        let dealer = player_at(r.dealer);
+        let hand_level = self.levels[dealer as usize];
+        let mut won = false;
+        let mut levels = self.levels;
+        for seat in 0..NUM_PLAYERS as u8 {
+            let p = player_at(seat) as usize;
+            let on_dealer_team = (seat + 4 - r.dealer) % 2 == 0;
+            let (to, w) = self.rules.scoring.player_advance(
+                hand_level,
+                self.levels[p],
+                on_dealer_team,
+                r.attacker_points,
+                r.last_trick_single_jack,
+            );
+            levels[p] = to;
+            won |= w && p as u8 == dealer;
+        }
+        self.levels = levels;
+        if let Some(score) = self.rules.scoring.jj_score(r.attacker_points) {
+            let stake = score as i64 * self.rules.scoring.base;
+            for seat in 0..NUM_PLAYERS as u8 {
+                let attacker = (seat + 4 - r.dealer) % 2 == 1;
+                self.jj_totals[player_at(seat) as usize] += if attacker { stake } else { -stake };
+            }
+        }
+        let held = !r.change.take_over;
+        self.dealer = Some(player_at(next_dealer(&self.rules.declare, r.dealer, held)));
         self.hands += 1;
-        if adv.match_won {
-            self.winner = Some(dealer_team as u8);
+        if won {
+            let partner = player_at(r.dealer + 2);
+            self.winners = Some([dealer.min(partner), dealer.max(partner)]);
         }
         Ok(())
     }

@@ -13,7 +13,7 @@ use crate::rollout::{Column, DealSimulator, StartingDeal};
 use rand_chacha::ChaCha8Rng;
 
 /// Result columns of [`DealSimulator`] for Shengji (one random hand 1 at level 2).
-const COLUMNS: [Column; 13] = [
+const COLUMNS: [Column; 15] = [
     Column { name: "dealer", doc: "dealer seat 0..3" },
     Column { name: "trump", doc: "trump suit 0..3 (S H D C), 4 = no-trump" },
     Column { name: "level", doc: "level rank index 0..12 (0 = 2)" },
@@ -30,6 +30,11 @@ const COLUMNS: [Column; 13] = [
     Column { name: "take_over", doc: "1 when the attackers deal next" },
     Column { name: "tricks", doc: "tricks played" },
     Column { name: "failed_throws", doc: "throws reduced to their forced component" },
+    Column {
+        name: "penalty",
+        doc: "failed-throw penalties in the attackers' total (throw_fail_penalty; − when attackers threw)",
+    },
+    Column { name: "chaodi", doc: "炒底 overcalls after the burial (option chaodi)" },
 ];
 
 /// The JJ column, present when `jj_scoring` is on.
@@ -37,7 +42,7 @@ const JJ_COLUMN: Column =
     Column { name: "jj_score", doc: "JJ 防方计分 in units of 基数 (S001, shengji.md §8.4)" };
 
 impl DealSimulator for ShengjiRules {
-    /// The 13 columns of [`COLUMNS`], plus `jj_score` when `jj_scoring` is on.
+    /// The 15 columns of [`COLUMNS`], plus `jj_score` when `jj_scoring` is on.
     fn columns(&self) -> Vec<Column> {
         let mut cols = COLUMNS.to_vec();
         if self.scoring.jj_scoring {
@@ -127,7 +132,9 @@ impl DealSimulator for ShengjiRules {
                     Phase::Burying if m.len() == kitty_size => Some(Move::Bury(m)),
                     Phase::Burying => Some(deal.burial_keeping(policy, &m)?),
                     Phase::Playing => Some(Move::Play(m)),
-                    Phase::Done => None,
+                    // 炒底 offers are left to the policy: the candidate is the first
+                    // declaration decision, burial or play.
+                    Phase::Chaodi | Phase::Done => None,
                 },
                 _ => None,
             };
@@ -143,16 +150,17 @@ impl DealSimulator for ShengjiRules {
             }
         }
         let r = *deal.result().expect("done");
-        self.write_row_at(&r, level, row);
+        self.write_row_at(&r, Some(level), row);
         Ok(())
     }
 }
 
 impl ShengjiRules {
     /// [`ShengjiRules::write_row`] for a deal at level `level` (the `level` column).
-    pub(super) fn write_row_at(&self, r: &DealResult, level: Rank, row: &mut [i32]) {
+    /// `None` (the joker-only level) is written as 13.
+    pub(super) fn write_row_at(&self, r: &DealResult, level: Option<Rank>, row: &mut [i32]) {
         self.write_row(r, row);
-        row[2] = level.index() as i32;
+        row[2] = level.map_or(13, |l| l.index() as i32);
     }
 
     fn check_row(&self, row: &[i32]) -> Result<()> {
@@ -183,6 +191,8 @@ impl ShengjiRules {
             r.change.take_over as i32,
             r.tricks as i32,
             r.failed_throws as i32,
+            r.penalty,
+            r.chaodi as i32,
         ];
         row[..COLUMNS.len()].copy_from_slice(&values);
         if let Some(jj) = self.scoring.jj_score(r.attacker_points) {

@@ -8,40 +8,49 @@
 //!    or overcall with the cards received so far; after the last card every player gets one more
 //!    chance (the final round). A decision is asked only when the player has a legal bid: a
 //!    player without one passes automatically.
+//!    On the joker-only level (`after_A = no_trump_level`) nobody declares: no decisions here.
 //! 2. **Burying** (§2.3–§2.4): trump is fixed (the final declaration; if nobody declared, the
 //!    `no_declaration` rule), the dealer is fixed (hand 1: `first_hand_dealer`), the dealer takes
 //!    the kitty and buries the same number of cards.
-//! 3. **Playing** (§4–§7): the dealer leads trick 1; each trick's winner leads the next. A throw
+//! 3. **Chaodi** (only with option `chaodi`, §2.2; sequence in [`super::chaodi`]): after a
+//!    burial the other seats with a legal overcall are offered in turn; an overcall changes the
+//!    trump and sends the overcaller back to phase 2 with the kitty; the dealer never changes.
+//! 4. **Playing** (§4–§7): the dealer leads trick 1; each trick's winner leads the next. A throw
 //!    is checked at once against the other hands (full information) and reduced to its forced
-//!    component when it fails. Points go to the attackers when an attacker wins the trick; the
-//!    kitty's points × multiplier go to them when they win the last trick.
-//! 4. **Done**: [`Deal::result`] has the attackers' total and the level change (§8).
+//!    component when it fails, charged `throw_fail_penalty`. Points go to the attackers when an
+//!    attacker wins the trick; the kitty's points × multiplier go to them when they win the last
+//!    trick.
+//! 5. **Done**: [`Deal::result`] has the attackers' total and the level change (§8).
 //!
 //! Moves: [`Move`] is the structured move (a bid, a burial, a play = card multiset). The same
 //! decisions are also offered card by card ([`Deal::legal_action_mask`], [`Deal::apply_action`]):
 //! action `c` in 0..54 adds one card of kind `c` to the bid/burial/play being built, action
-//! [`STOP`] (54) ends a bid ("pass" when empty) or a lead. Burials and follows end by themselves
-//! when they have the right number of cards. The mask has exactly the actions that can still be
-//! completed to a legal move.
+//! [`STOP`] (54) ends a bid, while dealing or in a 炒底 offer ("pass" when empty), or a lead.
+//! Burials and follows end by themselves when they have the right number of cards. The mask has
+//! exactly the actions that can still be completed to a legal move.
 //!
 //! Seats are 0..4 counter-clockwise; the partner of `p` is `(p + 2) % 4`.
 
+use super::chaodi::{chaodi_follows, ChaodiRound};
 use super::declare::{
     first_hand_dealer, flip_kitty_trump, Bid, Declaring, KittyBuryRestrictions, NoDeclaration,
 };
-use super::options::ThrowPenalty;
+use super::options::throw_penalty;
 use super::policy;
-use super::scoring::{LevelChange, Side};
+use super::scoring::{AfterA, Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
-use crate::combos::{decompose_into, Format};
+use crate::combos::{decompose_into, single_card, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::order::TRUMP;
 use crate::policy::Policy;
 use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
-use crate::trick::winner::trick_winner_of;
-use crate::trick::{check_lead, check_lead_into, check_throw, FollowMoves, TrickRules};
+use crate::trick::sample::below;
+use crate::trick::winner::{one_kind_unit, trick_winner_of, tuple_winner};
+use crate::trick::{
+    check_lead, check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules,
+};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -68,6 +77,9 @@ pub fn hand_and_kitty(decks: u8) -> (usize, usize) {
 pub enum Phase {
     Dealing,
     Burying,
+    /// 炒底 offers after a burial (option `chaodi`, [`super::chaodi`]): the player to move
+    /// may overcall (then takes the kitty and buries) or pass.
+    Chaodi,
     Playing,
     Done,
 }
@@ -118,8 +130,12 @@ pub struct DealResult {
     pub change: LevelChange,
     pub tricks: u16,
     pub failed_throws: u16,
-    /// Accepted declarations (bids) in the deal.
+    /// Accepted declarations (bids) in the deal, 炒底 overcalls included.
     pub declarations: u16,
+    /// 炒底 overcalls after the first burial (option `chaodi`).
+    pub chaodi: u16,
+    /// The attackers won the last trick with a single J (read by `jack_back_to_two`, §8.5).
+    pub last_trick_single_jack: bool,
 }
 
 /// One deal from the shuffle to the level change. `Clone` gives an independent copy (chance
@@ -127,7 +143,8 @@ pub struct DealResult {
 #[derive(Clone, Debug)]
 pub struct Deal {
     rules: ShengjiRules,
-    level: Rank,
+    /// The level rank; `None` on the joker-only level after A (`after_A = no_trump_level`).
+    level: Option<Rank>,
     /// The shuffled pack (the first `54 × decks` entries); the last kitty-size cards are the kitty.
     stock: [Card; 3 * NUM_KINDS],
     dealt: usize,
@@ -147,6 +164,12 @@ pub struct Deal {
     to_move: u8,
     trump: Option<Suit>,
     kitty: Multiset,
+    /// The seat that buried the kitty (the dealer, or the last 炒底 overcaller).
+    kitty_owner: u8,
+    /// The 炒底 round in progress (phase [`Phase::Chaodi`]).
+    chaodi_round: Option<ChaodiRound>,
+    /// 炒底 overcalls so far.
+    chaodis: u16,
     tr: Option<Box<TrickRules>>,
     leader: u8,
     plays: [Multiset; NUM_PLAYERS],
@@ -168,19 +191,25 @@ pub struct Deal {
 }
 
 impl Deal {
-    /// A new deal at `level` (the dealer team's level). `dealer` is `None` for hand 1 (the first
-    /// drawer is random and the declaration decides the dealer) and the seat of the dealer in
-    /// later hands. All chance (shuffle, random dealer, random suit) comes from `rng`.
+    /// A new deal at `level` (the dealer team's level: a [`Rank`], or a [`Level`], which may be
+    /// the joker-only level [`Level::NO_TRUMP`] after A). `dealer` is `None` for hand 1 (the
+    /// first drawer is random and the declaration decides the dealer) and the seat of the dealer
+    /// in later hands. All chance (shuffle, random dealer, random suit) comes from `rng`.
     ///
-    /// Errors: `InvalidValue` for a dealer seat outside 0..4; `InvalidOption` for
-    /// `throw_fail_penalty=structured`, which the deal does not implement yet.
+    /// On the joker-only level (§8.5 `after_A = no_trump_level`; RB `MaxRank = NoTrump`, 3DM
+    /// "打王，即无主") nobody declares (RB: no bidding), there is no level rank and the hand is
+    /// no-trump with only the jokers as trumps ([`super::options::PlayOptions::trick_rules_at`]);
+    /// `no_declaration` does not apply there.
+    ///
+    /// Errors: `InvalidValue` for a dealer seat outside 0..4, or the joker-only level when
+    /// `after_A` is not `no_trump_level`.
     pub fn new(
         rules: &ShengjiRules,
-        level: Rank,
+        level: impl Into<Level>,
         dealer: Option<u8>,
         rng: &mut impl RngCore,
     ) -> Result<Deal> {
-        check_start(rules, dealer)?;
+        let level = check_start(rules, level.into(), dealer)?;
         let mut rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
         let decks = rules.decks;
         let mut stock = [Card::SMALL_JOKER; 3 * NUM_KINDS];
@@ -188,7 +217,7 @@ impl Deal {
         for (i, slot) in stock[..size].iter_mut().enumerate() {
             *slot = Card::from_index(i % NUM_KINDS).expect("i % 54 is a kind");
         }
-        stock[..size].shuffle(&mut rng);
+        shuffle(&mut stock[..size], &mut rng);
         let first_drawer = dealer.unwrap_or_else(|| rng.random_range(0..4u8));
         Ok(Deal::start(rules, level, dealer, stock, first_drawer, rng))
     }
@@ -202,13 +231,13 @@ impl Deal {
     /// [`Deal::new`].
     pub fn from_hands(
         rules: &ShengjiRules,
-        level: Rank,
+        level: impl Into<Level>,
         dealer: Option<u8>,
         hands: &[Multiset; NUM_PLAYERS],
         kitty: &Multiset,
         rng: &mut impl RngCore,
     ) -> Result<Deal> {
-        check_start(rules, dealer)?;
+        let level = check_start(rules, level.into(), dealer)?;
         let (hand_size, kitty_size) = hand_and_kitty(rules.decks);
         let mut all = *kitty;
         for (p, h) in hands.iter().enumerate() {
@@ -256,7 +285,7 @@ impl Deal {
     /// The deal after the shuffle: deal from `stock` until the first decision.
     fn start(
         rules: &ShengjiRules,
-        level: Rank,
+        level: Option<Rank>,
         dealer: Option<u8>,
         stock: [Card; 3 * NUM_KINDS],
         first_drawer: u8,
@@ -272,7 +301,7 @@ impl Deal {
             first_drawer,
             dealer,
             hands: [Multiset::EMPTY; NUM_PLAYERS],
-            declaring: Declaring::new(rules.declare, level),
+            declaring: Declaring::at_level(rules.declare, level),
             declarations: 0,
             bid_cache: [None; NUM_PLAYERS],
             final_round: NUM_PLAYERS as u8,
@@ -280,6 +309,9 @@ impl Deal {
             to_move: first_drawer,
             trump: None,
             kitty: Multiset::EMPTY,
+            kitty_owner: 0,
+            chaodi_round: None,
+            chaodis: 0,
             tr: None,
             leader: 0,
             plays: [Multiset::EMPTY; NUM_PLAYERS],
@@ -320,6 +352,18 @@ impl Deal {
     /// The hand of `player` (cards received so far while dealing).
     pub fn hand(&self, player: u8) -> Multiset {
         self.hands[player as usize % NUM_PLAYERS]
+    }
+
+    /// The level rank of the deal, `None` on the joker-only level (`after_A = no_trump_level`).
+    pub fn level(&self) -> Option<Rank> {
+        self.level
+    }
+
+    /// The seat that buried the kitty (the dealer, or the last 炒底 overcaller); `None` while no
+    /// kitty lies buried (dealing, burying).
+    pub fn kitty_owner(&self) -> Option<u8> {
+        matches!(self.phase, Phase::Chaodi | Phase::Playing | Phase::Done)
+            .then_some(self.kitty_owner)
     }
 
     /// The dealer, once known.
@@ -374,12 +418,14 @@ impl Deal {
     /// Draw cards until somebody has a declaration to decide, or the phase ends.
     fn run_dealing(&mut self) {
         let total = self.hand_size * NUM_PLAYERS;
+        // Only level cards and jokers can make a new bid possible.
+        let bid_cards = self.level.map_or(CardSet::EMPTY, CardSet::rank_mask) | CardSet::JOKERS;
         while self.dealt < total {
             let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
             let card = self.stock[self.dealt];
             self.hands[p as usize].add(card);
             self.dealt += 1;
-            if card.is_joker() || card.rank() == Some(self.level) {
+            if bid_cards.contains(card) {
                 self.bid_cache[p as usize] = None;
             }
             if self.can_declare(p) {
@@ -399,21 +445,27 @@ impl Deal {
         self.finish_declaring();
     }
 
+    /// Whether `p` has a legal bid now: the cached answer while it holds (checked after every
+    /// card dealt, so kept inline), else [`Deal::find_bid`].
+    #[inline(always)]
     fn can_declare(&mut self, p: u8) -> bool {
-        if let Some((at, any)) = self.bid_cache[p as usize] {
-            if at == self.declarations {
-                return any;
-            }
+        match self.bid_cache[p as usize] {
+            Some((at, any)) if at == self.declarations => any,
+            _ => self.find_bid(p),
         }
+    }
+
+    #[inline(never)]
+    fn find_bid(&mut self, p: u8) -> bool {
         let mut any = false;
         self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
         self.bid_cache[p as usize] = Some((self.declarations, any));
         any
     }
 
-    /// The bids the player to move may show now (dealing phase), weakest first.
+    /// The bids the player to move may show now (dealing and 炒底 phases), weakest first.
     pub fn legal_bids(&self) -> Vec<Bid> {
-        if self.phase != Phase::Dealing {
+        if !matches!(self.phase, Phase::Dealing | Phase::Chaodi) {
             return Vec::new();
         }
         self.declaring.legal_bids(self.to_move, &self.hands[self.to_move as usize])
@@ -422,12 +474,13 @@ impl Deal {
     fn finish_declaring(&mut self) {
         let (_, kitty_size) = hand_and_kitty(self.rules.decks);
         let kitty_cards = &self.stock[self.dealt..self.dealt + kitty_size];
-        self.trump = match self.declaring.trump() {
-            Some(t) => t,
-            None => match self.rules.declare.no_declaration {
+        self.trump = match (self.declaring.trump(), self.level) {
+            (Some(t), _) => t,
+            (None, None) => None, // the joker-only level: jokers are the only trumps
+            (None, Some(level)) => match self.rules.declare.no_declaration {
                 NoDeclaration::NoTrump => None,
                 NoDeclaration::RandomSuit => Some(Suit::from_index(self.rng.random_range(0..4))),
-                NoDeclaration::FlipKitty => flip_kitty_trump(kitty_cards, self.level),
+                NoDeclaration::FlipKitty => flip_kitty_trump(kitty_cards, level),
             },
         };
         let mut kitty = Multiset::EMPTY;
@@ -440,8 +493,7 @@ impl Deal {
         }
         let dealer = self.dealer.expect("set above");
         self.hands[dealer as usize].add_all(&kitty).expect("a hand holds ≤ 3 copies + kitty");
-        self.tr =
-            Some(Box::new(self.rules.play.trick_rules(self.rules.decks, self.level, self.trump)));
+        self.set_trick_rules();
         self.phase = Phase::Burying;
         self.to_move = dealer;
     }
@@ -480,6 +532,11 @@ impl Deal {
                 Ok(())
             }
             (Phase::Burying, Move::Bury(cards)) => self.bury(cards),
+            (Phase::Chaodi, Move::Pass) => {
+                self.run_chaodi();
+                Ok(())
+            }
+            (Phase::Chaodi, Move::Declare(bid)) => self.overcall_after_burial(bid),
             (Phase::Playing, Move::Play(cards)) => {
                 if self.played == 0 {
                     self.lead(cards)
@@ -519,9 +576,22 @@ impl Deal {
         }
         self.hands[d].remove_all(&cards)?;
         self.kitty = cards;
-        self.phase = Phase::Playing;
-        self.leader = self.to_move;
+        self.kitty_owner = d as u8;
+        if chaodi_follows(&self.rules.declare, &self.declaring) {
+            self.chaodi_round = Some(ChaodiRound::after_burial(d as u8));
+            self.run_chaodi();
+        } else {
+            self.start_play();
+        }
         Ok(())
+    }
+
+    /// Trick 1: the dealer leads (§2.4), whoever buried last.
+    fn start_play(&mut self) {
+        let dealer = self.dealer.expect("set after dealing");
+        self.phase = Phase::Playing;
+        self.leader = dealer;
+        self.to_move = dealer;
     }
 
     /// The kinds the burial restriction avoids, if any.
@@ -539,6 +609,13 @@ impl Deal {
         self.tr.as_ref().expect("trick rules exist after dealing")
     }
 
+    /// (Re)build the trick rules for the level and the current trump (after dealing, and after
+    /// every 炒底 overcall).
+    fn set_trick_rules(&mut self) {
+        let tr = self.rules.play.trick_rules_at(self.rules.decks, self.level, self.trump);
+        self.tr = Some(Box::new(tr));
+    }
+
     fn lead(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
         let tr = self.tr.as_deref().expect("trick rules exist after dealing");
@@ -552,20 +629,18 @@ impl Deal {
                 std::array::from_fn(|i| self.hands[(p + 1 + i) % NUM_PLAYERS]);
             let r = check_throw(tr, format, &others);
             if !r.valid {
+                // The penalty reads the whole throw: before the format becomes the forced part.
+                let fine = throw_penalty(self.rules.play.throw_fail_penalty, tr, format, &others);
+                let sign = if self.is_attacker(p as u8) { -1 } else { 1 };
                 played = r.played;
                 let ok =
                     decompose_into(&played, &tr.order, tr.decomposition, &mut self.lead_format);
                 debug_assert!(ok, "the forced part is one unit of the led suit");
                 self.failed_throws += 1;
-                let fine = match self.rules.play.throw_fail_penalty {
-                    ThrowPenalty::TenPerAttempt => 10,
-                    ThrowPenalty::TenPerCardReturned => 10 * r.beaten_cards as i32,
-                    _ => 0,
-                };
-                self.penalty += if self.is_attacker(p as u8) { -fine } else { fine };
+                self.penalty += sign * fine;
             }
         }
-        self.hands[p].remove_all(&played)?;
+        remove_play(&mut self.hands[p], &played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -585,7 +660,7 @@ impl Deal {
     /// Record a follow known to be legal (checked, or drawn from the legal follows).
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        self.hands[p].remove_all(&cards)?;
+        remove_play(&mut self.hands[p], &cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -598,7 +673,13 @@ impl Deal {
     fn finish_trick(&mut self) -> Result<()> {
         self.note_voids();
         let format = &self.lead_format;
-        let w = trick_winner_of(self.tr(), format, &self.plays)?;
+        let w = if let Some(mult) = one_kind_unit(format) {
+            // A single, pair or triple lead; every play was checked or drawn from the legal
+            // follows, so the size checks of `trick_winner_of` are skipped.
+            tuple_winner(self.tr(), format.suit as usize, mult, &self.plays)
+        } else {
+            trick_winner_of(self.tr(), format, &self.plays)?
+        };
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
         if self.is_attacker(winner) {
@@ -644,6 +725,10 @@ impl Deal {
             tricks: self.tricks,
             failed_throws: self.failed_throws,
             declarations: self.declarations,
+            chaodi: self.chaodis,
+            last_trick_single_jack: self.is_attacker(last_winner)
+                && self.plays[w].len() == 1
+                && self.plays[w].kinds().first().and_then(|c| c.rank()) == Some(Rank::JACK),
         });
         self.phase = Phase::Done;
         Ok(())
@@ -663,7 +748,7 @@ impl Deal {
         let hand = self.hands[p];
         match self.phase {
             Phase::Done => 0,
-            Phase::Dealing => {
+            Phase::Dealing | Phase::Chaodi => {
                 let mut mask = 0u64;
                 let k = b.len();
                 let built = b.kinds().first();
@@ -791,7 +876,7 @@ impl Deal {
         }
         let b = self.building;
         let done = match self.phase {
-            Phase::Dealing => action == STOP,
+            Phase::Dealing | Phase::Chaodi => action == STOP,
             Phase::Burying => b.len() == hand_and_kitty(self.rules.decks).1,
             Phase::Playing if self.played == 0 => action == STOP,
             Phase::Playing => b.len() == self.lead_format.cards as usize,
@@ -802,7 +887,7 @@ impl Deal {
         }
         self.building = Multiset::EMPTY;
         let mv = match self.phase {
-            Phase::Dealing => match b.kinds().first() {
+            Phase::Dealing | Phase::Chaodi => match b.kinds().first() {
                 None => Move::Pass,
                 Some(card) => Move::Declare(Bid { card, count: b.len() as u8 }),
             },
@@ -817,21 +902,22 @@ impl Deal {
     /// Draw the player-to-move's move under [`Policy::Random`]: a uniform choice among pass and
     /// the legal bids; a uniformly random set of physical cards to bury (within the burial
     /// restriction); a lead drawn uniformly from the lead candidates ([`for_each_lead_candidate`]);
-    /// a follow drawn uniformly from the legal follows (`FollowMoves::sample`).
+    /// a follow drawn uniformly from the legal follows ([`sample_follow`], the distribution of
+    /// `FollowMoves::sample`).
     pub fn random_move(&mut self) -> Result<Move> {
         let p = self.to_move as usize;
         Ok(match self.phase {
             Phase::Done => {
                 return Err(ZhipaiError::illegal_play("random move", "the deal is over"))
             }
-            Phase::Dealing => {
+            Phase::Dealing | Phase::Chaodi => {
                 let mut bids = [None; 24];
                 let mut n = 0;
                 self.declaring.for_each_legal_bid(self.to_move, &self.hands[p], |b| {
                     bids[n] = Some(b);
                     n += 1;
                 });
-                let pick = self.rng.random_range(0..=n);
+                let pick = below(&mut self.rng, n as u32 + 1) as usize;
                 if pick == n {
                     Move::Pass
                 } else {
@@ -844,21 +930,8 @@ impl Deal {
                 Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
             }
             Phase::Playing => {
-                let format = &self.lead_format;
                 let tr = self.tr.as_deref().expect("after dealing");
-                let hand = &self.hands[p];
-                if format.cards == 1 {
-                    // Same distribution as `FollowMoves::sample` for a single lead (uniform over
-                    // the legal one-card plays: a held kind of the led suit, else any held kind),
-                    // without its tables; `follow` still checks the play.
-                    let suited = hand.kinds().intersect(tr.order.suit_mask(format.suit as usize));
-                    let pool = if suited.is_empty() { hand.kinds() } else { suited };
-                    let k = self.rng.random_range(0..pool.len() as usize);
-                    let card = pool.iter().nth(k).expect("k < pool size");
-                    Move::Play(Multiset::from_set(CardSet::single(card)))
-                } else {
-                    Move::Play(FollowMoves::new(tr, format, hand)?.sample(&mut self.rng))
-                }
+                Move::Play(sample_follow(tr, &self.lead_format, &self.hands[p], &mut self.rng)?)
             }
         })
     }
@@ -879,10 +952,14 @@ impl Deal {
             buf[n] = c;
             n += 1;
         }
-        buf[..n_free].shuffle(&mut self.rng);
-        buf[n_free..n].shuffle(&mut self.rng);
+        // A uniform k-subset of the physical free cards, topped up with a uniform subset of the
+        // restricted ones when there are fewer than k free cards: only the chosen positions are
+        // drawn (a partial Fisher–Yates shuffle).
+        let take_free = k.min(n_free);
+        draw_front(&mut buf[..n_free], take_free, &mut self.rng);
+        draw_front(&mut buf[n_free..n], k - take_free, &mut self.rng);
         let mut out = Multiset::EMPTY;
-        for &c in buf[..n].iter().take(k) {
+        for &c in buf[..take_free].iter().chain(&buf[n_free..n_free + k - take_free]) {
             out.add(c);
         }
         out
@@ -904,6 +981,15 @@ impl Deal {
                 level: self.level,
                 declaring: &self.declaring,
             }),
+            Phase::Chaodi => policy::chaodi(
+                &policy::DeclareView {
+                    seat: self.to_move,
+                    hand,
+                    level: self.level,
+                    declaring: &self.declaring,
+                },
+                self.trump,
+            ),
             Phase::Burying => {
                 let (_, k) = hand_and_kitty(self.rules.decks);
                 let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
@@ -913,7 +999,7 @@ impl Deal {
                 // Not seen by this seat = the other hands, plus the kitty unless it buried it
                 // (the pack minus its hand, the cards played and its own burial).
                 let mut unseen =
-                    if Some(self.to_move) == self.dealer { Multiset::EMPTY } else { self.kitty };
+                    if self.to_move == self.kitty_owner { Multiset::EMPTY } else { self.kitty };
                 for (q, h) in self.hands.iter().enumerate() {
                     if q != p {
                         unseen.add_all(h)?;
@@ -977,35 +1063,97 @@ impl Deal {
     }
 }
 
-/// The checks of [`Deal::new`] before any card is dealt.
-fn check_start(rules: &ShengjiRules, dealer: Option<u8>) -> Result<()> {
+/// The checks of [`Deal::new`] before any card is dealt; the level rank (`None` = the
+/// joker-only level).
+fn check_start(rules: &ShengjiRules, level: Level, dealer: Option<u8>) -> Result<Option<Rank>> {
     if let Some(d) = dealer.filter(|d| *d >= 4) {
         return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
     }
-    if rules.play.throw_fail_penalty == ThrowPenalty::Structured {
-        return Err(ZhipaiError::invalid_option(
-            "throw_fail_penalty",
-            "structured",
-            "not implemented in the deal state yet",
+    if level == Level::NO_TRUMP && rules.scoring.after_a != AfterA::NoTrumpLevel {
+        return Err(ZhipaiError::invalid_value(
+            "level",
+            level,
+            "the joker-only level exists only with after_A=no_trump_level",
         ));
     }
-    Ok(())
+    Ok(level.rank())
 }
 
 fn point_kinds() -> CardSet {
     CardSet::rank_mask(Rank::FIVE) | CardSet::rank_mask(Rank::TEN) | CardSet::rank_mask(Rank::KING)
 }
 
-/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), by popcount over the count planes.
+/// Points of each card kind (§7.1), by kind index.
+const POINTS: [u8; NUM_KINDS] = {
+    let mut t = [0u8; NUM_KINDS];
+    let mut i = 0;
+    while i < NUM_KINDS {
+        if let Some(c) = Card::from_index(i) {
+            t[i] = c.points() as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Card points of `m` (§7.1: 5 → 5, 10 and K → 10), counted over the count planes. Point
+/// cards are few, so the bits are counted one by one (cheaper than a software popcount); the
+/// planes are nested, so the first empty one ends the count.
 fn points_of(m: &Multiset) -> i32 {
     const FIVES: u64 = CardSet::rank_mask(Rank::FIVE).0;
     const TENS: u64 = CardSet::rank_mask(Rank::TEN).0 | CardSet::rank_mask(Rank::KING).0;
-    m.planes()
-        .iter()
-        .map(|p| 5 * (p & FIVES).count_ones() + 10 * (p & TENS).count_ones())
-        .sum::<u32>() as i32
+    let sparse_count = |mut bits: u64| {
+        let mut n = 0;
+        while bits != 0 {
+            bits &= bits - 1;
+            n += 1;
+        }
+        n
+    };
+    if let Some(card) = single_card(m) {
+        return POINTS[card.index()] as i32;
+    }
+    let mut total = 0;
+    for p in m.planes() {
+        if p == 0 {
+            break;
+        }
+        total += 5 * sparse_count(p & FIVES) + 10 * sparse_count(p & TENS);
+    }
+    total
 }
 
+/// Remove a play from the hand holding it: one card by its count plane (most plays), else
+/// [`Multiset::remove_all`]. Errors (changing nothing) when the cards are not held.
+fn remove_play(hand: &mut Multiset, play: &Multiset) -> Result<()> {
+    match single_card(play) {
+        Some(card) if hand.remove(card) => Ok(()),
+        _ => hand.remove_all(play),
+    }
+}
+
+/// A uniform random permutation of `items` (Fisher–Yates with the exactly uniform one-word draws
+/// of [`below`]: no division on the common path).
+fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
+    for i in (1..items.len()).rev() {
+        let j = below(rng, i as u32 + 1) as usize;
+        items.swap(i, j);
+    }
+}
+
+/// Move a uniformly random `k`-subset of `items` to the front, in random order (the first `k`
+/// steps of a Fisher–Yates shuffle, exactly uniform draws).
+fn draw_front<T>(items: &mut [T], k: usize, rng: &mut ChaCha8Rng) {
+    let n = items.len();
+    for i in 0..k.min(n) {
+        let j = i + below(rng, (n - i) as u32) as usize;
+        items.swap(i, j);
+    }
+}
+
+mod chaodi;
 pub mod position;
+#[cfg(test)]
+mod rule_tests;
 #[cfg(test)]
 mod tests;

@@ -2,12 +2,12 @@
 //!
 //! * [`ShengjiPosition`]: a deal in progress (burying or playing phase) and the evaluated seat.
 //!   It says what the seat knows ([`Position::view`]): its own hand; every card already played
-//!   (completed tricks and the current one: out of play); the kitty when the seat is the dealer
-//!   who buried it; the number of cards every hand still holds; and the voids shown by play — a
-//!   player who followed a lead of `n` cards with fewer than `n` cards of the led *effective*
-//!   suit (trump counts as one suit, §3) holds none of that suit any more (§5: a follower must
-//!   play as many cards of the led suit as it can). It replays the position with the hidden
-//!   cards redrawn ([`Position::play_out`]).
+//!   (completed tricks and the current one: out of play); the kitty when the seat buried it
+//!   (the dealer, or the last 炒底 overcaller: [`Deal::kitty_owner`]); the number of cards every
+//!   hand still holds; and the voids shown by play — a player who followed a lead of `n` cards
+//!   with fewer than `n` cards of the led *effective* suit (trump counts as one suit, §3) holds
+//!   none of that suit any more (§5 F1: a follower plays as many cards of the led suit as it
+//!   can). It replays the position with the hidden cards redrawn ([`Position::play_out`]).
 //! * [`Deal::from_hands_declared`]: a deal whose declaration (level and trump) is known before
 //!   the cards are dealt, so the declaring phase is skipped (evaluation with a known trump).
 //!
@@ -17,10 +17,11 @@
 //! hands.
 
 use super::{Deal, Move, Phase, NUM_PLAYERS};
-use crate::cards::{CardSet, Rank, Suit};
+use crate::cards::{CardSet, Suit};
 use crate::deal::{Constraints, Deal as Cards};
 use crate::error::{Result, ZhipaiError};
 use crate::eval::{Position, SeatView};
+use crate::games::shengji::scoring::Level;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator};
@@ -39,15 +40,15 @@ pub const SEAT_RETURN: Column = Column {
 };
 
 impl Deal {
-    /// A deal of the given `hands` and `kitty` whose declaration is known: the level rank is
-    /// `level`, the trump `trump` (`None` = no-trump), and nobody declares (§2.2 is skipped; the
+    /// A deal of the given `hands` and `kitty` whose declaration is known: the level is `level`
+    /// (a rank, or the joker-only level), the trump `trump` (`None` = no-trump), and nobody declares (§2.2 is skipped; the
     /// `declarations` count is 0). `dealer` as in [`Deal::new`] (`None` = a random seat drawn from
     /// `rng`). The deal starts in the burying phase with the kitty in the dealer's hand.
     ///
     /// Errors: those of [`Deal::from_hands`] (sizes, cards, dealer seat, options).
     pub fn from_hands_declared(
         rules: &ShengjiRules,
-        level: Rank,
+        level: impl Into<Level>,
         trump: Option<Suit>,
         dealer: Option<u8>,
         hands: &[Multiset; NUM_PLAYERS],
@@ -61,7 +62,7 @@ impl Deal {
         deal.final_round = 0;
         deal.finish_declaring(); // dealer (random when unknown), kitty into the dealer's hand
         deal.trump = trump;
-        deal.tr = Some(Box::new(rules.play.trick_rules(rules.decks, level, trump)));
+        deal.set_trick_rules();
         Ok(deal)
     }
 
@@ -170,7 +171,7 @@ impl Position for ShengjiPosition {
         self.seat as usize
     }
 
-    /// Hidden: the other hands and, unless the seat is the dealer after burying, the kitty.
+    /// Hidden: the other hands and, unless the seat buried it, the kitty.
     fn view(&self) -> Result<SeatView> {
         let d = &self.deal;
         let decks = d.rules.decks as usize;
@@ -182,8 +183,8 @@ impl Position for ShengjiPosition {
         gone.remove_all(&in_play)?;
         let seat = self.seat as usize;
         let mut known = Constraints::new().fix_hand(seat, d.hands[seat]);
-        if d.phase == Phase::Playing && d.dealer == Some(self.seat) {
-            known = known.in_kitty(d.kitty); // the dealer buried it (§2.4)
+        if d.kitty_owner() == Some(self.seat) {
+            known = known.in_kitty(d.kitty); // it buried the kitty (§2.4; or a 炒底 overcall)
         }
         let tr = d.tr.as_deref().expect("after dealing");
         for p in (0..NUM_PLAYERS).filter(|&p| p != seat) {
@@ -282,7 +283,7 @@ impl Position for ShengjiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::Card;
+    use crate::cards::{Card, Rank};
     use crate::eval::{evaluate_declared, evaluate_position, EvalRequest, KnownDeclaration};
     use crate::options::OptionValue;
     use crate::rollout::{deal_rng, Control, RunOptions};
@@ -638,7 +639,7 @@ mod tests {
                 }
                 prop_assert_eq!(s.hands[seat], d.hand(seat as u8));
                 prop_assert_eq!(s.kitty.len(), d.kitty.len());
-                if d.dealer() == Some(seat as u8) && d.phase() == Phase::Playing {
+                if d.kitty_owner() == Some(seat as u8) {
                     prop_assert_eq!(s.kitty, d.kitty);
                 }
                 // Played cards are never dealt: hands + kitty + played = the pack.

@@ -464,8 +464,9 @@ fn jj_column() {
     assert_eq!(cols.last().unwrap().name, "jj_score");
     let mut row = vec![0; cols.len()];
     r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row).unwrap();
-    assert_eq!(row[13], super::super::scoring::jj_score(row[4], r.scoring.jj_small_score));
-    assert!(r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row[..13]).is_err());
+    let jj = cols.len() - 1;
+    assert_eq!(row[jj], super::super::scoring::jj_score(row[4], r.scoring.jj_small_score));
+    assert!(r.play_deal(Policy::Random, &mut deal_rng(5, 5), &mut row[..jj]).is_err());
 }
 
 #[test]
@@ -493,7 +494,7 @@ fn a_match_ends_and_rotates_the_deal() {
     let r = rules("tractor", &[("decks", OptionValue::Int(1))]);
     let mut m = Match::new(&r);
     let mut rng = deal_rng(9, 0);
-    while m.winner.is_none() && m.hands < 400 {
+    while m.winners.is_none() && m.hands < 400 {
         let mut d = m.next_deal(&mut rng).unwrap();
         let dealer_before = m.dealer;
         d.play_out(Policy::Random).unwrap();
@@ -506,7 +507,9 @@ fn a_match_ends_and_rotates_the_deal() {
         let expect = if res.change.take_over { (res.dealer + 1) % 4 } else { (res.dealer + 2) % 4 };
         assert_eq!(next, expect);
     }
-    assert!(m.winner.is_some(), "a random 1-deck match ends within 400 hands");
+    assert!(m.winners.is_some(), "a random 1-deck match ends within 400 hands");
+    let [a, b] = m.winners.unwrap();
+    assert_eq!(b, a + 2, "fixed partners: players p and p + 2 win together");
     assert!(m.next_deal(&mut rng).is_err());
 }
 
