@@ -1,13 +1,10 @@
 //! Gongzhu throughput: complete random deals (deal, exposure decisions, all tricks, scoring)
 //! through `DealSimulator::play_deal`, one thread. Reported as deals per second (elements/s).
 //!
-//! Random draws come from rand 0.9 (`SliceRandom::shuffle`, `random_range`). They replaced
-//! hand-written Lemire bounded integers and a two-indices-per-word shuffle after this
-//! measurement (2026-11-30, 2 shared cores, load ≈ 9, bench binaries of both versions run
-//! alternately 4 times, `random_deal_1deck`, 3 s each): custom 276.7 / 312.5 / 278.5 / 291.3,
-//! rand 277.7 / 318.3 / 268.4 / 302.5 thousand deals/s (means 289.8 vs 291.7: no measurable
-//! cost). The draws alone (shuffle 52 + 52 bounded draws, interleaved in one process): 426 ns
-//! custom vs 493 ns rand per deal, about 2 % of a ~3.5 µs random deal.
+//! The one-deck random deal is the allocation-free bitboard rollout of `games/gongzhu/fast.rs`
+//! (exact batched dealing, one Lemire-bounded `u32` per decision, `pdep` for the chosen card).
+//! For instruction counts independent of the machine's load, profile
+//! `rust/zhipai-core/examples/gongzhu_deals.rs` with `valgrind --tool=callgrind`.
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;

@@ -146,6 +146,17 @@ impl Multiset {
         true
     }
 
+    /// Remove up to `n` copies of `card` (as many as are held); returns how many were removed.
+    #[inline]
+    pub fn remove_up_to(&mut self, card: Card, n: usize) -> usize {
+        let held = self.count(card);
+        let k = held.min(n);
+        for plane in &mut self.planes[held - k..held] {
+            *plane &= !card.bit();
+        }
+        k
+    }
+
     /// Add every card of `other`.
     pub fn add_all(&mut self, other: &Multiset) -> Result<()> {
         for c in other.iter() {
@@ -264,6 +275,17 @@ mod tests {
         assert_eq!(h.exactly(2).to_string(), "6H");
         assert_eq!(h.exactly(1).to_string(), "SJ");
         assert_eq!(h.to_string(), "5H 5H 5H 6H 6H SJ");
+    }
+
+    #[test]
+    fn remove_up_to_removes_what_is_held() {
+        let mut h = ms("5H 5H 5H 6H SJ");
+        let five: Card = "5H".parse().unwrap();
+        assert_eq!(h.remove_up_to(five, 2), 2);
+        assert_eq!(h.to_string(), "5H 6H SJ");
+        assert_eq!(h.remove_up_to(five, 3), 1, "only one copy left");
+        assert_eq!(h.remove_up_to("7C".parse().unwrap(), 1), 0);
+        assert_eq!(h.to_string(), "6H SJ");
     }
 
     #[test]

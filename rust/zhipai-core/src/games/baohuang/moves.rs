@@ -3,10 +3,12 @@
 //! Suits are irrelevant in play (§C.2, seed 003 "不论花色，点数相同即大小一样"), so move generation
 //! works on [`Shape`]s: a natural rank, how many naturals, how many SJ, BJ and (only with
 //! `guard_card_rank = above_big_joker`) the guard card. A hand is summarised by [`HandCounts`]
-//! (counts per strength, computed from the [`Multiset`] count planes). The four operations agree:
-//! [`enumerate`] lists every legal play in a fixed order, [`count`] counts them in closed form per
-//! block, [`nth`] decodes the k-th play of that order without building the list, [`sample`] draws
-//! one uniformly with `nth`, and [`check`] says why a play is illegal.
+//! (counts per strength, computed from the [`Multiset`] count planes, plus per count level the
+//! ranks holding at least that many). The operations agree: [`enumerate`] lists every legal play
+//! in a fixed order (visited one by one by [`for_each`]), [`count`] counts them in closed form
+//! (a few mask popcounts per decision, see "responses" below), [`nth`] decodes the k-th play of
+//! that order without building the list, [`sample`] draws one uniformly with `nth`, and [`check`]
+//! says why a play is illegal.
 
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::multiset::Multiset;
@@ -29,7 +31,18 @@ pub const fn rank_strength(rank: Rank) -> u8 {
 
 /// The rank of natural strength `s` (0..13), inverse of [`rank_strength`].
 pub fn strength_rank(s: u8) -> Rank {
-    Rank::from_index((s + 1) % 13).expect("strength below 13")
+    const RANKS: [Rank; 13] = {
+        let mut t = [Rank::TWO; 13];
+        let mut s = 0;
+        while s < 13 {
+            if let Some(r) = Rank::from_index(((s + 1) % 13) as u8) {
+                t[s] = r;
+            }
+            s += 1;
+        }
+        t
+    };
+    RANKS[s as usize] // a table: the rollouts ask once per play
 }
 
 /// Play strength of a card (§C.2); suits are ignored.
@@ -125,41 +138,95 @@ pub fn beats(new: &Shape, prev: &Shape, bombs: bool) -> bool {
 }
 
 /// A hand summarised for move generation: naturals per strength and the top cards.
+///
+/// Besides the counts it keeps, per count level `c`, the set of natural strengths held at least
+/// `c` times (`at_least[c]`, bit `s` = strength `s`), updated by [`HandCounts::remove`]: the number
+/// of ranks above a play that hold `n` naturals is then one mask and one popcount, which is what
+/// makes counting responses cheap (see [`count`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct HandCounts {
     /// `nat[s]` = naturals of strength `s` (0 = `3` … 12 = `2`), up to 16 with four decks.
-    pub nat: [u8; 13],
-    pub small: u8,
-    pub big: u8,
-    pub guard: u8,
-    /// Number of cards (kept up to date by [`HandCounts::of`] and [`HandCounts::remove`]).
+    nat: [u8; 13],
+    small: u8,
+    big: u8,
+    guard: u8,
+    /// Number of cards.
     total: u8,
+    /// `at_least[c]` = strengths with `nat[s] >= c`, for `c` in 1..=16 (`at_least[0]` unused).
+    at_least: [u16; MAX_NATURALS + 1],
 }
+
+/// Most naturals of one rank (four decks × four suits).
+const MAX_NATURALS: usize = 16;
 
 impl HandCounts {
     /// Count a hand. `guard_card`: the kind whose copies in this hand are guard cards ranking above
     /// BJ (`guard_card_rank = above_big_joker`, the guard's own hand), else `None`.
     pub fn of(hand: &Multiset, guard_card: Option<Card>) -> HandCounts {
-        let planes = hand.planes();
-        let mut h = HandCounts::default();
-        for r in 0..13u8 {
-            let mask = CardSet::rank_mask(Rank::from_index(r).expect("rank")).0;
-            let n: u32 = planes.iter().map(|p| (p & mask).count_ones()).sum();
-            h.nat[rank_strength(Rank::from_index(r).expect("rank")) as usize] = n as u8;
+        // One step per natural held (a 43-card hand: ~40 steps), rank from the kind index.
+        const STRENGTH: [u8; 52] = {
+            let mut t = [0u8; 52];
+            let mut k = 0;
+            while k < 52 {
+                t[k] = ((k % 13 + 12) % 13) as u8; // rank_strength of the kind's rank
+                k += 1;
+            }
+            t
+        };
+        let mut nat = [0u8; 13];
+        for plane in hand.planes() {
+            let mut bits = plane & CardSet::SUITED.0;
+            while bits != 0 {
+                nat[STRENGTH[bits.trailing_zeros() as usize] as usize] += 1;
+                bits &= bits - 1;
+            }
         }
-        h.small = hand.count(Card::SMALL_JOKER) as u8;
-        h.big = hand.count(Card::BIG_JOKER) as u8;
+        let mut small = hand.count(Card::SMALL_JOKER) as u8;
+        let mut big = hand.count(Card::BIG_JOKER) as u8;
+        let mut guard = 0;
         if let Some(g) = guard_card {
             let k = hand.count(g) as u8;
             match card_strength(g) {
-                SJ_STRENGTH => h.small -= k,
-                BJ_STRENGTH => h.big -= k,
-                s => h.nat[s as usize] -= k,
+                SJ_STRENGTH => small -= k,
+                BJ_STRENGTH => big -= k,
+                s => nat[s as usize] -= k,
             }
-            h.guard = k;
+            guard = k;
         }
-        h.total = hand.len() as u8;
-        h
+        HandCounts::new(nat, small, big, guard)
+    }
+
+    /// A hand from its counts: `nat[s]` naturals of strength `s` (each at most 16), `small` SJ,
+    /// `big` BJ and `guard` guard cards.
+    pub fn new(nat: [u8; 13], small: u8, big: u8, guard: u8) -> HandCounts {
+        let mut at_least = [0u16; MAX_NATURALS + 1];
+        for (s, &n) in nat.iter().enumerate() {
+            for level in &mut at_least[1..=(n as usize).min(MAX_NATURALS)] {
+                *level |= 1 << s;
+            }
+        }
+        let total = nat.iter().sum::<u8>() + small + big + guard;
+        HandCounts { nat, small, big, guard, total, at_least }
+    }
+
+    /// Naturals per strength (0 = `3` … 12 = `2`).
+    pub fn nat(&self) -> &[u8; 13] {
+        &self.nat
+    }
+
+    /// Small jokers.
+    pub fn small(&self) -> u8 {
+        self.small
+    }
+
+    /// Big jokers (not counting guard cards).
+    pub fn big(&self) -> u8 {
+        self.big
+    }
+
+    /// Guard cards ranking above BJ (`guard_card_rank = above_big_joker`, the guard's hand).
+    pub fn guard(&self) -> u8 {
+        self.guard
     }
 
     /// Number of cards.
@@ -182,12 +249,30 @@ impl HandCounts {
     /// Remove the cards of `shape` (the caller checked [`HandCounts::holds`]).
     pub fn remove(&mut self, s: &Shape) {
         if s.naturals > 0 {
-            self.nat[s.rank as usize] -= s.naturals;
+            let r = s.rank as usize;
+            let old = self.nat[r] as usize;
+            let new = old - s.naturals as usize;
+            self.nat[r] = new as u8;
+            for level in &mut self.at_least[new + 1..=old] {
+                *level &= !(1 << r);
+            }
         }
         self.small -= s.small;
         self.big -= s.big;
         self.guard -= s.guard;
         self.total -= s.total();
+    }
+
+    /// Number of naturals.
+    #[inline]
+    fn naturals(&self) -> u32 {
+        (self.total - self.small - self.big - self.guard) as u32
+    }
+
+    /// Strengths above `rank` held at least `n` times.
+    #[inline]
+    fn ranks_above_with(&self, rank: u8, n: usize) -> u16 {
+        self.at_least[n] & u16::MAX.checked_shl(rank as u32 + 1).unwrap_or(0)
     }
 
     fn tier_combos(&self) -> u32 {
@@ -264,51 +349,21 @@ pub struct Plays<'a> {
     hand: &'a HandCounts,
     prev: Option<Shape>,
     bombs: bool,
-    table: TierTable,
     total: u32,
 }
 
 impl<'a> Plays<'a> {
+    #[inline(always)]
     pub fn new(hand: &'a HandCounts, prev: Option<&Shape>, bombs: bool) -> Plays<'a> {
-        let mut plays =
-            Plays { hand, prev: prev.copied(), bombs, table: TierTable::EMPTY, total: 0 };
-        plays.total = match prev {
-            None => {
-                let naturals = (hand.total - hand.small - hand.big - hand.guard) as u32;
-                naturals * hand.tier_combos() + hand.tier_combos() - 1
-            }
-            Some(p) if p.total() as usize > hand.len() => 0,
-            Some(p) => {
-                // Same sum as walking the blocks of `walk_responses` (tested), without closures:
-                // whole ranks from the prefix table, then joker-only plays, then bombs.
-                let t = p.total();
-                let mut total = 0;
-                // Same-count beats need a guard card per BJ and a BJ or guard card per top card.
-                let tops_suffice = p.big <= hand.guard && p.small + p.big <= hand.big + hand.guard;
-                if tops_suffice && p.guard == 0 && t > 0 && t as usize <= MAX_PLAY {
-                    if p.naturals > 0 {
-                        plays.table.fill(hand, p);
-                        for &n in &hand.nat[p.rank as usize + 1..] {
-                            total += plays.table.prefix[n.min(t) as usize];
-                        }
-                    }
-                    total += tier_ways(hand, p, t, |_, _| false);
-                }
-                if bombs {
-                    let lo = 4.max(t + 1);
-                    for &n in &hand.nat {
-                        if n >= lo {
-                            total += (n - lo + 1) as u32;
-                        }
-                    }
-                }
-                total
-            }
+        let total = match prev {
+            None => count_leads(hand),
+            Some(p) => count_responses(hand, p, bombs),
         };
-        plays
+        Plays { hand, prev: prev.copied(), bombs, total }
     }
 
     /// How many legal plays there are.
+    #[inline]
     pub fn count(&self) -> u32 {
         self.total
     }
@@ -318,24 +373,10 @@ impl<'a> Plays<'a> {
         if k >= self.total {
             return None;
         }
-        let p = match &self.prev {
-            None => return nth_lead(self.hand, k),
-            Some(p) => p,
-        };
-        let mut left = k;
-        let mut found = None;
-        walk_responses(self.hand, p, self.bombs, &self.table, |block, size| {
-            if left < size {
-                if block.is_group() {
-                    return true; // expand this group
-                }
-                found = Some(block_shape(&block, left));
-                return true;
-            }
-            left -= size;
-            false
-        });
-        found
+        match &self.prev {
+            None => nth_lead(self.hand, k),
+            Some(p) => nth_response(self.hand, p, self.bombs, k),
+        }
     }
 }
 
@@ -358,14 +399,93 @@ pub fn sample<R: Rng + ?Sized>(
 /// card, BJ, SJ counts ascending, then joker-only plays; responses by natural rank, count, guard
 /// card, BJ, then joker-only plays, then bombs. At most `limit` plays.
 pub fn enumerate(hand: &HandCounts, prev: Option<&Shape>, bombs: bool, limit: usize) -> Vec<Shape> {
-    let plays = Plays::new(hand, prev, bombs);
-    let n = plays.count() as usize;
-    (0..n.min(limit) as u32).filter_map(|k| plays.nth(k)).collect()
+    let mut list = Vec::new();
+    for_each(hand, prev, bombs, |s| {
+        if list.len() >= limit {
+            return false;
+        }
+        list.push(s);
+        true
+    });
+    list
+}
+
+/// Visit every legal play in the order of [`enumerate`] without indexing (what the greedy player
+/// scans); `visit` returns false to stop.
+pub fn for_each(
+    hand: &HandCounts,
+    prev: Option<&Shape>,
+    bombs: bool,
+    mut visit: impl FnMut(Shape) -> bool,
+) {
+    let mut go = true;
+    // Every (SJ, BJ, guard) combination held, SJ fastest (the order of `decode_tiers`).
+    let mut tiers = |rank: u8, naturals: u8, go: &mut bool| {
+        for g in 0..=hand.guard {
+            for b in 0..=hand.big {
+                for s in 0..=hand.small {
+                    if *go && (naturals > 0 || s + b + g > 0) {
+                        *go = visit(Shape::natural(rank, naturals, s, b, g));
+                    }
+                }
+            }
+        }
+    };
+    let p = match prev {
+        None => {
+            for (r, &n) in hand.nat.iter().enumerate() {
+                for naturals in 1..=n {
+                    tiers(r as u8, naturals, &mut go);
+                }
+            }
+            tiers(NO_RANK, 0, &mut go);
+            return;
+        }
+        Some(p) => p,
+    };
+    let t = p.total();
+    let mut tops = |rank: u8, naturals: u8, go: &mut bool| {
+        top_ways(hand, p, t - naturals, |g, lo, size| {
+            for big in lo..lo + size as u8 {
+                *go = *go && visit(Shape::natural(rank, naturals, t - naturals - g - big, big, g));
+            }
+            !*go
+        });
+    };
+    if same_size_beats_possible(hand, p) {
+        if p.naturals > 0 {
+            for r in p.rank + 1..13 {
+                for n in natural_counts(hand, p) {
+                    if go && n <= hand.nat[r as usize] as usize {
+                        tops(r, n as u8, &mut go);
+                    }
+                }
+            }
+        }
+        if go {
+            tops(NO_RANK, 0, &mut go);
+        }
+    }
+    if go && bombs && t < hand.total {
+        bomb_blocks(hand, p, |r, lo, size| {
+            for naturals in lo..lo + size as u8 {
+                go = go && visit(Shape::natural(r, naturals, 0, 0, 0));
+            }
+            !go
+        });
+    }
+}
+
+/// Leads: every count of naturals of every rank with every top-card combination, plus the
+/// top-card combinations alone.
+#[inline(always)]
+fn count_leads(hand: &HandCounts) -> u32 {
+    hand.naturals() * hand.tier_combos() + hand.tier_combos() - 1
 }
 
 fn nth_lead(hand: &HandCounts, k: u32) -> Option<Shape> {
     let per = hand.tier_combos();
-    let naturals: u32 = hand.nat.iter().map(|&n| n as u32).sum();
+    let naturals = hand.naturals();
     if k < naturals * per {
         let mut idx = k / per;
         let (s, b, g) = hand.decode_tiers(k % per);
@@ -384,72 +504,45 @@ fn nth_lead(hand: &HandCounts, k: u32) -> Option<Shape> {
     }
 }
 
-/// A run of responses with fixed rank, naturals and guard cards and BJ counts `big_lo..`; the SJ
-/// count makes up the total.
-#[derive(Clone, Copy)]
-struct Block {
-    rank: u8,
-    naturals: u8,
-    guard: u8,
-    big_lo: u8,
-    tiers: u8,
-}
+// ----- responses --------------------------------------------------------------------------------
+//
+// A same-size beat of `p` (T cards) is n naturals of one rank above p's plus m = T − n top cards
+// (SJ, BJ, guard cards) meeting the top-card constraints of [`beats`]. The number of ways W(m) to
+// pick the top cards does not depend on the rank, and is 0 once m exceeds the top cards held (J),
+// so only n in `natural_counts` = max(1, T − J) ..= p.naturals matter. Responses are therefore
+//   Σ_n W(T − n) · #(ranks above p's holding ≥ n naturals)  +  W(T) (joker-only)  +  bombs,
+// a handful of popcounts on `HandCounts::at_least` per decision.
 
-impl Block {
-    fn shape(&self, k: u32) -> Shape {
-        let big = self.big_lo + k as u8;
-        let small = self.tiers - self.guard - big;
-        Shape::natural(self.rank, self.naturals, small, big, self.guard)
-    }
-}
-
-/// `Block::guard` of a group standing for every count of naturals of one rank.
-const RANK_GROUP: u8 = u8::MAX;
-/// `Block::guard` of a group standing for every guard count of one rank and count of naturals.
-const COUNT_GROUP: u8 = u8::MAX - 1;
-
-/// Most cards in one play (16 naturals + 4 SJ + 4 BJ + the guard card).
-const MAX_PLAY: usize = 25;
-
-/// Per-call table for responses to `p`: `prefix[k]` = responses with 1..=k naturals of any one
-/// rank above p's, i.e. Σ_{n=1..k} W(T − n) where W(m) = ways to make `m` top cards (SJ, BJ,
-/// guard card) satisfying the top-card constraints of [`beats`]. W does not depend on the rank,
-/// so a whole rank is counted in O(1) and all responses in O(T + 13).
-struct TierTable {
-    prefix: [u32; MAX_PLAY + 1],
-}
-
-impl TierTable {
-    const EMPTY: TierTable = TierTable { prefix: [0; MAX_PLAY + 1] };
-
-    /// Fill an empty table for responses to `p` in place (no copy of the table on the hot
-    /// path); left empty when no rank above p's is held (never used then).
-    fn fill(&mut self, hand: &HandCounts, p: &Shape) {
-        let t = p.total();
-        if p.naturals == 0 || t as usize > MAX_PLAY {
-            return;
-        }
-        // Entries past the largest count of naturals held above p's rank are never read.
-        let most = hand.nat[p.rank as usize + 1..].iter().copied().max().unwrap_or(0).min(t);
-        let prefix = &mut self.prefix;
-        for n in 1..=most {
-            prefix[n as usize] = prefix[n as usize - 1] + tier_ways(hand, p, t - n, |_, _| false);
-        }
-    }
-
-    fn ways(&self, n: u8) -> u32 {
-        self.prefix[n as usize] - self.prefix[n as usize - 1]
-    }
-}
-
-/// Ways to pick `m` top cards against `p`; `visit(block, size)` sees each guard-count block and
-/// may stop the walk (returns true), in which case the count so far is returned.
+/// Whether a same-size beat of `p` can exist at all: `p` has a top card below the guard card,
+/// no more cards than the hand, and the hand has a guard card per BJ of `p` and a BJ or guard card
+/// per SJ or BJ of `p`.
 #[inline]
-fn tier_ways(
+fn same_size_beats_possible(hand: &HandCounts, p: &Shape) -> bool {
+    let t = p.total();
+    t > 0
+        && t <= hand.total
+        && p.guard == 0
+        && p.big <= hand.guard
+        && p.small + p.big <= hand.big + hand.guard
+}
+
+/// The counts of naturals `n` a same-size beat of `p` may hold (empty unless `p` has naturals).
+#[inline]
+fn natural_counts(hand: &HandCounts, p: &Shape) -> std::ops::RangeInclusive<usize> {
+    let tops = (hand.small + hand.big + hand.guard) as usize;
+    let lo = (p.total() as usize).saturating_sub(tops).max(1);
+    lo..=(p.naturals as usize).min(MAX_NATURALS)
+}
+
+/// W(m): ways to pick `m` top cards beating the top positions of `p`, in blocks of one guard
+/// count `g` (ascending) with BJ counts `lo..lo + size` (the SJ make up the rest);
+/// `visit(g, lo, size)` returns true to stop, and the count so far is returned.
+#[inline]
+fn top_ways(
     hand: &HandCounts,
     p: &Shape,
     m: u8,
-    mut visit: impl FnMut(u8, (u8, u32)) -> bool,
+    mut visit: impl FnMut(u8, u8, u32) -> bool,
 ) -> u32 {
     let need_top = p.small + p.big;
     let mut total = 0;
@@ -458,7 +551,7 @@ fn tier_ways(
         let hi = hand.big.min(m - g);
         if lo <= hi {
             let size = (hi - lo + 1) as u32;
-            if visit(g, (lo, size)) {
+            if visit(g, lo, size) {
                 return total;
             }
             total += size;
@@ -467,102 +560,136 @@ fn tier_ways(
     total
 }
 
-/// Visit the blocks of responses to `p` in enumeration order; `visit(block, size)` returns true to
-/// stop. Constraints from [`beats`]: same total T; guard ≥ p.big; big + guard ≥ p.small + p.big;
-/// naturals higher than p's rank when both have naturals. Whole ranks and counts of naturals are
-/// skipped with the [`TierTable`] when `skip(size)` says the target lies beyond them.
+/// W(m) alone. Without guard cards (every hand but an `above_big_joker` guard's) there is one
+/// block in closed form: BJ from max(p's SJ, m − SJ held) to min(BJ held, m).
 #[inline]
-fn walk_responses<F: FnMut(Block, u32) -> bool>(
-    hand: &HandCounts,
-    p: &Shape,
-    bombs: bool,
-    table: &TierTable,
-    mut visit: F,
-) {
+fn ways(hand: &HandCounts, p: &Shape, m: u8) -> u32 {
+    if hand.guard == 0 {
+        // p.big == 0 here: `same_size_beats_possible` needs a guard card per BJ of p.
+        let lo = p.small.max(m.saturating_sub(hand.small));
+        let hi = hand.big.min(m);
+        return if lo <= hi { (hi - lo + 1) as u32 } else { 0 };
+    }
+    top_ways(hand, p, m, |_, _, _| false)
+}
+
+/// Set bits of a 16-bit mask by table: the portable x86-64 target has no `popcnt` instruction,
+/// and the software fallback of `count_ones` costs about twice as many instructions.
+#[inline]
+fn popcount16(x: u16) -> u32 {
+    const TABLE: [u8; 256] = {
+        let mut t = [0u8; 256];
+        let mut i = 0;
+        while i < 256 {
+            t[i] = (i as u8).count_ones() as u8;
+            i += 1;
+        }
+        t
+    };
+    (TABLE[(x & 0xff) as usize] + TABLE[(x >> 8) as usize]) as u32
+}
+
+/// The `k`-th way to pick `m` top cards (order of [`top_ways`]) with `naturals` of `rank`.
+fn decode_tops(hand: &HandCounts, p: &Shape, rank: u8, naturals: u8, m: u8, k: u32) -> Shape {
+    let mut left = k;
+    let mut shape = Shape::default();
+    top_ways(hand, p, m, |g, lo, size| {
+        if left < size {
+            let big = lo + left as u8;
+            shape = Shape::natural(rank, naturals, m - g - big, big, g);
+            return true;
+        }
+        left -= size;
+        false
+    });
+    shape
+}
+
+/// Bombs (`bombs = on`) beating `p`: rank by rank, `lo..` naturals with `lo = max(4, T + 1)`;
+/// `visit(rank, lo, size)` returns true to stop.
+fn bomb_blocks(hand: &HandCounts, p: &Shape, mut visit: impl FnMut(u8, u8, u32) -> bool) -> u32 {
+    let lo = 4.max(p.total() + 1);
+    let mut total = 0;
+    for (r, &n) in hand.nat.iter().enumerate() {
+        if n >= lo {
+            let size = (n - lo + 1) as u32;
+            if visit(r as u8, lo, size) {
+                return total;
+            }
+            total += size;
+        }
+    }
+    total
+}
+
+/// Number of plays of `hand` that beat `p` (see the section comment).
+#[inline(always)]
+fn count_responses(hand: &HandCounts, p: &Shape, bombs: bool) -> u32 {
     let t = p.total();
-    if p.guard == 0 && t > 0 && t as usize <= MAX_PLAY {
-        // Naturals can only appear when p has naturals (else every position must be a top card).
-        let any_higher = p.naturals > 0 && hand.nat[p.rank as usize + 1..].iter().any(|&n| n > 0);
-        if any_higher {
-            for r in p.rank + 1..13 {
-                let most = hand.nat[r as usize].min(t);
-                let size = table.prefix[most as usize];
-                if size == 0 {
-                    continue;
+    let mut total = 0;
+    if same_size_beats_possible(hand, p) {
+        if p.naturals > 0 && hand.ranks_above_with(p.rank, 1) != 0 {
+            for n in natural_counts(hand, p) {
+                let ranks = popcount16(hand.ranks_above_with(p.rank, n));
+                if ranks == 0 {
+                    break; // fewer ranks hold more naturals
                 }
-                // Offer the whole rank first; expand only if the visitor wants it.
-                let rank_group =
-                    Block { rank: r, naturals: most, guard: RANK_GROUP, big_lo: 0, tiers: 0 };
-                if !visit(rank_group, size) {
-                    continue;
-                }
-                for n in 1..=most {
-                    let m = t - n;
-                    let size = table.ways(n);
-                    if size == 0 {
-                        continue;
-                    }
-                    let group =
-                        Block { rank: r, naturals: n, guard: COUNT_GROUP, big_lo: 0, tiers: m };
-                    if visit(group, size) {
-                        let mut stop = false;
-                        tier_ways(hand, p, m, |g, (lo, sz)| {
-                            let b = Block { rank: r, naturals: n, guard: g, big_lo: lo, tiers: m };
-                            stop = visit(b, sz);
-                            stop
-                        });
-                        if stop {
-                            return;
-                        }
-                    }
-                }
+                total += ranks * ways(hand, p, t - n as u8);
             }
         }
-        let mut stop = false;
-        tier_ways(hand, p, t, |g, (lo, sz)| {
-            let b = Block { rank: NO_RANK, naturals: 0, guard: g, big_lo: lo, tiers: t };
-            stop = visit(b, sz);
-            stop
+        total += ways(hand, p, t);
+    }
+    if bombs && t < hand.total {
+        total += bomb_blocks(hand, p, |_, _, _| false);
+    }
+    total
+}
+
+/// The `k`-th response to `p` (order of [`enumerate`]; `k` below [`count_responses`]).
+fn nth_response(hand: &HandCounts, p: &Shape, bombs: bool, mut k: u32) -> Option<Shape> {
+    let t = p.total();
+    if same_size_beats_possible(hand, p) {
+        if p.naturals > 0 {
+            let counts = natural_counts(hand, p);
+            let (lo, hi) = (*counts.start(), *counts.end());
+            // prefix[n] = responses of one rank with lo..=n naturals.
+            let mut prefix = [0u32; MAX_NATURALS + 1];
+            for n in lo..=hi {
+                prefix[n] = prefix[n - 1] + ways(hand, p, t - n as u8);
+            }
+            // Only ranks above p's holding at least `lo` naturals have responses.
+            let mut ranks = if lo <= hi { hand.ranks_above_with(p.rank, lo) } else { 0 };
+            while ranks != 0 {
+                let r = ranks.trailing_zeros() as u8;
+                ranks &= ranks - 1;
+                let most = (hand.nat[r as usize] as usize).min(hi);
+                if k >= prefix[most] {
+                    k -= prefix[most];
+                    continue;
+                }
+                let n = (lo..=most).find(|&n| k < prefix[n]).expect("k below the rank's total");
+                let m = t - n as u8;
+                return Some(decode_tops(hand, p, r, n as u8, m, k - prefix[n - 1]));
+            }
+        }
+        let w = ways(hand, p, t);
+        if k < w {
+            return Some(decode_tops(hand, p, NO_RANK, 0, t, k));
+        }
+        k -= w;
+    }
+    let mut found = None;
+    if bombs && t < hand.total {
+        bomb_blocks(hand, p, |r, lo, size| {
+            if k < size {
+                found = Some(Shape::natural(r, lo + k as u8, 0, 0, 0));
+                return true;
+            }
+            k -= size;
+            false
         });
-        if stop {
-            return;
-        }
     }
-    if bombs {
-        for r in 0..13u8 {
-            let lo = 4.max(t + 1);
-            if hand.nat[r as usize] >= lo {
-                let size = (hand.nat[r as usize] - lo + 1) as u32;
-                // A bomb block: naturals from `lo`, no top cards (`tiers` u8::MAX, see block_shape).
-                let b = Block { rank: r, naturals: lo, guard: 0, big_lo: 0, tiers: u8::MAX };
-                if visit(b, size) {
-                    return;
-                }
-            }
-        }
-    }
-}
-
-impl Block {
-    // Bomb blocks reuse `Block` with `tiers == u8::MAX`: the k-th bomb has `naturals + k` cards.
-    fn is_bomb_block(&self) -> bool {
-        self.tiers == u8::MAX
-    }
-
-    // Group blocks stand for several blocks: all counts of one rank (`RANK_GROUP`) or all guard
-    // counts of one rank and count (`COUNT_GROUP`).
-    fn is_group(&self) -> bool {
-        self.guard >= COUNT_GROUP
-    }
-}
-
-/// The k-th shape of a block, bomb blocks included.
-fn block_shape(b: &Block, k: u32) -> Shape {
-    if b.is_bomb_block() {
-        Shape::natural(b.rank, b.naturals + k as u8, 0, 0, 0)
-    } else {
-        b.shape(k)
-    }
+    found
 }
 
 /// Choose the cards of `shape` from `hand`: naturals taken suit by suit (S, H, D, C) with the suit
@@ -752,18 +879,18 @@ mod tests {
     use proptest::prelude::*;
 
     fn arb_counts() -> impl Strategy<Value = HandCounts> {
-        (proptest::collection::vec(0u8..=6, 13), 0u8..=4, 0u8..=4, 0u8..=1).prop_map(
-            |(nat, small, big, guard)| {
-                let mut h = HandCounts { small, big, guard, ..Default::default() };
-                h.nat.copy_from_slice(&nat);
-                h.total = nat.iter().sum::<u8>() + small + big + guard;
-                h
-            },
-        )
+        // Mostly hand-sized counts, sometimes up to the 16 naturals of one rank in four decks.
+        let nat = prop_oneof![
+            3 => proptest::collection::vec(0u8..=6, 13),
+            1 => proptest::collection::vec(0u8..=16, 13),
+        ];
+        (nat, 0u8..=4, 0u8..=4, 0u8..=1).prop_map(|(nat, small, big, guard)| {
+            HandCounts::new(nat.try_into().expect("13 ranks"), small, big, guard)
+        })
     }
 
     fn arb_shape() -> impl Strategy<Value = Shape> {
-        (0u8..=13, 0u8..=5, 0u8..=3, 0u8..=2, 0u8..=1).prop_filter_map(
+        (0u8..=13, 0u8..=9, 0u8..=4, 0u8..=2, 0u8..=1).prop_filter_map(
             "non-empty",
             |(r, n, s, b, g)| {
                 let sh = Shape::natural(r, if r == NO_RANK { 0 } else { n }, s, b, g);
@@ -779,6 +906,10 @@ mod tests {
             let p = if lead { None } else { Some(prev) };
             let list = enumerate(&h, p.as_ref(), bombs, usize::MAX);
             prop_assert_eq!(list.len() as u32, count(&h, p.as_ref(), bombs));
+            for (k, s) in list.iter().enumerate() {
+                prop_assert_eq!(Some(*s), nth(&h, p.as_ref(), bombs, k as u32), "play {}", k);
+            }
+            prop_assert_eq!(nth(&h, p.as_ref(), bombs, list.len() as u32), None);
             let mut set = list.clone();
             set.sort();
             set.dedup();
@@ -804,6 +935,18 @@ mod tests {
                 Some(s) => prop_assert!(list.contains(&s)),
                 None => prop_assert!(list.is_empty()),
             }
+        }
+
+        /// Removing plays keeps the derived count levels equal to counting afresh.
+        #[test]
+        fn remove_keeps_counts_consistent(h in arb_counts(), seed in any::<u64>()) {
+            let mut h = h;
+            let mut rng = crate::rollout::deal_rng(seed, 0);
+            while let Some(s) = sample(&h, None, false, &mut rng) {
+                h.remove(&s);
+                prop_assert_eq!(h, HandCounts::new(*h.nat(), h.small(), h.big(), h.guard()));
+            }
+            prop_assert!(h.is_empty());
         }
     }
 }

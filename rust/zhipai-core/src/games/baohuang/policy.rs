@@ -89,27 +89,33 @@ fn is_partner(state: &State, seat: u8, owner: u8) -> bool {
 }
 
 fn greedy_lead(counts: &moves::HandCounts) -> Shape {
-    if let Some(r) = counts.nat.iter().position(|&n| n > 0) {
-        return Shape { rank: r as u8, naturals: counts.nat[r], ..Shape::default() };
+    if let Some(r) = counts.nat().iter().position(|&n| n > 0) {
+        return Shape { rank: r as u8, naturals: counts.nat()[r], ..Shape::default() };
     }
     let none = Shape { rank: moves::NO_RANK, ..Shape::default() };
-    if counts.small > 0 {
-        Shape { small: counts.small, ..none }
-    } else if counts.big > 0 {
-        Shape { big: counts.big, ..none }
+    if counts.small() > 0 {
+        Shape { small: counts.small(), ..none }
+    } else if counts.big() > 0 {
+        Shape { big: counts.big(), ..none }
     } else {
-        Shape { guard: counts.guard, ..none }
+        Shape { guard: counts.guard(), ..none }
     }
 }
 
 fn cheapest_beat(state: &State, seat: u8, prev: &Shape) -> Option<Shape> {
     let counts = state.hand_counts(seat);
-    let plays = moves::Plays::new(counts, Some(prev), state.rules().bombs);
     let save_jokers = counts.len() > 12;
-    (0..plays.count())
-        .filter_map(|k| plays.nth(k))
-        .filter(|s| !(save_jokers && s.jokers() > 0))
-        .min_by_key(|s| (s.jokers(), s.guard, s.big, s.rank, s.naturals))
+    let key = |s: &Shape| (s.jokers(), s.guard, s.big, s.rank, s.naturals);
+    let mut best: Option<Shape> = None;
+    moves::for_each(counts, Some(prev), state.rules().bombs, |s| {
+        // Strictly better only: the first of equal keys wins, as with `min_by_key`.
+        let better = !matches!(best, Some(b) if key(&b) <= key(&s));
+        if !(save_jokers && s.jokers() > 0) && better {
+            best = Some(s);
+        }
+        true
+    });
+    best
 }
 
 const COLUMNS: [Column; 22] = [

@@ -58,10 +58,28 @@ const fn bit(seat: u8) -> u8 {
 /// The first seat after `seat` in playing order that is in `mask`.
 #[inline]
 pub fn next_in(mask: u8, seat: u8) -> Option<u8> {
-    // Rotate the 5-seat mask so that bit 0 is seat + 1: the lowest set bit is the distance - 1.
-    let m = (mask & 0b11111) as u16;
-    let rotated = ((m | m << 5) >> ((seat + 1) % 5)) & 0b11111;
-    (rotated != 0).then(|| ((seat as u32 + 1 + rotated.trailing_zeros()) % 5) as u8)
+    // Looked up: every response asks, and the rotation below costs two divisions by 5.
+    const NONE: u8 = u8::MAX;
+    const TABLE: [[u8; 5]; 32] = {
+        let mut t = [[NONE; 5]; 32];
+        let mut m = 0;
+        while m < 32 {
+            let mut seat = 0;
+            while seat < 5 {
+                // Rotate the 5-seat mask so that bit 0 is seat + 1: the lowest set bit is the
+                // distance - 1.
+                let rotated = ((m | m << 5) >> ((seat + 1) % 5)) & 0b11111;
+                if rotated != 0 {
+                    t[m][seat] = ((seat as u32 + 1 + rotated.trailing_zeros()) % 5) as u8;
+                }
+                seat += 1;
+            }
+            m += 1;
+        }
+        t
+    };
+    let next = TABLE[(mask & 0b11111) as usize][(seat % 5) as usize];
+    (next != NONE).then_some(next)
 }
 
 impl Round {
@@ -91,10 +109,11 @@ impl Round {
     /// nobody has applied, it is the first circle, and (`next_player_only`) he is the finisher's
     /// next active player.
     pub fn may_apply_jiefeng(&self, rules: &BaohuangRules) -> bool {
-        if self.leading || self.second_circle || self.over || self.applicant.is_some() {
+        // The play to answer is a 底牌 rarely: test that first.
+        if self.active & bit(self.owner) != 0 {
             return false;
         }
-        if self.active & bit(self.owner) != 0 {
+        if self.leading || self.second_circle || self.over || self.applicant.is_some() {
             return false;
         }
         match rules.jiefeng_applicant {
@@ -131,16 +150,11 @@ impl Round {
                 self.new_play(seat, shape, finished);
                 return Ok(());
             }
-            Response::Pass => {
-                if rules.pass_is_final_for_round {
-                    self.passed |= bit(seat);
-                }
-            }
+            Response::Pass => {}
             Response::Yield => {
                 if !self.may_yield() {
                     return Err("让牌 only in the first circle after a play (§C.6)".into());
                 }
-                self.yielders |= bit(seat);
             }
             Response::Jiefeng => {
                 if !self.may_apply_jiefeng(rules) {
@@ -148,12 +162,26 @@ impl Round {
                         "接风 only on a finisher's 底牌, first circle, one applicant (§C.7)".into(),
                     );
                 }
-                self.applicant = Some(seat);
             }
+        }
+        self.respond_trusted(response, rules);
+        Ok(())
+    }
+
+    /// A pass, yield or 接风 by the player to act already known to be allowed (the rollout path:
+    /// moves drawn from move generation); same as [`Round::respond`] without the checks.
+    #[inline]
+    pub fn respond_trusted(&mut self, response: Response, rules: &BaohuangRules) {
+        debug_assert!(!self.leading && !self.over && !matches!(response, Response::Play(_)));
+        let seat = self.turn;
+        match response {
+            Response::Pass if rules.pass_is_final_for_round => self.passed |= bit(seat),
+            Response::Yield => self.yielders |= bit(seat),
+            Response::Jiefeng => self.applicant = Some(seat),
+            _ => {}
         }
         self.pending &= !bit(seat);
         self.advance();
-        Ok(())
     }
 
     /// A play by the player to act already known to beat the current one (the rollout path:

@@ -123,12 +123,24 @@ pub fn full_deck(rules: &BaohuangRules) -> Multiset {
 /// extra card (`first_dealt_seat`); with `scepter_last` the scepter BJ is held back and dealt last
 /// to a random seat. With `first_dealt_seat` the scepter is a uniformly random one of the 4 BJ.
 pub fn deal<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> Deal {
-    let mut deck = [0u8; 216];
-    let mut n = 0;
-    let full = full_deck(rules);
-    for c in full.iter() {
-        deck[n] = c.index() as u8;
-        n += 1;
+    // The deck in kind order, each kind repeated by its count (the order `Multiset::iter` gives).
+    const DECK_216: [u8; 216] = {
+        let mut d = [0u8; 216];
+        let mut i = 0;
+        while i < 216 {
+            d[i] = (i / 4) as u8;
+            i += 1;
+        }
+        d
+    };
+    let mut deck = DECK_216;
+    let mut n = 216;
+    if rules.deck != Deck::Full216 {
+        n = 0;
+        for c in full_deck(rules).iter() {
+            deck[n] = c.index() as u8;
+            n += 1;
+        }
     }
     let scepter_last = rules.extra_card_to == ExtraCardTo::ScepterLast;
     if scepter_last {
@@ -144,14 +156,15 @@ pub fn deal<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> Deal {
     let mut hands = [Multiset::EMPTY; PLAYERS];
     let mut bj_seats = [0u8; 4];
     let mut bjs = 0;
-    for (i, &k) in cards.iter().enumerate() {
-        let seat = (first as usize + i) % PLAYERS;
+    let mut seat = first as usize; // round the table from the first seat
+    for &k in cards.iter() {
         let card = Card::from_index(k as usize).expect("kind");
         if card == Card::BIG_JOKER {
             bj_seats[bjs] = seat as u8;
             bjs += 1;
         }
         hands[seat].add(card);
+        seat = if seat + 1 == PLAYERS { 0 } else { seat + 1 };
     }
     let scepter = if scepter_last {
         let s = rng.random_range(0..PLAYERS as u8);
@@ -522,16 +535,16 @@ impl State {
             let n = self.count_moves();
             return (n > 0).then(|| self.nth_move(rng.random_range(0..n))).flatten();
         }
-        // Hot path of random rollouts: count the plays once.
+        // Hot path of random rollouts: count the plays once, decode only the drawn one.
         let hand = &self.counts[self.current as usize];
-        let prev = self.play_to_beat();
+        let prev = (!self.round.leading).then_some(self.round.last);
         let all = moves::Plays::new(hand, prev.as_ref(), self.rules.bombs);
         let plays = all.count();
         let k = rng.random_range(0..plays + self.extras_count());
         if k < plays {
             all.nth(k).map(Move::Play)
         } else {
-            self.extras().get((k - plays) as usize).copied()
+            Some(self.extra_at(k - plays))
         }
     }
 
@@ -544,10 +557,24 @@ impl State {
     /// `self.extras().len()` without building the list (the random rollout's hot path).
     #[inline]
     fn extras_count(&self) -> u32 {
-        if self.round.leading {
+        let r = &self.round;
+        if r.leading {
             return 0;
         }
-        1 + self.round.may_yield() as u32 + self.round.may_apply_jiefeng(&self.rules) as u32
+        if r.second_circle {
+            return 1; // pass only: no 让牌 and no 接风 in the yielders' second circle
+        }
+        2 + r.may_apply_jiefeng(&self.rules) as u32 // pass, yield, maybe 接风
+    }
+
+    /// The `i`-th of [`State::extras`] (`i < extras_count()`) without building the list.
+    #[inline]
+    fn extra_at(&self, i: u32) -> Move {
+        match i {
+            0 => Move::Pass,
+            1 if self.round.may_yield() => Move::Yield,
+            _ => Move::Jiefeng,
+        }
     }
 
     /// Pass, yield and 接风 where allowed (none when leading).
@@ -717,8 +744,10 @@ impl State {
                     Move::Yield => Response::Yield,
                     _ => Response::Jiefeng,
                 };
-                self.round.respond(r, false, &self.rules).expect("checked");
-                self.after_response();
+                // Checked by `apply`, or drawn from the legal moves.
+                self.round.respond_trusted(r, &self.rules);
+                // Nobody went out, so the deal goes on; only the round may be over.
+                self.next_turn();
             }
             Move::Play(_) => unreachable!("plays go through State::play"),
         }
@@ -797,35 +826,36 @@ impl State {
         let hand = &mut self.hands[seat];
         let mut revealed = false;
         let remove = |hand: &mut Multiset, card: Card, n: u8| {
-            for _ in 0..n {
-                hand.remove(card);
-            }
+            hand.remove_up_to(card, n as usize);
         };
-        if let Some(g) = guard_card {
-            remove(hand, g, shape.guard);
-            revealed |= shape.guard > 0;
-        }
-        remove(hand, Card::BIG_JOKER, shape.big);
-        remove(hand, Card::SMALL_JOKER, shape.small);
-        if let Some(d) = self.dengji.filter(|d| d.is_joker() && guard_card.is_none()) {
-            revealed |= (d == Card::BIG_JOKER && shape.big > 0)
-                || (d == Card::SMALL_JOKER && shape.small > 0);
+        if shape.jokers() > 0 {
+            if let Some(g) = guard_card {
+                remove(hand, g, shape.guard);
+                revealed |= shape.guard > 0;
+            }
+            remove(hand, Card::BIG_JOKER, shape.big);
+            remove(hand, Card::SMALL_JOKER, shape.small);
+            if let Some(d) = self.dengji.filter(|d| d.is_joker() && guard_card.is_none()) {
+                revealed |= (d == Card::BIG_JOKER && shape.big > 0)
+                    || (d == Card::SMALL_JOKER && shape.small > 0);
+            }
         }
         if shape.naturals > 0 {
             let rank = moves::strength_rank(shape.rank);
             let last = self.dengji.filter(|d| d.rank() == Some(rank));
-            let mut left = shape.naturals;
+            let mut left = shape.naturals as usize;
             for suit in crate::cards::Suit::ALL {
                 let card = Card::new(suit, rank);
                 if Some(card) == last || Some(card) == guard_card {
                     continue;
                 }
-                let k = (hand.count(card) as u8).min(left);
-                remove(hand, card, k);
-                left -= k;
+                left -= hand.remove_up_to(card, left);
+                if left == 0 {
+                    break;
+                }
             }
             if let Some(d) = last.filter(|_| left > 0) {
-                remove(hand, d, left);
+                hand.remove_up_to(d, left);
                 revealed = true;
             }
         }
@@ -867,6 +897,13 @@ impl State {
             self.end();
             return;
         }
+        self.next_turn();
+    }
+
+    /// The next player to act, opening a new round when this one is over (two or more players
+    /// still hold cards).
+    #[inline]
+    fn next_turn(&mut self) {
         if self.round.over {
             let leader = self.round.next_leader().expect("two or more active");
             self.round = Round::new(leader, self.round.active);
@@ -1127,6 +1164,14 @@ mod tests {
             while let Some(mv) = s.sample_move(&mut rng) {
                 if let Move::Play(sh) = mv {
                     played += sh.total() as usize;
+                }
+                if s.phase() == Phase::Play {
+                    // The rollout shortcuts agree with the listed non-play moves.
+                    let extras = s.extras();
+                    prop_assert_eq!(s.extras_count() as usize, extras.len());
+                    for i in 0..extras.len() {
+                        prop_assert_eq!(Some(&s.extra_at(i as u32)), extras.get(i));
+                    }
                 }
                 if steps % 7 == 0 {
                     let all = s.legal_moves();

@@ -8,9 +8,11 @@
 //! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
+//! * [`draw`]: the exactly uniform random draws (dealing, choices) both paths share.
 //! * [`policy`]: the `random` and `greedy` players and the simulation contract.
 //! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
 
+pub mod draw;
 pub mod evaluate;
 pub mod fast;
 pub mod options;

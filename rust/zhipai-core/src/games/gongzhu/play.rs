@@ -203,6 +203,52 @@ pub fn legal_plays(rules: &GongzhuRules, pos: &Position, out: &mut Vec<Play>) {
     }
 }
 
+/// The `pick(n)`-th of the `n` legal plays of `pos`, in the order of [`legal_plays`], without
+/// listing them — for leads and single-card follows, where the plays are single cards (and, two
+/// decks, the pairs of a lead); `None` without calling `pick` when a pair was led (those plays
+/// need the list).
+pub fn pick_legal_play(
+    rules: &GongzhuRules,
+    pos: &Position,
+    pick: impl FnOnce(usize) -> usize,
+) -> Option<Play> {
+    if pos.lead.is_some_and(|l| l.len() == 2) {
+        return None;
+    }
+    if let Some(card) = pos.forced {
+        if pos.lead.is_none() && pos.hand.contains(card) {
+            let n = if pos.hand.count(card) >= 2 { 2 } else { 1 };
+            return Some(if pick(n) == 0 { Play::single(card) } else { Play::two(card, card) });
+        }
+    }
+    let playable = pos.playable(rules);
+    // `legal_plays` falls back to the whole hand only when nothing is playable.
+    let hand = if playable.is_empty() { pos.hand } else { playable };
+    let kinds = hand.kinds();
+    let (singles, pairs) = match pos.lead {
+        None if rules.decks == 2 => (kinds, hand.pairs()),
+        None => (kinds, CardSet::EMPTY),
+        Some(lead) => {
+            let follow = kinds & suit_of(lead.first()).mask();
+            (if follow.is_empty() { kinds } else { follow }, CardSet::EMPTY)
+        }
+    };
+    let n_singles = singles.len() as usize;
+    let i = pick(n_singles + pairs.len() as usize);
+    Some(if i < n_singles {
+        Play::single(nth_card(singles, i))
+    } else {
+        let c = nth_card(pairs, i - n_singles);
+        Play::two(c, c)
+    })
+}
+
+/// The `i`-th card (ascending) of `set` (`i < set.len()`).
+fn nth_card(set: CardSet, i: usize) -> Card {
+    let bit = super::draw::nth_bit_portable(set.0, i as u32);
+    Card::from_index(bit.trailing_zeros() as usize).expect("a card of the set")
+}
+
 fn push_singles(set: CardSet, out: &mut Vec<Play>) {
     for c in set {
         out.push(Play::single(c));
@@ -315,31 +361,35 @@ pub fn check_play(
 /// pairs rank by rank, two singles by their higher card; equal plays: the earlier one wins.
 pub fn trick_winner(rules: &GongzhuRules, plays: &[Play]) -> usize {
     let suit = suit_of(plays[0].first());
-    let pair_category =
-        if suit == Suit::Diamonds && rules.diamond_pairs_beat_singles { 2 } else { 1 };
-    let key = |p: &Play| -> u32 {
-        let [a, b] = p.cards;
-        if suit_of(a) != suit || (p.len == 2 && suit_of(b) != suit) {
-            return 0;
-        }
-        let high = a.index().max(b.index()) as u32 % 13 + 1;
-        let category = match p.len {
-            1 => 1,
-            _ if a == b => pair_category,
-            _ => 3 - pair_category,
-        };
-        category * 16 + high
-    };
     let mut best = 0;
-    let mut best_key = key(&plays[0]);
+    let mut best_key = play_key(rules, suit, &plays[0]);
     for (i, p) in plays.iter().enumerate().skip(1) {
-        let k = key(p);
+        let k = play_key(rules, suit, p);
         if k > best_key {
             best = i;
             best_key = k;
         }
     }
     best
+}
+
+/// The strength of `p` in a trick led in `suit` ([`trick_winner`]): 0 for a discard, else
+/// `category · 16 + rank`; a later play wins only with a strictly greater key.
+#[inline]
+pub fn play_key(rules: &GongzhuRules, suit: Suit, p: &Play) -> u32 {
+    let [a, b] = p.cards;
+    if suit_of(a) != suit || (p.len == 2 && suit_of(b) != suit) {
+        return 0;
+    }
+    let pair_category =
+        if suit == Suit::Diamonds && rules.diamond_pairs_beat_singles { 2 } else { 1 };
+    let high = a.index().max(b.index()) as u32 % 13 + 1;
+    let category = match p.len {
+        1 => 1,
+        _ if a == b => pair_category,
+        _ => 3 - pair_category,
+    };
+    category * 16 + high
 }
 
 /// Validate a trick given as card lists (leader first): 1 to 4 plays of equal size, a single or

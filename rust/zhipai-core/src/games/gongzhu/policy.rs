@@ -16,8 +16,8 @@
 //!     and lead a diamond above ♦J (♦Q/♦K/♦A) to hunt the sheep while ♦J is out and not held.
 
 use super::options::GongzhuRules;
-use super::play::{suit_of, trick_winner, Play};
-use super::scoring::{final_scores, raw_scores, Exposure, PIG, SHEEP, TRANSFORMER};
+use super::play::{pick_legal_play, play_key, suit_of, Play};
+use super::scoring::{final_scores, raw_scores_of, Exposure, Takes, PIG, SHEEP, TRANSFORMER};
 use super::state::{Move, Opening, Phase, State};
 use crate::cards::{Card, Rank, Suit};
 use crate::deal::DealShape;
@@ -72,16 +72,26 @@ pub fn greedy_exposure(state: &State) -> Move {
 pub fn greedy_play(state: &State, legal: &[Play]) -> Play {
     let exposure = state.exposure();
     let (_, trick) = state.current_trick();
+    // What the trick so far holds: the key a play must beat to win it, and its points.
+    let suit = trick.first().map(|p| suit_of(p.first()));
+    let to_beat =
+        suit.map_or(0, |s| trick.iter().map(|p| play_key(state.rules(), s, p)).max().unwrap_or(0));
+    let trick_points: i64 =
+        trick.iter().flat_map(|p| p.cards().iter()).map(|&c| card_points(c, &exposure)).sum();
+    let (pig_out, sheep_out) = if suit.is_none() {
+        (still_out(state, PIG), still_out(state, SHEEP))
+    } else {
+        (false, false)
+    };
     let mut best = legal[0];
     let mut best_u = i64::MIN;
-    let mut buf = [Play::single(PIG); 4];
-    buf[..trick.len()].copy_from_slice(trick);
     for &play in legal {
-        let u = if trick.is_empty() {
-            lead_utility(state, play)
-        } else {
-            buf[trick.len()] = play;
-            follow_utility(state, &buf[..=trick.len()], &exposure)
+        let u = match suit {
+            None => lead_utility(play, pig_out, sheep_out),
+            Some(s) => {
+                let wins = play_key(state.rules(), s, &play) > to_beat;
+                follow_utility(play, trick.len() == 3, wins, trick_points, &exposure)
+            }
         };
         if u > best_u {
             best_u = u;
@@ -91,11 +101,14 @@ pub fn greedy_play(state: &State, legal: &[Play]) -> Play {
     best
 }
 
-fn lead_utility(state: &State, play: Play) -> i64 {
-    let decks = state.rules().decks as usize;
+/// Whether a copy of `card` is still out: neither played yet nor in the hand of the seat to act.
+fn still_out(state: &State, card: Card) -> bool {
     let p = state.current_player().unwrap_or(0);
-    let pig_out = state.played().count(PIG) + state.hand(p).count(PIG) < decks;
-    let sheep_out = state.played().count(SHEEP) + state.hand(p).count(SHEEP) < decks;
+    state.played().count(card) + state.hand(p).count(card) < state.rules().decks as usize
+}
+
+/// The utility of leading `play` while the pig / the sheep are still out.
+fn lead_utility(play: Play, pig_out: bool, sheep_out: bool) -> i64 {
     let c = play.first();
     let r = rank_of(c);
     let mut u = -r * 10;
@@ -111,31 +124,31 @@ fn lead_utility(state: &State, play: Play) -> i64 {
     u
 }
 
-fn follow_utility(state: &State, trick: &[Play], exposure: &Exposure) -> i64 {
-    let me = trick.len() - 1;
-    let play = trick[me];
-    let last = trick.len() == 4;
-    let points: i64 =
-        trick.iter().flat_map(|p| p.cards().iter()).map(|&c| card_points(c, exposure)).sum();
+/// The utility of following with `play` (the `last` play of the trick), which `wins` the trick as
+/// it stands, on earlier plays worth `trick_points`.
+fn follow_utility(
+    play: Play,
+    last: bool,
+    wins: bool,
+    trick_points: i64,
+    exposure: &Exposure,
+) -> i64 {
+    let own: i64 = play.cards().iter().map(|&c| card_points(c, exposure)).sum();
     let high: i64 = play.cards().iter().map(|&c| rank_of(c)).max().unwrap_or(0);
-    if trick_winner(state.rules(), trick) == me {
-        points * 100 + if last { high } else { -high }
+    if wins {
+        (trick_points + own) * 100 + if last { high } else { -high }
     } else {
-        let given: i64 = play.cards().iter().map(|&c| -card_points(c, exposure)).sum();
-        given * 100 + high
+        -own * 100 + high
     }
 }
 
-/// A uniform index in `0..n` (`n ≥ 1`) by rand's `random_range`, shared by the general state
-/// and the fast rollout so both draw the same numbers. A forced choice (`n = 1`, common in the
-/// late tricks) draws nothing.
-#[inline]
+/// A uniform index in `0..n` (`n ≥ 1`), exactly uniform ([`super::draw::below`]: one `u32`),
+/// shared by the general state and the fast rollout so both draw the same numbers. A forced
+/// choice (`n = 1`) draws too: skipping the draw would be a data-dependent branch, mispredicted
+/// often enough to cost more than the draw.
+#[inline(always)]
 pub fn pick_index<R: Rng + ?Sized>(rng: &mut R, n: usize) -> usize {
-    if n <= 1 {
-        0
-    } else {
-        rng.random_range(0..n)
-    }
+    super::draw::below(rng, n as u32) as usize
 }
 
 /// Choose a move for the seat to act with `policy`, drawing randomness from `rng`. `buf` is a
@@ -154,6 +167,15 @@ pub fn choose<R: Rng + ?Sized>(
                 moves[pick_index(rng, moves.len())]
             }
         },
+        Phase::Play if policy == Policy::Random => {
+            // Singles (most decisions) are picked without listing the legal plays.
+            let pos = state.position();
+            let pick = |n| pick_index(rng, n);
+            Move::Play(pick_legal_play(state.rules(), &pos, pick).unwrap_or_else(|| {
+                state.legal_plays_into(buf);
+                buf[pick_index(rng, buf.len())]
+            }))
+        }
         _ => {
             state.legal_plays_into(buf);
             Move::Play(match policy {
@@ -240,20 +262,30 @@ impl State {
     }
 }
 
-/// Seats that took copies of `card`, lowest seat first, repeated per copy (≤ 2).
-#[inline]
-fn takers(taken: &[Multiset; 4], card: Card) -> [i32; 2] {
-    let mut out = [-1; 2];
-    let mut n = 0;
-    for (s, t) in taken.iter().enumerate() {
-        for _ in 0..t.count(card) {
-            if n < 2 {
-                out[n] = s as i32;
-                n += 1;
-            }
-        }
+/// Seats that took copies of a card, lowest seat first, repeated per copy (≤ 2; -1 = none), from
+/// the seats holding at least one copy (`one`, bit per seat) and two copies (`two`).
+#[inline(always)]
+fn takers([one, two]: [u32; 2]) -> [i32; 2] {
+    let first = if one == 0 { -1 } else { one.trailing_zeros() as i32 };
+    let later = one & one.wrapping_sub(1);
+    let second = if two & one & one.wrapping_neg() != 0 {
+        first
+    } else if later != 0 {
+        later.trailing_zeros() as i32
+    } else {
+        -1
+    };
+    [first, second]
+}
+
+/// The lowest seat of the bit set `seats` (bit per seat), -1 when empty.
+#[inline(always)]
+fn lowest_seat(seats: u32) -> i32 {
+    if seats == 0 {
+        -1
+    } else {
+        seats.trailing_zeros() as i32
     }
-    out
 }
 
 impl DealSimulator for GongzhuRules {
@@ -302,17 +334,30 @@ impl DealSimulator for GongzhuRules {
 }
 
 /// Fill one result row (layout of [`DealSimulator::columns`]) from a finished deal.
-#[inline]
+#[inline(always)]
 pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
-    let raw = raw_scores(rules, &d.taken, &d.exposure);
+    let takes = [0, 1, 2, 3].map(|s| Takes::of(&d.taken[s]));
+    write_row_of(rules, &takes, d, row);
+}
+
+/// [`write_row`] from the summaries of what each seat took (`d.taken` is not read).
+#[inline(always)]
+pub fn write_row_of(rules: &GongzhuRules, takes: &[Takes; 4], d: &DealSummary, row: &mut [i32]) {
+    let decks = rules.decks;
+    // Seat bit sets: who took at least one / two copies of each special card, all hearts, all.
+    let (mut pig, mut sheep, mut tr) = ([0u32; 2], [0u32; 2], [0u32; 2]);
+    let (mut all_hearts, mut slam) = (0u32, 0u32);
+    for (s, t) in takes.iter().enumerate() {
+        for (copies, n) in [(&mut pig, t.pigs), (&mut sheep, t.sheep), (&mut tr, t.transformers)] {
+            copies[0] |= ((n >= 1) as u32) << s;
+            copies[1] |= ((n >= 2) as u32) << s;
+        }
+        all_hearts |= (t.all_hearts(decks) as u32) << s;
+        slam |= (t.grand_slam(decks) as u32) << s;
+    }
+    let raw = raw_scores_of(rules, takes, &d.exposure);
     let fin = final_scores(rules, &raw);
-    let decks = rules.decks as usize;
-    let n_hearts = 13 * decks;
-    let all_hearts = (0..4).find(|&s| d.taken[s].count_in(Suit::Hearts.mask()) == n_hearts);
-    let slam = all_hearts
-        .filter(|&s| [PIG, SHEEP, TRANSFORMER].iter().all(|&c| d.taken[s].count(c) == decks));
-    let (pig, sheep, tr) =
-        (takers(&d.taken, PIG), takers(&d.taken, SHEEP), takers(&d.taken, TRANSFORMER));
+    let (pig, sheep, tr) = (takers(pig), takers(sheep), takers(tr));
     for s in 0..4 {
         row[s] = raw[s] as i32;
         row[4 + s] = fin[s] as i32;
@@ -322,8 +367,8 @@ pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
     row[9] = sheep[0];
     row[10] = tr[0];
     row[15] = d.auto_exposed as i32;
-    row[16] = all_hearts.map_or(-1, |s| s as i32);
-    row[17] = slam.map_or(-1, |s| s as i32);
+    row[16] = lowest_seat(all_hearts);
+    row[17] = lowest_seat(slam);
     row[18] = d.first_leader as i32;
     row[19] = d.tricks as i32;
     row[20] = d.next_leader.map_or(-1, |s| s as i32);

@@ -27,7 +27,7 @@ pub const SCORING: CardSet =
 const HEARTS_TEN: u64 = 0b111111 << (13 + 3);
 
 /// The §A.4 value of the hearts among the kinds of `plane` (one copy each).
-#[inline]
+#[inline(always)]
 fn heart_value(plane: u64) -> i64 {
     let h = plane >> 13;
     -10 * (plane & HEARTS_TEN).count_ones() as i64
@@ -135,21 +135,76 @@ impl Exposure {
     }
 }
 
+/// What scoring needs from the cards one player took (§A.3–A.5): counts of the special cards
+/// and hearts, and the §A.4 value of the hearts before exposure doubling.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Takes {
+    pub hearts: u32,
+    /// Sum of the §A.4 values of the hearts taken (−200 per deck in all), not yet doubled.
+    pub heart_points: i64,
+    pub pigs: u32,
+    pub sheep: u32,
+    pub transformers: u32,
+}
+
+impl Takes {
+    /// The summary of `taken` (bit counts on its planes; cheap enough for every deal).
+    #[inline(always)]
+    pub fn of(taken: &Multiset) -> Takes {
+        Takes {
+            hearts: taken.count_in(Suit::Hearts.mask()) as u32,
+            heart_points: taken.planes().iter().map(|&plane| heart_value(plane)).sum(),
+            pigs: taken.count(PIG) as u32,
+            sheep: taken.count(SHEEP) as u32,
+            transformers: taken.count(TRANSFORMER) as u32,
+        }
+    }
+
+    /// The summary of the one-deck cards `taken` (a bitboard of kinds).
+    #[inline(always)]
+    pub fn of_set(taken: u64) -> Takes {
+        Takes {
+            hearts: (taken & Suit::Hearts.mask().0).count_ones(),
+            heart_points: heart_value(taken),
+            pigs: (taken >> PIG.index() & 1) as u32,
+            sheep: (taken >> SHEEP.index() & 1) as u32,
+            transformers: (taken >> TRANSFORMER.index() & 1) as u32,
+        }
+    }
+
+    /// All `13 · decks` hearts (全红, §A.9).
+    #[inline(always)]
+    pub fn all_hearts(&self, decks: u8) -> bool {
+        self.hearts == 13 * decks as u32
+    }
+
+    /// Every scoring card (全收, §A.10).
+    #[inline(always)]
+    pub fn grand_slam(&self, decks: u8) -> bool {
+        let d = decks as u32;
+        self.all_hearts(decks) && self.pigs == d && self.sheep == d && self.transformers == d
+    }
+}
+
 /// The raw score of one player who took `taken` (§A.4–A.10, §A.12).
 #[inline]
 pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) -> i64 {
+    raw_score_of(rules, &Takes::of(taken), exposure)
+}
+
+/// The raw score of one player from the summary of what they took (§A.4–A.10, §A.12).
+#[inline(always)]
+pub fn raw_score_of(rules: &GongzhuRules, t: &Takes, exposure: &Exposure) -> i64 {
     let decks = rules.decks as i64;
     let hf = exposure.factor(3);
     let pf = exposure.factor(0);
     let sf = exposure.factor(1);
-    let h = taken.count(TRANSFORMER) as u32;
-    let n_hearts = taken.count_in(Suit::Hearts.mask());
-    let all_hearts = n_hearts == 13 * rules.decks as usize;
-    let pigs = taken.count(PIG) as i64;
-    let sheep = taken.count(SHEEP) as i64;
+    let h = t.transformers;
+    let all_hearts = t.all_hearts(rules.decks);
+    let pigs = t.pigs as i64;
+    let sheep = t.sheep as i64;
     let m = transformer_multiplier(rules, h, exposure.level[2]);
-    let slam = all_hearts && pigs == decks && sheep == decks && h as i64 == decks;
-    if slam {
+    if t.grand_slam(rules.decks) {
         match rules.grand_slam_mode {
             GrandSlamMode::Fixed800Doubling => return 800 * decks * (1 << exposure.total()),
             GrandSlamMode::Formula => {
@@ -158,7 +213,7 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
             GrandSlamMode::None => {}
         }
     }
-    let heart_sum: i64 = taken.planes().iter().map(|&plane| heart_value(plane)).sum::<i64>() * hf;
+    let heart_sum = t.heart_points * hf;
     let heart_part = match (all_hearts, rules.all_red_mode) {
         (true, AllRedMode::Flip) => -heart_sum,
         (true, AllRedMode::Bonus) => heart_sum + 200 * decks * hf,
@@ -169,7 +224,7 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
     if h == 0 {
         return base;
     }
-    let others = n_hearts > 0 || pigs > 0 || sheep > 0;
+    let others = t.hearts > 0 || pigs > 0 || sheep > 0;
     if others {
         return base * m;
     }
@@ -182,7 +237,7 @@ pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) ->
 
 /// The transformer multiplier M for a player who took `h` ♣10s with `e` exposures of ♣10
 /// (§A.5, §A.12): `2^h · 2^e`, or the seed's literal table `2^(h + min(e, h))`.
-#[inline]
+#[inline(always)]
 pub fn transformer_multiplier(rules: &GongzhuRules, h: u32, e: u8) -> i64 {
     if h == 0 {
         return 1;
@@ -200,8 +255,18 @@ pub fn raw_scores(rules: &GongzhuRules, taken: &[Multiset; 4], exposure: &Exposu
     std::array::from_fn(|i| raw_score(rules, &taken[i], exposure))
 }
 
+/// Raw scores of all four seats from their summaries.
+#[inline(always)]
+pub fn raw_scores_of(rules: &GongzhuRules, takes: &[Takes; 4], exposure: &Exposure) -> [i64; 4] {
+    let mut raw = [0; 4];
+    for (r, t) in raw.iter_mut().zip(takes) {
+        *r = raw_score_of(rules, t, exposure);
+    }
+    raw
+}
+
 /// Divide by 3 or 2 as the normalisation option says, then apply the multiplier.
-#[inline]
+#[inline(always)]
 fn scale(rules: &GongzhuRules, num: i64, den: i64) -> i64 {
     let mult = rules.multiplier();
     match rules.normalize {
@@ -222,7 +287,7 @@ fn scale(rules: &GongzhuRules, num: i64, den: i64) -> i64 {
 /// deck, `× multiplier_two_deck` in two). Partnership: team raws `T1 = r0 + r2`, `T2 = r1 + r3`;
 /// each player gets `(T_own − T_other)/2` scaled the same way; with `normalize = none` each
 /// player is credited the team's raw total.
-#[inline]
+#[inline(always)]
 pub fn final_scores(rules: &GongzhuRules, raw: &[i64; 4]) -> [i64; 4] {
     if rules.partnership {
         let t = [raw[0] + raw[2], raw[1] + raw[3]];
@@ -236,13 +301,13 @@ pub fn final_scores(rules: &GongzhuRules, raw: &[i64; 4]) -> [i64; 4] {
         });
     }
     let s: i64 = raw.iter().sum();
-    std::array::from_fn(|i| {
-        if rules.normalize == Normalize::None {
-            raw[i]
-        } else {
-            scale(rules, 4 * raw[i] - s, 3)
+    let mut out = *raw;
+    if rules.normalize != Normalize::None {
+        for (o, &r) in out.iter_mut().zip(raw) {
+            *o = scale(rules, 4 * r - s, 3);
         }
-    })
+    }
+    out
 }
 
 /// Raw and final scores of one finished (or partial) deal.

@@ -4,15 +4,15 @@
 //! Seats are 0..4; the seat after `s` is [`GongzhuRules::next_seat`]. Actions are integers
 //! `0..NUM_ACTIONS`: plays as [`Play::action`], then the exposure actions (see [`Move`]).
 
+use super::draw;
 use super::options::{ExposureMode, FirstLead, GongzhuRules, NextLeader};
 use super::play::{legal_plays, suit_of, trick_winner, Play, Position, PLAY_ACTIONS};
 use super::scoring::{
     exposable_index, final_scores, raw_scores, DealScore, Exposure, EXPOSABLE, PIG,
 };
-use crate::cards::Card;
+use crate::cards::{Card, CardSet};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// Action code of [`Move::Expose`] of `EXPOSABLE[i]` is `EXPOSE_ACTION + i`.
@@ -120,42 +120,48 @@ pub struct State {
     pig_takers: [u8; 2],
     pig_count: u8,
     auto_exposed: bool,
+    /// The exposure levels of `open` and `closed` (kept up to date: the greedy policy and
+    /// scoring read them at every decision).
+    exposure: Exposure,
 }
 
-/// The full deck(s) in kind order (each kind `decks` times), shuffled by `rng`; the first
-/// `52 · decks` entries are used. Seat `s` receives entries `s·13·decks .. (s+1)·13·decks`.
-pub fn shuffled_deck<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Card; 104] {
-    let mut deck = TWO_DECKS;
-    let n = 52 * rules.decks as usize;
-    deck[..n].shuffle(rng);
-    deck
-}
+/// All 52 kinds of one deck as a bitboard.
+pub const ONE_DECK: u64 = (1 << 52) - 1;
 
-/// Two decks in kind order: kinds 0..52, then 0..52 again.
-const TWO_DECKS: [Card; 104] = {
-    let mut d = [PIG; 104];
-    let mut i = 0;
-    while i < 104 {
-        d[i] = match Card::from_index(i % 52) {
-            Some(c) => c,
-            None => PIG,
-        };
-        i += 1;
-    }
-    d
-};
-
-/// Deal `13 · decks` cards to each seat from a shuffled deck drawn from `rng`.
+/// Deal `13 · decks` cards to each seat (§A.1, §A.12): seats 0, 1 and 2 in turn receive their
+/// cards one at a time, each exactly uniform among the cards not yet dealt (the draws of
+/// [`draw::DEAL_ONE_DECK`] / [`draw::DEAL_TWO_DECKS`]: 4 or 10 `u64`s), and seat 3 gets the
+/// rest. A draw `r` takes the `r`-th remaining physical card in the order: first copies of kinds
+/// 0..52, then second copies. Every partition of the deck(s) into four hands is equally likely,
+/// as with a shuffled physical deck.
 pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multiset; 4] {
-    let deck = shuffled_deck(rules, rng);
+    let two = rules.decks == 2;
+    let plan = if two { &draw::DEAL_TWO_DECKS } else { &draw::DEAL_ONE_DECK };
+    let mut draws = [0u8; 78];
+    draw::draw_descending(rng, plan, &mut draws);
+    // Not yet dealt: `rest[k]` = kinds whose copy k is still in the deck.
+    let mut rest = [ONE_DECK, if two { ONE_DECK } else { 0 }];
     let per = 13 * rules.decks as usize;
-    std::array::from_fn(|s| {
-        let mut h = Multiset::EMPTY;
-        for &c in &deck[s * per..(s + 1) * per] {
-            h.add(c);
+    let mut hands = [Multiset::EMPTY; 4];
+    for (i, &r) in draws[..plan.count()].iter().enumerate() {
+        let first = rest[0].count_ones();
+        let (k, r) = if (r as u32) < first { (0, r as u32) } else { (1, r as u32 - first) };
+        let bit = draw::nth_bit_portable(rest[k], r);
+        rest[k] ^= bit;
+        hands[i / per].add(card_of_bit(bit));
+    }
+    for plane in rest {
+        for c in CardSet(plane) {
+            hands[3].add(c);
         }
-        h
-    })
+    }
+    hands
+}
+
+/// The card of a one-bit mask of kinds 0..52.
+#[inline]
+fn card_of_bit(bit: u64) -> Card {
+    Card::from_index(bit.trailing_zeros() as usize).expect("a card of the deck")
 }
 
 /// The seat that leads the first deal of a match (§A.8, §A.12): the holder of the first-lead
@@ -175,7 +181,7 @@ pub fn first_leader<R: Rng + ?Sized>(
         }
     }
     if n > 1 {
-        holders[rng.random_range(0..n)]
+        holders[draw::below(rng, n as u32) as usize]
     } else {
         holders[0]
     }
@@ -263,6 +269,7 @@ impl State {
             pig_takers: [0; 2],
             pig_count: 0,
             auto_exposed: false,
+            exposure: Exposure::default(),
         })
     }
 
@@ -340,6 +347,13 @@ impl State {
 
     /// The exposure levels so far (§A.6, §A.12).
     pub fn exposure(&self) -> Exposure {
+        debug_assert_eq!(self.exposure, self.count_exposure());
+        self.exposure
+    }
+
+    /// The exposure levels counted from the exposed copies (QQ: 1 per copy; `closed_open`: 2
+    /// per open and 1 per closed declaration).
+    fn count_exposure(&self) -> Exposure {
         let open_weight = if self.rules.exposure_mode == ExposureMode::ClosedOpen { 2 } else { 1 };
         let mut e = Exposure::default();
         for s in 0..4 {
@@ -446,8 +460,13 @@ impl State {
             Move::Expose(c) => {
                 self.open[p].add(c);
                 self.restricted[p].add(c);
+                let open_weight = 1 + (self.rules.exposure_mode == ExposureMode::ClosedOpen) as u8;
+                self.exposure.level[exposable_index(c).unwrap_or(0)] += open_weight;
             }
-            Move::ExposeClosed(c) => self.closed[p].add(c),
+            Move::ExposeClosed(c) => {
+                self.closed[p].add(c);
+                self.exposure.level[exposable_index(c).unwrap_or(0)] += 1;
+            }
             _ => {
                 self.exposure_turns += 1;
                 self.current = self.rules.next_seat(p) as u8;
@@ -478,6 +497,7 @@ impl State {
             let Some(s) = holder else { break };
             self.open[s].add(c);
             self.restricted[s].add(c);
+            self.exposure.level[i] += 1;
             self.auto_exposed = true;
         }
         self.phase = Phase::Play;
@@ -492,7 +512,9 @@ impl State {
             self.hands[p].remove(c);
             self.played.add(c);
             // The unexposed copy is played first, so the exposed one stays restricted.
-            if self.restricted[p].count(c) > self.hands[p].count(c) {
+            if !self.restricted[p].is_empty()
+                && self.restricted[p].count(c) > self.hands[p].count(c)
+            {
                 self.restricted[p].remove(c);
             }
         }

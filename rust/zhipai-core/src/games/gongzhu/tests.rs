@@ -518,3 +518,45 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Picking the i-th legal play without the list (the random policy's shortcut) gives the
+    /// list's i-th play and counts the list, at every decision of random deals.
+    #[test]
+    fn picked_play_is_the_listed_play(
+        seed in any::<u64>(), decks in 1u8..=2, exposure in 0usize..3, discard in any::<bool>(),
+    ) {
+        let r = rules(&[
+            ("decks", OptionValue::Int(decks as i64)),
+            ("exposure_mode", s(["qq", "none", "closed_open"][exposure])),
+            ("exposed_discard_before_first_round", s(if discard { "allowed" } else { "forbidden" })),
+        ]);
+        let mut rng = deal_rng(seed, 5);
+        let mut st = State::deal(&r, &mut rng, Opening::FirstOfMatch);
+        let mut buf = Vec::new();
+        let mut checked = 0;
+        while !st.is_terminal() {
+            if st.phase() == Phase::Play {
+                let pos = st.position();
+                st.legal_plays_into(&mut buf);
+                for i in 0..buf.len() {
+                    let mut n = 0;
+                    let picked = super::play::pick_legal_play(&r, &pos, |m| {
+                        n = m;
+                        i
+                    });
+                    if let Some(p) = picked {
+                        prop_assert_eq!(n, buf.len());
+                        prop_assert_eq!(p, buf[i]);
+                        checked += 1;
+                    }
+                }
+            }
+            let mv = super::policy::choose(&st, Policy::Random, &mut rng, &mut buf);
+            st.apply(mv).unwrap();
+        }
+        prop_assert!(checked >= 13, "only {} plays checked", checked);
+    }
+}
