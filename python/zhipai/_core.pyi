@@ -257,6 +257,7 @@ def _simulate(
     chunk_size: int | None = None,
     aggregate_only: bool = False,
     progress: Any = None,
+    first_deal: int = 0,
 ) -> dict[str, Any]: ...
 def _simulate_toy(
     deals: int,
@@ -269,6 +270,7 @@ def _simulate_toy(
     flips: int = 10,
     fail_per_million: int = 0,
     work: int = 0,
+    first_deal: int = 0,
 ) -> dict[str, Any]: ...
 def _evaluate(
     rules: Rules,

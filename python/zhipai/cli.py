@@ -124,6 +124,10 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             progress=False if args.quiet else None,
             chunk_size=args.chunk_size,
             aggregate_only=args.aggregate_only,
+            first_deal=args.first_deal,
+            backend=args.backend,
+            ray_address=args.ray_address,
+            chunk_deals=args.chunk_deals,
         )
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
@@ -163,6 +167,14 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")
     p.add_argument("--aggregate-only", action="store_true", help="keep aggregates only (bounded memory)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--first-deal", type=int, default=0,
+                   help="index of the first deal (default 0): plays deals FIRST..FIRST+DEALS of the seed")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local (default) or ray: split the deals over a Ray cluster, same result "
+                   "(needs pip install 'zhipai[ray]')")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
+    p.add_argument("--chunk-deals", type=int, help="deals per Ray task with --backend ray (default: automatic)")
     p.set_defaults(func=_cmd_simulate)
 
 

@@ -7,6 +7,10 @@ columns are the game's: scores, attacker points, level change, …), or, with
 
 Reproducibility: deal ``i`` draws all its randomness from a generator seeded by ``(seed, i)``
 (ChaCha8, stream ``i``), so the result is identical for any ``threads`` and ``chunk_size``.
+``first_deal=a`` plays deals ``a..a + deals`` of the seed (rows equal that slice of a run from
+deal 0), and :meth:`SimResult.concat` joins consecutive ranges exactly — which is how
+``backend="ray"`` (:mod:`zhipai.ray_backend`) splits one run over many machines and still
+returns the arrays of a local run.
 
 Interruption: Ctrl-C stops the workers and raises :class:`SimulationInterrupted` (a
 ``KeyboardInterrupt``) whose ``result`` holds the completed prefix of deals ``0..n``; a progress
@@ -29,7 +33,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Union
@@ -183,15 +187,19 @@ class SimResult(Mapping[str, np.ndarray]):
     ``(completed,)``, row ``i`` = deal ``i``. ``len(result)`` = deals completed. With
     ``aggregate_only=True`` no rows are kept: column access raises, ``summary()`` works.
 
-    Attributes: ``preset``, ``policy``, ``seed``, ``requested`` (deals asked for),
-    ``completed`` (deals in the result, the prefix ``0..completed``), ``interrupted``,
-    ``aggregate_only``, ``columns`` (names), ``docs`` (column name → meaning).
+    Attributes: ``preset``, ``policy``, ``seed``, ``first_deal`` (row ``i`` is deal
+    ``first_deal + i`` of the seed), ``requested`` (deals asked for), ``completed`` (deals in the
+    result, the prefix ``0..completed`` of the run), ``interrupted``, ``aggregate_only``,
+    ``columns`` (names), ``docs`` (column name → meaning).
     """
 
-    def __init__(self, raw: Mapping[str, Any], *, preset: str, policy: str, seed: int) -> None:
+    def __init__(
+        self, raw: Mapping[str, Any], *, preset: str, policy: str, seed: int, first_deal: int = 0
+    ) -> None:
         self.preset = preset
         self.policy = policy
         self.seed = seed
+        self.first_deal = first_deal
         self.requested: int = int(raw["requested"])
         self.completed: int = int(raw["completed"])
         self.interrupted: bool = bool(raw["interrupted"])
@@ -248,6 +256,8 @@ class SimResult(Mapping[str, np.ndarray]):
         title = (
             f"{self.preset}: {self.completed} deals{stop}, policy {self.policy}, seed {self.seed}"
         )
+        if self.first_deal:
+            title += f", deals {self.first_deal}..{self.first_deal + self.completed}"
         return Summary(
             title,
             [ColumnSummary.from_stats(n, self.docs[n], self.stats(n)) for n in self.columns],
@@ -317,6 +327,63 @@ class SimResult(Mapping[str, np.ndarray]):
             fig.savefig(path)
         return fig
 
+    @classmethod
+    def concat(cls, parts: Sequence[SimResult]) -> SimResult:
+        """Join results of consecutive deal ranges of one run into one result, exactly.
+
+        ``parts[k + 1].first_deal`` must equal ``parts[k].first_deal + parts[k].completed``, and
+        every part but the last must be complete (not interrupted); all parts share preset,
+        policy, seed, columns and mode. Rows are concatenated; aggregates are merged exactly
+        (integer sums, min/max, histogram counts), so ``concat`` of the parts equals the run of
+        the whole range. Raises ``InvalidValueError`` naming the first part that does not fit.
+        """
+        parts = list(parts)
+        if not parts:
+            raise InvalidValueError("invalid parts []: expected at least one SimResult")
+        head = parts[0]
+        for k, (a, b) in enumerate(zip(parts, parts[1:]), start=1):
+            same = (a.preset, a.policy, a.seed, a.columns, a.aggregate_only) == (
+                b.preset, b.policy, b.seed, b.columns, b.aggregate_only
+            )
+            if not same or a.interrupted or b.first_deal != a.first_deal + a.completed:
+                raise InvalidValueError(
+                    f"invalid parts[{k}] {b!r}: expected the deals from {a.first_deal + a.completed} "
+                    f"of the same run right after a complete parts[{k - 1}] {a!r}"
+                )
+        raw: dict[str, Any] = {
+            "columns": head.columns,
+            "docs": [head.docs[c] for c in head.columns],
+            "requested": sum(p.requested for p in parts),
+            "completed": sum(p.completed for p in parts),
+            "interrupted": parts[-1].interrupted,
+        }
+        if head.aggregate_only:
+            raw["stats"] = [_merge_stats([p.stats(c) for p in parts]) for c in head.columns]
+        else:
+            raw["data"] = [np.concatenate([p._data[c] for p in parts]) for c in head.columns]
+        return cls(raw, preset=head.preset, policy=head.policy, seed=head.seed, first_deal=head.first_deal)
+
+
+def _merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The exact aggregate of several ``count, sum, sum_sq, min, max, histogram`` dicts (as the
+    engine's ``ColumnStats::merge``): sums add, min/max combine, histograms add bin by bin and are
+    ``None`` as soon as one part has a value outside -256..255."""
+    hist: dict[int, int] | None = {}
+    for s in parts:
+        if s["histogram"] is None or hist is None:
+            hist = None
+            continue
+        for v, c in s["histogram"]:
+            hist[int(v)] = hist.get(int(v), 0) + int(c)
+    return {
+        "count": sum(int(s["count"]) for s in parts),
+        "sum": sum(int(s["sum"]) for s in parts),
+        "sum_sq": sum(int(s["sum_sq"]) for s in parts),
+        "min": min(int(s["min"]) for s in parts),
+        "max": max(int(s["max"]) for s in parts),
+        "histogram": None if hist is None else sorted(hist.items()),
+    }
+
 
 def _optional(module: str, what: str, extra: str) -> Any:
     import importlib
@@ -357,6 +424,23 @@ def _check_threads(threads: Any, work: int) -> int | None:
     clamped to ``work`` (one deal or sample per thread at most; extra threads would idle)."""
     t = _check_count("threads", threads, allow_none=True, hi=MAX_THREADS)
     return None if t is None else min(t, work)
+
+
+BACKENDS = ("local", "ray")
+
+
+def _check_backend(backend: Any, ray_address: Any, chunk_deals: Any) -> None:
+    """``backend`` is one of :data:`BACKENDS`; ``ray_address`` (a string) and ``chunk_deals``
+    (an int ≥ 1) only with ``backend="ray"``. Else ``InvalidValueError`` naming the value."""
+    if not isinstance(backend, str) or backend not in BACKENDS:
+        raise InvalidValueError(f"invalid backend {backend!r}: expected one of {', '.join(BACKENDS)}")
+    if ray_address is not None and not isinstance(ray_address, str):
+        raise InvalidValueError(f"invalid ray_address {ray_address!r}: expected a string such as 'auto'")
+    _check_count("chunk_deals", chunk_deals, allow_none=True)
+    if backend != "ray":
+        for name, value in (("ray_address", ray_address), ("chunk_deals", chunk_deals)):
+            if value is not None:
+                raise InvalidValueError(f"invalid {name} {value!r}: only used with backend='ray'")
 
 
 def _check_seed(seed: Any) -> int:
@@ -411,6 +495,10 @@ def simulate(
     progress: ProgressArg = None,
     chunk_size: int | None = None,
     aggregate_only: bool = False,
+    first_deal: int = 0,
+    backend: str = "local",
+    ray_address: str | None = None,
+    chunk_deals: int | None = None,
 ) -> SimResult:
     """Play ``deals`` complete deals of ``rules`` and return their result columns.
 
@@ -435,32 +523,72 @@ def simulate(
         aggregate_only: keep exact per-column aggregates instead of rows (bounded memory, for
             10**8 deals and more); then ``summary()`` works and column access raises. Rows mode
             holds ``deals × columns × 4`` bytes (e.g. 10**8 Tractor deals: 5.2 GB).
+        first_deal: index of the first deal played, an int ≥ 0 (default 0): the run plays deals
+            ``first_deal .. first_deal + deals`` of ``seed`` and row ``i`` is deal
+            ``first_deal + i`` — the same rows as that slice of a run from deal 0.
+            ``first_deal + deals`` must not exceed ``2**64 - 1``.
+        backend: ``"local"`` (default: this machine's cores) or ``"ray"``: the deals are split
+            into chunks of ``chunk_deals`` consecutive deals, one Ray task each, and the chunks'
+            results joined in deal order (:meth:`SimResult.concat`) — the arrays are identical
+            to a local run of the same ``rules``, ``deals``, ``seed``, ``policy`` and
+            ``first_deal``. Needs ``pip install "zhipai[ray]"``; see :mod:`zhipai.ray_backend`
+            (``threads`` is then the threads of each task, default 1 per task = 1 Ray CPU).
+        ray_address: ``backend="ray"`` only: the cluster to connect to (``"auto"``,
+            ``"ray://host:10001"``, ``"host:6379"``); default ``RAY_ADDRESS``, else a cluster
+            started on this machine. Ignored when Ray is already initialised.
+        chunk_deals: ``backend="ray"`` only: deals per Ray task, ≥ 1 (default: about four tasks
+            per cluster CPU, 10,000 to 1,000,000 deals each). Results do not depend on it.
 
     Returns:
         :class:`SimResult`.
 
     Raises:
-        InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed`` or ``policy`` invalid
-            (the message names the value, e.g. bad seat keys); a failing deal's error names its
-            index and seed.
+        InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed``, ``policy``,
+            ``first_deal``, ``backend``, ``ray_address`` or ``chunk_deals`` invalid (the message
+            names the value, e.g. bad seat keys; ``backend="ray"`` with a Python policy); a
+            failing deal's error names its index and seed (with Ray, also the failing chunk's
+            deal range).
         IllegalPlayError: a Python policy returned a move that is not legal (the message names
             the move, the seat and the deal index).
         zhipai.policy.PolicyError: a Python policy raised (chained: ``__cause__`` is its
             exception; the message names the seat and the deal index).
         InvalidOptionError: unknown preset, or a game whose simulation is not available yet.
         SimulationInterrupted: Ctrl-C; ``.result`` holds the completed prefix.
+        ImportError: ``backend="ray"`` without Ray installed (names ``zhipai[ray]``).
     """
     deals = _check_count("deals", deals)
     threads = _check_threads(threads, deals)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
+    first_deal = int(_core._check_int("first_deal", first_deal, 0, 2**64 - 1))
+    if first_deal + deals > 2**64 - 1:
+        raise InvalidValueError(
+            f"invalid first_deal {first_deal}: first_deal + deals ({deals}) exceeds 2**64 - 1"
+        )
+    _check_backend(backend, ray_address, chunk_deals)
     if isinstance(policy, str) and policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    if backend == "ray" and not isinstance(policy, str):
+        raise InvalidValueError(
+            f"invalid policy {policy!r} with backend='ray': Ray runs the built-in policies "
+            "('random', 'greedy'); Python policies run locally (backend='local')"
+        )
     rules = _resolve_rules(rules)
     if not isinstance(policy, str):
-        return _simulate_python(rules, deals, policy, seed, progress, aggregate_only)
-    engine = _engine(rules)
+        return _simulate_python(rules, deals, policy, seed, progress, aggregate_only, first_deal)
     callback, bar = _progress_callback(progress, int(deals), rules.preset)
+    if backend == "ray":
+        from zhipai import ray_backend
+
+        try:
+            return ray_backend.simulate(
+                rules, deals, policy, seed, threads, callback, chunk_size, bool(aggregate_only),
+                first_deal, address=ray_address, chunk_deals=chunk_deals,
+            )
+        finally:
+            if bar is not None:
+                bar.close()
+    engine = _engine(rules)
     try:
         raw = engine(
             deals=int(deals),
@@ -470,11 +598,12 @@ def simulate(
             chunk_size=None if chunk_size is None else int(chunk_size),
             aggregate_only=bool(aggregate_only),
             progress=callback,
+            first_deal=first_deal,
         )
     finally:
         if bar is not None:
             bar.close()
-    result = SimResult(raw, preset=rules.preset, policy=policy, seed=int(seed))
+    result = SimResult(raw, preset=rules.preset, policy=policy, seed=int(seed), first_deal=first_deal)
     exc = raw.get("exception")
     if isinstance(exc, KeyboardInterrupt):
         raise SimulationInterrupted(result) from exc
@@ -494,8 +623,10 @@ def _simulate_python(
     seed: int,
     progress: ProgressArg,
     aggregate_only: bool,
+    first_deal: int = 0,
 ) -> SimResult:
-    """The slow path of :func:`simulate`: deals ``0..deals`` played one decision at a time."""
+    """The slow path of :func:`simulate`: deals ``first_deal..first_deal + deals`` played one
+    decision at a time."""
     import time
 
     game = _policy.Game(rules)
@@ -520,11 +651,11 @@ def _simulate_python(
             raw["stats"] = [_exact_stats(c) for c in cols]
         else:
             raw["data"] = cols
-        return SimResult(raw, preset=rules.preset, policy=label, seed=seed)
+        return SimResult(raw, preset=rules.preset, policy=label, seed=seed, first_deal=first_deal)
 
     try:
         for i in range(deals):
-            rows.append(_policy.play_deal(game, seed, i, policies))
+            rows.append(_policy.play_deal(game, seed, first_deal + i, policies))
             now = time.monotonic()
             if callback is not None and (now - last >= _REPORT_EVERY or i + 1 == deals):
                 last = now

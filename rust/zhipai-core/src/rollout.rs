@@ -3,7 +3,10 @@
 //!
 //! Reproducibility: deal `i` of a run with seed `s` uses [`deal_rng`]`(s, i)` and nothing else,
 //! so the rows (and the aggregates, which are exact integer sums) are identical for any thread
-//! count and any chunk size.
+//! count and any chunk size. A run may start at any deal ([`RunOptions::first_deal`]): the rows
+//! of deals `a..b` equal that slice of a run from deal 0, and the aggregates of consecutive
+//! ranges merged ([`ColumnStats::merge`]) equal those of the whole range — which is how one
+//! run is split over many machines.
 //!
 //! Two modes:
 //! * [`simulate_rows`]: one row per deal, written straight into preallocated column buffers
@@ -180,12 +183,16 @@ pub struct RunOptions {
     /// Deals per work unit, ≥ 1; `None` = a size that keeps every thread busy. Has no effect
     /// on the results, only on scheduling granularity (and how promptly a stop is seen).
     pub chunk_size: Option<usize>,
+    /// Index of the first deal played (default 0): the run plays deals
+    /// `first_deal..first_deal + deals` of `seed`, and row `i` of the result is deal
+    /// `first_deal + i`. `first_deal + deals` must not exceed `u64::MAX`.
+    pub first_deal: u64,
 }
 
 impl RunOptions {
     /// `deals` deals from `seed` with `policy`, every core, default chunking.
     pub fn new(deals: u64, seed: u64, policy: Policy) -> Self {
-        RunOptions { deals, seed, policy, threads: None, chunk_size: None }
+        RunOptions { deals, seed, policy, threads: None, chunk_size: None, first_deal: 0 }
     }
 
     fn validate(&self) -> Result<()> {
@@ -201,6 +208,13 @@ impl RunOptions {
         }
         if self.chunk_size == Some(0) {
             return Err(ZhipaiError::invalid_value("chunk_size", 0, "expected at least 1 deal"));
+        }
+        if self.first_deal.checked_add(self.deals).is_none() {
+            return Err(ZhipaiError::invalid_value(
+                "first_deal",
+                self.first_deal,
+                format!("first_deal + deals ({}) exceeds 2**64 - 1", self.deals),
+            ));
         }
         Ok(())
     }
@@ -227,7 +241,8 @@ pub struct Control<'a> {
     pub progress: &'a AtomicU64,
 }
 
-/// The result of a run: `value` covers deals `0..completed`.
+/// The result of a run: `value` covers deals `0..completed` of the run, i.e. deals
+/// `first_deal..first_deal + completed` of the seed.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run<T> {
     pub value: T,
@@ -455,7 +470,7 @@ fn drive<S: Sink, A: Send>(
                 if ctl.stop.load(Ordering::Relaxed) {
                     break;
                 }
-                let mut rng = deal_rng(opts.seed, i);
+                let mut rng = deal_rng(opts.seed, opts.first_deal + i);
                 if let Err(e) = play(&mut rng, &mut row) {
                     first_error.fetch_min(i, Ordering::Relaxed);
                     lock(&errors).push((i, e));
@@ -510,7 +525,7 @@ fn drive<S: Sink, A: Send>(
     let mut errors = errors.into_inner().unwrap_or_else(|p| p.into_inner());
     if let Some((i, e)) = errors.iter().min_by_key(|(i, _)| *i).cloned() {
         errors.clear();
-        return Err(in_deal(e, i, opts.seed));
+        return Err(in_deal(e, opts.first_deal + i, opts.seed));
     }
     let f = frontier.into_inner().unwrap_or_else(|p| p.into_inner());
     let interrupted = f.completed < opts.deals;
@@ -971,6 +986,89 @@ mod tests {
                 proptest::prop_assert_eq!(s, &ColumnStats::from_values(col));
             }
         }
+    }
+
+    /// Rows of deals `first..first + deals` of `seed`, on `threads` threads.
+    fn range(game: &CoinGame, first: u64, deals: u64, seed: u64, threads: usize) -> Run<Rows> {
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let opts = RunOptions {
+            threads: Some(threads),
+            first_deal: first,
+            ..RunOptions::new(deals, seed, Policy::Random)
+        };
+        simulate_rows(game, &opts, ctl(&stop, &progress)).unwrap()
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+        #[test]
+        fn a_sub_range_equals_the_slice_of_the_full_run(
+            total in 1u64..400, a in 0u64..400, len in 1u64..400, threads in 1usize..4,
+            seed in proptest::prelude::any::<u64>()
+        ) {
+            let g = CoinGame::default();
+            let first = a % total;
+            let deals = len.min(total - first);
+            let full = rows(&g, total, seed, 1, None);
+            let part = range(&g, first, deals, seed, threads);
+            proptest::prop_assert_eq!(part.completed, deals);
+            let (lo, hi) = (first as usize, (first + deals) as usize);
+            for (p, f) in part.value.data.iter().zip(&full.value.data) {
+                proptest::prop_assert_eq!(&p[..], &f[lo..hi]);
+            }
+        }
+    }
+
+    #[test]
+    fn merged_aggregates_of_sub_ranges_equal_the_full_run() {
+        let g = CoinGame::default();
+        let agg = |first: u64, deals: u64, threads: usize| {
+            let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+            let opts = RunOptions {
+                threads: Some(threads),
+                first_deal: first,
+                ..RunOptions::new(deals, 21, Policy::Random)
+            };
+            simulate_aggregates(&g, &opts, ctl(&stop, &progress)).unwrap().value.stats
+        };
+        let full = agg(0, 5000, 2);
+        // Uneven ranges, merged in an order other than deal order: the merge is exact.
+        let mut merged = agg(3100, 1900, 1);
+        for (first, deals) in [(0, 7), (7, 993), (1000, 2100)] {
+            for (m, s) in merged.iter_mut().zip(agg(first, deals, 2)) {
+                m.merge(&s);
+            }
+        }
+        assert_eq!(merged, full);
+        // A deal outside the histogram range appears in the `score` column: `outside` merges.
+        assert!(full[1].histogram().is_none() && full[0].histogram().is_some());
+    }
+
+    #[test]
+    fn first_deal_names_the_deal_in_errors_and_overflow() {
+        let g = CoinGame { fail_per_million: 2000, ..CoinGame::default() };
+        let first = (1000u64..)
+            .find(|&i| g.play_deal(Policy::Random, &mut deal_rng(9, i), &mut [0; 4]).is_err())
+            .unwrap();
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let opts = RunOptions {
+            first_deal: 1000,
+            ..RunOptions::new(first + 10 - 1000, 9, Policy::Random)
+        };
+        let err = simulate_rows(&g, &opts, ctl(&stop, &progress)).unwrap_err();
+        assert!(err.to_string().contains(&format!("in deal {first} (seed 9)")), "{err}");
+        let over = RunOptions { first_deal: u64::MAX - 4, ..RunOptions::new(5, 1, Policy::Random) };
+        let err = simulate_rows(&g, &over, ctl(&stop, &progress)).unwrap_err();
+        assert!(matches!(err, ZhipaiError::InvalidValue { .. }));
+        assert!(err.to_string().contains(&format!("first_deal {}", u64::MAX - 4)), "{err}");
+        // The last representable range is fine.
+        let last = RunOptions { first_deal: u64::MAX - 5, ..RunOptions::new(5, 1, Policy::Random) };
+        let run = simulate_rows(&CoinGame::default(), &last, ctl(&stop, &progress)).unwrap();
+        let mut row = [0i32; 4];
+        CoinGame::default()
+            .play_deal(Policy::Random, &mut deal_rng(1, u64::MAX - 1), &mut row)
+            .unwrap();
+        assert_eq!(run.value.data.iter().map(|c| c[4]).collect::<Vec<_>>(), row.to_vec());
     }
 
     #[test]

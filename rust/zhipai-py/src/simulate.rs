@@ -177,11 +177,13 @@ pub(crate) fn options(
 }
 
 /// `_simulate(rules, deals, policy, seed, threads=None, chunk_size=None, aggregate_only=False,
-/// progress=None) -> dict`: internal engine of `zhipai.simulate` (see `run_sim` for the dict).
+/// progress=None, first_deal=0) -> dict`: internal engine of `zhipai.simulate` (see `run_sim`
+/// for the dict); plays deals `first_deal..first_deal + deals` of `seed`.
 /// Raises `InvalidOptionError` when the game cannot be simulated yet, `InvalidValueError` for a
-/// bad count or policy, and the game's error for a failing deal (naming its index).
+/// bad count, policy or `first_deal + deals` past 2**64 - 1, and the game's error for a failing
+/// deal (naming its index).
 #[pyfunction]
-#[pyo3(signature = (rules, deals, policy, seed, threads=None, chunk_size=None, aggregate_only=false, progress=None))]
+#[pyo3(signature = (rules, deals, policy, seed, threads=None, chunk_size=None, aggregate_only=false, progress=None, first_deal=0))]
 #[allow(clippy::too_many_arguments)]
 fn _simulate<'py>(
     py: Python<'py>,
@@ -193,8 +195,9 @@ fn _simulate<'py>(
     chunk_size: Option<usize>,
     aggregate_only: bool,
     progress: Option<Bound<'py, PyAny>>,
+    first_deal: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = options(deals, policy, seed, threads, chunk_size)?;
+    let opts = RunOptions { first_deal, ..options(deals, policy, seed, threads, chunk_size)? };
     let sim = guard(|| rollout::simulator(&rules.0))?;
     run_sim(py, sim, opts, aggregate_only, progress.as_ref())
 }
@@ -203,7 +206,7 @@ fn _simulate<'py>(
 /// `zhipai_core::rollout::toy` (columns `heads`, `score`, `delta`, `greedy`), so the Python
 /// layer can be tested before any real game implements simulation.
 #[pyfunction]
-#[pyo3(signature = (deals, policy, seed, threads=None, chunk_size=None, aggregate_only=false, progress=None, flips=10, fail_per_million=0, work=0))]
+#[pyo3(signature = (deals, policy, seed, threads=None, chunk_size=None, aggregate_only=false, progress=None, flips=10, fail_per_million=0, work=0, first_deal=0))]
 #[allow(clippy::too_many_arguments)]
 fn _simulate_toy<'py>(
     py: Python<'py>,
@@ -217,8 +220,9 @@ fn _simulate_toy<'py>(
     flips: u32,
     fail_per_million: u32,
     work: u32,
+    first_deal: u64,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = options(deals, policy, seed, threads, chunk_size)?;
+    let opts = RunOptions { first_deal, ..options(deals, policy, seed, threads, chunk_size)? };
     let game = toy::CoinGame { flips, fail_per_million, work };
     run_sim(py, &game, opts, aggregate_only, progress.as_ref())
 }

@@ -1,0 +1,260 @@
+"""``zhipai.simulate(..., backend="ray")``: one simulation split over a Ray cluster.
+
+The deals ``first_deal .. first_deal + deals`` are cut into chunks of ``chunk_deals`` consecutive
+deals. Each chunk is one Ray task that runs the local engine on its range (``first_deal`` =
+the chunk's start, so deal ``i`` still uses the generator of ``(seed, i)``), and the driver
+joins the chunks in deal order with :meth:`zhipai.SimResult.concat` — rows concatenated,
+aggregates merged exactly. The result is therefore array-equal to ``backend="local"``.
+
+* Cluster: ``ray.init(address)`` unless Ray is already initialised; ``address`` defaults to
+  ``RAY_ADDRESS``, else a cluster is started on this machine. Workers must have the same
+  zhipai version installed (rules travel as preset + options, rebuilt on the worker).
+* Resources: each task asks Ray for ``threads`` CPUs (default 1) and runs that many engine
+  threads, so Ray's scheduler — not each task — decides how many deals run at once.
+* Progress: the bar (or callable) advances as chunks finish; a callable returning ``False``
+  cancels the outstanding tasks and returns the completed prefix (``interrupted`` true).
+* Ctrl-C: the outstanding tasks are cancelled and :class:`zhipai.SimulationInterrupted` is
+  raised with the completed prefix of chunks, as in a local run.
+* Errors: the chunk whose deal range comes first among the failing ones is reported, with the
+  same exception type as locally and the chunk's range prepended ("deals A..B (seed S) on
+  Ray: ..."); a task that dies (worker lost) raises ``ZhipaiError`` naming its range.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+from zhipai import _core
+from zhipai._core import Rules, ZhipaiError
+
+MISSING_RAY = 'backend="ray" needs the optional package ray: pip install "zhipai[ray]"'
+
+#: ``chunk_deals`` default: about this many tasks per cluster CPU (load balance, prompt
+#: progress), each between MIN_CHUNK and MAX_CHUNK deals (task overhead vs. memory per task).
+TASKS_PER_CPU = 4
+MIN_CHUNK = 10_000
+MAX_CHUNK = 1_000_000
+#: Most tasks one run may submit (each holds a Ray object reference in the driver).
+MAX_TASKS = 1_000_000
+
+#: How often (seconds) the driver wakes while waiting, so Ctrl-C is seen promptly.
+POLL = 0.2
+
+
+def import_ray() -> Any:
+    """The ``ray`` module, or ``ImportError`` telling how to install it."""
+    try:
+        import ray
+    except ImportError as e:
+        raise ImportError(MISSING_RAY) from e
+    return ray
+
+
+def _init(ray: Any, address: str | None) -> None:
+    if ray.is_initialized():
+        return
+    address = address or os.environ.get("RAY_ADDRESS")
+    if address:
+        ray.init(address=address, logging_level="WARNING", log_to_driver=False)
+    else:
+        # A throw-away cluster on this machine: no dashboard (faster start, no open port).
+        ray.init(include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+
+
+class RulesEngine:
+    """A picklable engine: rebuilds the rules from preset + options on the worker and runs the
+    native simulation there (``zhipai.Rules`` itself does not pickle)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.preset = rules.preset
+        self.options = dict(rules.options())
+
+    def __call__(self, **kwargs: Any) -> dict[str, Any]:
+        return _core._simulate(_core.rules(self.preset, self.options), **kwargs)
+
+
+def remote_engine(rules: Rules) -> Callable[..., dict[str, Any]]:
+    """The engine the tasks run (tests replace it with the internal toy game)."""
+    return RulesEngine(rules)
+
+
+def run_chunk(engine: Callable[..., dict[str, Any]], threads: int | None, **kwargs: Any) -> dict[str, Any]:
+    """Body of one Ray task: the engine's raw result for one range, or ``{"error": (type name,
+    message)}`` — errors travel as data so the driver can re-raise the zhipai type itself."""
+    if threads is None:
+        import ray
+
+        cpus = ray.get_runtime_context().get_assigned_resources().get("CPU", 1)
+        threads = max(1, int(cpus))
+    try:
+        raw = engine(threads=threads, progress=None, **kwargs)
+    except Exception as e:  # noqa: BLE001 - re-raised by the driver with the chunk's range
+        return {"error": (type(e).__name__, str(e))}
+    exc = raw.pop("exception", None)
+    if exc is not None:
+        return {"error": (type(exc).__name__, str(exc))}
+    return raw
+
+
+def plan(first: int, deals: int, chunk: int) -> list[tuple[int, int]]:
+    """``(start, count)`` of every chunk covering ``first .. first + deals`` in order."""
+    return [(s, min(chunk, first + deals - s)) for s in range(first, first + deals, chunk)]
+
+
+def default_chunk(ray: Any, deals: int, cpus_per_task: int) -> int:
+    slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task)
+    chunk = -(-deals // (TASKS_PER_CPU * slots))
+    return max(min(MIN_CHUNK, deals), min(chunk, MAX_CHUNK))
+
+
+def _error(name: str, message: str, start: int, count: int, seed: int) -> Exception:
+    """The exception a chunk reported, re-created with its deal range in front."""
+    import builtins
+
+    cls = getattr(_core, name, None) or getattr(builtins, name, None)
+    text = f"deals {start}..{start + count} (seed {seed}) on Ray: {message}"
+    if isinstance(cls, type) and issubclass(cls, Exception):
+        return cls(text)
+    return ZhipaiError(f"{text} ({name})")
+
+
+def simulate(
+    rules: Rules,
+    deals: int,
+    policy: str,
+    seed: int,
+    threads: int | None,
+    progress: Callable[[int, int], Any] | None,
+    chunk_size: int | None,
+    aggregate_only: bool,
+    first_deal: int,
+    *,
+    address: str | None = None,
+    chunk_deals: int | None = None,
+) -> Any:
+    """The Ray path of :func:`zhipai.simulate` (arguments already validated there, ``progress``
+    already turned into a callable or ``None``). Returns a ``SimResult`` equal to the local one."""
+    from zhipai.simulate import SimulationInterrupted
+
+    ray = import_ray()
+    if first_deal + deals > 2**64 - 1:
+        raise _core.InvalidValueError(
+            f"invalid first_deal {first_deal}: first_deal + deals ({deals}) exceeds 2**64 - 1"
+        )
+    if chunk_deals is not None and -(-deals // chunk_deals) > MAX_TASKS:
+        raise _core.InvalidValueError(
+            f"invalid chunk_deals {chunk_deals}: {deals} deals would make more than {MAX_TASKS} "
+            "Ray tasks; use larger chunks"
+        )
+    _init(ray, address)
+    cpus = threads or 1
+    run = _Run(
+        ray, remote_engine(rules), rules.preset,
+        dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only),
+        plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus)),
+    )
+    try:
+        run.submit(ray.remote(num_cpus=cpus, max_retries=0)(run_chunk), threads)
+        # Report at once (the bar shows before the first chunk, which may take minutes).
+        stopped = progress is not None and progress(0, deals) is False
+        while run.pending and not stopped:
+            if run.wait() and progress is not None and not run.failed:
+                stopped = progress(run.done, deals) is False
+    except KeyboardInterrupt as e:
+        run.cancel()
+        raise SimulationInterrupted(run.result(deals)) from e
+    except BaseException:
+        run.cancel()
+        raise
+    run.cancel()
+    if run.failed:
+        raise run.failed[min(run.failed)]
+    return run.result(deals)
+
+
+class _Run:
+    """The driver's state of one Ray run: chunk ``k`` covers ``chunks[k]`` = (first deal, deals)."""
+
+    def __init__(self, ray: Any, engine: Any, preset: str, common: dict[str, Any], chunks: list[tuple[int, int]]) -> None:
+        self.ray, self.engine, self.preset, self.common, self.chunks = ray, engine, preset, common, chunks
+        self.which: dict[Any, int] = {}  # object ref → chunk index
+        self.pending: list[Any] = []
+        self.parts: dict[int, Any] = {}  # chunk index → its SimResult
+        self.failed: dict[int, Exception] = {}
+        self.done = 0  # deals in finished chunks (in any order: the progress count)
+
+    def submit(self, task: Any, threads: int | None) -> None:
+        # One at a time, so a Ctrl-C while submitting cancels what was already submitted.
+        for k, (start, count) in enumerate(self.chunks):
+            ref = task.remote(self.engine, threads, deals=count, first_deal=start, **self.common)
+            self.which[ref] = k
+            self.pending.append(ref)
+
+    def wait(self) -> bool:
+        """Wait up to :data:`POLL` for chunks; file what finished. True if any did."""
+        ready, self.pending = self.ray.wait(self.pending, num_returns=1, timeout=POLL)
+        for ref in ready:
+            k = self.which[ref]
+            try:
+                raw = self.ray.get(ref)
+            except self.ray.exceptions.RayError as e:
+                raw = {"error": ("ZhipaiError", f"the task failed: {e}")}
+            if "error" in raw:
+                self.fail(k, *raw["error"])
+            else:
+                self.parts[k] = self.part(raw, self.chunks[k][0])
+                self.done += self.chunks[k][1]
+        return bool(ready)
+
+    def fail(self, k: int, name: str, message: str) -> None:
+        start, count = self.chunks[k]
+        self.failed[k] = _error(name, message, start, count, self.common["seed"])
+        # Later chunks cannot matter any more; earlier ones might fail too, and the first
+        # failing range in deal order is the one reported (as a local run reports the first
+        # failing deal).
+        late = [r for r in self.pending if self.which[r] > k]
+        for ref in late:
+            self.ray.cancel(ref)
+        self.pending = [r for r in self.pending if self.which[r] < k]
+
+    def cancel(self) -> None:
+        for ref in self.pending:
+            self.ray.cancel(ref)
+        self.pending = []
+
+    def part(self, raw: dict[str, Any], first_deal: int) -> Any:
+        from zhipai.simulate import SimResult
+
+        c = self.common
+        return SimResult(raw, preset=self.preset, policy=c["policy"], seed=c["seed"], first_deal=first_deal)
+
+    def result(self, deals: int) -> Any:
+        """The completed prefix of chunks (in deal order) as one result of ``deals`` requested."""
+        from zhipai.simulate import SimResult
+
+        prefix = []
+        while len(prefix) in self.parts:
+            prefix.append(self.parts[len(prefix)])
+        joined = SimResult.concat(prefix) if prefix else self.empty()
+        joined.requested = deals
+        joined.interrupted = joined.completed < deals
+        return joined
+
+    def empty(self) -> Any:
+        """A result of no deals (stopped before chunk 0 finished); the columns come from one
+        local deal, as no chunk reported them."""
+        import numpy as np
+
+        c = self.common
+        one = self.engine(deals=1, policy=c["policy"], seed=c["seed"], threads=1, aggregate_only=True)
+        raw = {"columns": one["columns"], "docs": one["docs"], "requested": 0, "completed": 0, "interrupted": True}
+        if c["aggregate_only"]:
+            raw["stats"] = [dict(_EMPTY_STATS) for _ in one["columns"]]
+        else:
+            raw["data"] = [np.empty(0, dtype=np.int32) for _ in one["columns"]]
+        return self.part(raw, self.chunks[0][0])
+
+
+#: The aggregate of no values (as the engine's empty ``ColumnStats``).
+_EMPTY_STATS = {"count": 0, "sum": 0, "sum_sq": 0, "min": 2**31 - 1, "max": -(2**31), "histogram": []}
