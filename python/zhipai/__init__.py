@@ -35,7 +35,7 @@ from zhipai._core import (
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai.deal import Deal, deal, deal_batch
-from zhipai.evaluate import Evaluation, evaluate
+from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
 from zhipai.policy import Game, GameState, PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 from zhipai import baohuang, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
@@ -64,9 +64,11 @@ __all__ = [
     "deal",
     "deal_batch",
     "evaluate",
+    "evaluate_position",
     "gongzhu",
     "hongwu",
     "policy",
+    "position_view",
     "presets",
     "rules",
     "shengji",

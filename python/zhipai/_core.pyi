@@ -292,6 +292,29 @@ def _evaluate_toy(
     progress: Any = None,
 ) -> dict[str, Any]: ...
 
+def _evaluate_position(
+    deal: ShengjiDeal | ShengjiGameState,
+    seat: int,
+    candidates: list[str | None] | None,
+    limit: int,
+    samples: int,
+    policy: str,
+    seed: int,
+    threads: int | None = None,
+    chunk_size: int | None = None,
+    progress: Any = None,
+    hands: list[tuple[int, str]] = ...,
+    kitty: str = "",
+    voids: list[tuple[int, str]] = ...,
+) -> dict[str, Any]:
+    """Internal engine of ``zhipai.evaluate_position`` (same dict as ``_evaluate``)."""
+
+def _position_view(deal: ShengjiDeal | ShengjiGameState, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows in ``deal``: holding, kitty, gone, fixed, known_kitty, voids."""
+
+def _position_samples(deal: ShengjiDeal | ShengjiGameState, seat: int, count: int, seed: int) -> list[tuple[list[str], str]]:
+    """``count`` hidden deals (4 hands, kitty) as ``zhipai.evaluate_position`` draws them."""
+
 class ShengjiDeal:
     """One Shengji deal as a state machine (documented wrapper: ``zhipai.shengji.Deal``)."""
 

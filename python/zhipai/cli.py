@@ -204,13 +204,17 @@ def _seat_cards(items: list[str] | None, flag: str) -> dict[int, str]:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
+    candidates = [None if c == "policy" else c for c in args.candidate] if args.candidate else None
+    if args.position:
+        return _evaluate_position(args, candidates)
+    if not args.hand:
+        raise ValueError("evaluate needs --hand (a whole hand) or --position (a Shengji deal record)")
     rules = _rules_from_args(args)
     known = {
         "hands": _seat_cards(args.known, "--known"),
         "voids": _seat_cards(args.void, "--void"),
         "kitty": args.kitty or "",
     }
-    candidates = [None if c == "policy" else c for c in args.candidate] if args.candidate else None
     status = 0
     try:
         result = zhipai.evaluate(
@@ -225,6 +229,32 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
             threads=args.threads,
             progress=False if args.quiet else None,
             dealer=args.dealer,
+            level=args.level,
+            trump=args.trump,
+        )
+    except zhipai.SimulationInterrupted as e:
+        result, status = e.result, 130
+        print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
+    print(result)
+    return status
+
+
+def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | None) -> int:
+    """``--position FILE``: a Shengji deal record (``zhipai.shengji.Deal.to_json``) replayed to
+    its last move, evaluated from ``--seat`` (``zhipai.evaluate_position``)."""
+    with open(args.position, encoding="utf-8") as f:
+        deal = zhipai.shengji.Deal.from_json(f.read())
+    status = 0
+    try:
+        result = zhipai.evaluate_position(
+            deal,
+            args.seat,
+            candidates=candidates,
+            samples=args.samples,
+            policy=args.policy,
+            seed=args.seed,
+            threads=args.threads,
+            progress=False if args.quiet else None,
         )
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
@@ -242,7 +272,10 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
         "candidate) and print each outcome column's mean with 95% CIs.",
     )
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
-    p.add_argument("--hand", required=True, help="the seat's whole hand, e.g. 'BJ SJ 2S 2S ...'")
+    p.add_argument("--hand", help="the seat's whole hand, e.g. 'BJ SJ 2S 2S ...' (or use --position)")
+    p.add_argument("--position", metavar="FILE",
+                   help="evaluate a Shengji deal in progress instead: a record written by "
+                   "zhipai.shengji.Deal.to_json (candidates default to every legal play)")
     p.add_argument("--seat", type=int, default=0, help="the evaluated seat (default 0)")
     p.add_argument("--samples", "-n", type=int, default=10_000, help="sampled deals (default 10000)")
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
@@ -251,6 +284,8 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--void", action="append", metavar="SEAT:CARDS", help="a seat holds none of these (suit letters allowed)")
     p.add_argument("--kitty", metavar="CARDS", help="cards known to be in the kitty")
     p.add_argument("--dealer", type=int, help="the dealer seat, when known")
+    p.add_argument("--level", help="the level rank 2..A, when known (Shengji family; default 2)")
+    p.add_argument("--trump", help="the trump S/H/D/C/NT, when known (Shengji family): no declaring")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")

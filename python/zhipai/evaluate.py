@@ -11,6 +11,12 @@ differences are paired and their confidence intervals are narrow.
 
 Games plug in through the Rust hook ``DealSimulator::play_from_deal`` (documented in
 ``rust/zhipai-core/src/rollout.rs``); a game without it raises ``InvalidOptionError``.
+
+``zhipai.evaluate_position(deal, seat, ...)`` evaluates a deal *in progress* (Shengji family):
+what ``seat`` knows there — its hand, every card already played, the kitty when it is the dealer
+who buried it, the cards each hand still holds and the voids shown by play — fixes the
+determinisation; the other cards are redealt uniformly among the consistent deals, and each
+candidate play is rolled out on common random numbers.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ from zhipai.simulate import (
     _resolve_rules,
 )
 
-__all__ = ["Evaluation", "evaluate"]
+__all__ = ["Evaluation", "evaluate", "evaluate_position", "position_view"]
 
 CardsArg = Union[str, Sequence[Card]]
 
@@ -88,8 +94,10 @@ class Evaluation:
     empty action, else the cards);
     ``columns``: outcome column names; ``outcomes(c)``: ``{column: int32 array (samples,)}`` for
     candidate ``c`` (index or label), sample ``s`` being the same deal for every candidate;
-    ``summary(c)``; ``compare(column)``: per candidate the mean and the paired difference to the
-    first candidate with 95% confidence intervals.
+    ``summary(c)``; ``compare(column, against=0)``: per candidate the mean and the paired
+    difference to candidate ``against`` (the first by default, ``"best"`` = highest mean) with
+    95% confidence intervals; ``best(column)``. Results of :func:`evaluate_position` have the
+    extra column ``seat_return``.
     """
 
     def __init__(self, raw: Mapping[str, Any], *, preset: str, seat: int, policy: str, seed: int) -> None:
@@ -133,12 +141,17 @@ class Evaluation:
         data = self._data[self._index(candidate)]
         return {n: ColumnSummary.from_stats(n, self.docs[n], _exact_stats(data[n])) for n in self.columns}
 
-    def compare(self, column: str) -> list[dict[str, Any]]:
+    def compare(self, column: str, against: int | str = 0) -> list[dict[str, Any]]:
         """Per candidate: ``mean`` and ``ci95`` of ``column``, and ``diff``/``diff_ci95``, the
-        paired difference to the first candidate (same deals, same randomness)."""
+        paired difference to the candidate ``against`` (index or label, default the first;
+        ``"best"`` = the one with the highest mean of ``column``) on the same deals and
+        randomness. CIs are normal 95% intervals (mean ± 1.96·s/√n; NaN below 2 samples)."""
         if column not in self.docs:
             raise KeyError(f"no column {column!r}; columns: {', '.join(self.columns)}")
-        base = self._data[0][column].astype(np.int64)
+        if against == "best" and "best" not in self.candidates:
+            means = [float(np.mean(d[column])) if len(d[column]) else 0.0 for d in self._data]
+            against = int(np.argmax(means))
+        base = self._data[self._index(against)][column].astype(np.int64)
         rows = []
         for c, label in enumerate(self.candidates):
             x = self._data[c][column]
@@ -178,8 +191,16 @@ def evaluate(
     progress: ProgressArg = None,
     dealer: int | None = None,
     chunk_size: int | None = None,
+    level: str | None = None,
+    trump: str | None = None,
 ) -> Evaluation:
     """Evaluate ``seat``'s ``hand`` by Monte Carlo over the deals consistent with what it knows.
+
+    Example::
+
+        ev = zhipai.evaluate("tractor", seat=0, hand="BJ SJ 5H 5H ...", level="5", trump="H",
+                             dealer=0, samples=10_000)
+        ev.summary()["attacker_points"].mean
 
     Args:
         rules: a ``zhipai.Rules`` or a preset name.
@@ -193,7 +214,13 @@ def evaluate(
             ``""`` = pass, ``None`` = let the policy choose). Default: ``[None]``.
         samples: sampled deals, an int ≥ 1.
         policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
-        dealer: the dealer seat, when known; default: the game decides.
+        dealer: the dealer seat, when known; default: the game decides (Shengji: the
+            declarations in hand 1, or a random seat when ``trump`` is given).
+        level: the level rank (级牌) of the deal, ``"2"`` … ``"A"`` (Shengji family; default
+            ``"2"``, hand 1). shengji.md §2.1.
+        trump: the trump when the declaration is known, ``"S"``, ``"H"``, ``"D"``, ``"C"`` or
+            ``"NT"`` (Shengji family): the deal skips declaring (§2.2) and goes straight to the
+            dealer's burial. Default: declared during the deal by the policy.
 
     Returns:
         :class:`Evaluation`.
@@ -203,10 +230,13 @@ def evaluate(
         InvalidCardError: a card that does not parse.
         IllegalPlayError: a candidate the hand does not hold, or the game finds illegal.
         ImpossibleDealError: knowledge that no deal satisfies.
-        InvalidOptionError: unknown preset, or a game without hand evaluation yet.
+        InvalidOptionError: unknown preset, a game without hand evaluation yet, or ``level`` /
+            ``trump`` for a game outside the Shengji family.
         SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
     """
     seat = _seat(seat, "seat")
+    level = _text_or_none(level, "level")
+    trump = _text_or_none(trump, "trump")
     samples = _check_count("samples", samples)
     threads = _check_threads(threads, samples)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
@@ -224,6 +254,8 @@ def evaluate(
         "kitty": _cards_text(known.get("kitty") or "", "known kitty"),
         "voids": [(_seat(s, "void seat"), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()],
         "dealer": None if dealer is None else _seat(dealer, "dealer"),
+        "level": level,
+        "trump": trump,
         "candidates": [None if c is None else _cards_text(c, "candidate") for c in (candidates or [None])],
     }
     rules = _resolve_rules(rules)
@@ -248,6 +280,149 @@ def evaluate(
     if exc is not None:
         raise exc
     return result
+
+
+def _text_or_none(value: Any, what: str) -> str | None:
+    """``None`` or a string (the engine checks its content and names it when bad)."""
+    if value is None or isinstance(value, str):
+        return value
+    raise InvalidValueError(f"invalid {what} {value!r}: expected a string")
+
+
+def evaluate_position(
+    deal: Any,
+    seat: int,
+    candidates: Sequence[CardsArg | None] | None = None,
+    samples: int = 10_000,
+    policy: str = "random",
+    seed: int = 0,
+    threads: int | None = None,
+    progress: ProgressArg = None,
+    limit: int = 64,
+    chunk_size: int | None = None,
+    known: Mapping[str, Any] | None = None,
+) -> Evaluation:
+    """Evaluate a Shengji deal in progress from ``seat``'s point of view (PIMC).
+
+    What ``seat`` knows is kept: its own hand; every card already played (completed tricks and
+    the current one); the kitty when ``seat`` buried it (the dealer, or a 炒底 overcaller); how many cards each
+    hand still holds; the trump, the level and the current trick; and the voids shown by play —
+    a player who followed a lead of ``n`` cards with fewer than ``n`` cards of the led
+    *effective* suit (all trumps count as one suit) holds none of that suit any more
+    (shengji.md §3, §5). The other cards (the other hands, and the kitty unless ``seat`` buried
+    it) are dealt uniformly among the deals consistent with that knowledge (exact constrained
+    dealing, no rejection). Each candidate is then applied and the deal played to the end with
+    ``policy`` for every seat; sample ``s`` uses the same hidden cards and the same randomness
+    for every candidate (common random numbers), so ``compare`` differences are paired.
+
+    Not conditioned on unless given in ``known``: cards shown in declarations or failed throws
+    that are still in a hand. Never conditioned on: the absence of pairs or tractors implied by
+    a follow that did not match the lead's shape, and what the other players' choices reveal.
+
+    Args:
+        deal: a ``zhipai.shengji.Deal`` (or ``zhipai._core.ShengjiDeal``), or the state of
+            ``zhipai.Game("tractor").new_deal(...)``, in the burying or playing phase (the
+            declaration must be over).
+        seat: the evaluating seat, 0-3.
+        candidates: the seat's actions to compare (plays, or burials in the burying phase; card
+            strings or lists of ``Card``; ``None`` entries let the policy decide). Default: when
+            ``seat`` is to move in the playing phase, every legal play (follows in
+            ``FollowMoves`` order; leads = every single, pair, triple, tractor / Titanic and per
+            suit the whole holding when it may be thrown), at most ``limit``; otherwise one
+            candidate, ``"policy"`` (the value of the position).
+        samples: sampled deals, an int ≥ 1.
+        policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
+        limit: most default candidates (an int ≥ 1; default 64). Extra legal plays are left
+            out, in enumeration order.
+        known: extra knowledge, as in :func:`evaluate`: ``{"hands": {seat: cards still held},
+            "kitty": cards, "voids": {seat: cards or suit letters}}``. Merged kind by kind with
+            the deal's own record (a card known twice counts once); contradictions raise
+            ``ImpossibleDealError``.
+
+    Returns:
+        :class:`Evaluation`: ``outcomes(c)[column]`` is an int32 array of shape ``(samples,)``
+        per candidate; the columns are those of :func:`zhipai.simulate` for the preset
+        (``attacker_points``, ``levels``, ``side``, …, for the whole deal including the points
+        already won) plus ``seat_return``: levels gained by ``seat``'s team (negative when the
+        other team gains). ``compare(column, against="best")`` gives per candidate the mean,
+        its 95% CI and the paired difference to the best.
+
+    Raises:
+        InvalidValueError: a seat outside 0-3, a deal still dealing or over, a half-built
+            card-by-card move, bad samples/policy/threads/limit (named).
+        IllegalPlayError: candidates while ``seat`` is not to move (naming who is), or a
+            candidate that is not legal now (naming it and the rule).
+        ImpossibleDealError: knowledge no deal satisfies (naming the constraint).
+        InvalidCardError: a candidate that does not parse.
+        SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
+    """
+    state = _shengji_state(deal)
+    seat = int(_core._check_int("seat", seat, 0, 3))
+    samples = _check_count("samples", samples)
+    limit = _check_count("limit", limit)
+    threads = _check_threads(threads, samples)
+    chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
+    seed = _check_seed(seed)
+    if policy not in POLICIES:
+        raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    cands = None if candidates is None else [None if c is None else _cards_text(c, "candidate") for c in candidates]
+    known = dict(known or {})
+    unknown_keys = set(known) - {"hands", "kitty", "voids"}
+    if unknown_keys:
+        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
+    extra_hands = [(int(_core._check_int("known hand seat", s, 0, 3)), _cards_text(c, f"known cards of seat {s}"))
+                   for s, c in dict(known.get("hands") or {}).items()]
+    extra_voids = [(int(_core._check_int("void seat", s, 0, 3)), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()]
+    extra_kitty = _cards_text(known.get("kitty") or "", "known kitty")
+    preset = (getattr(deal, "_start", None) or {}).get("preset") or "shengji"
+    callback, bar = _progress_callback(progress, int(samples), f"{preset} seat {seat} position")
+    try:
+        raw = _core._evaluate_position(
+            state,
+            seat,
+            cands,
+            int(limit),
+            int(samples),
+            policy,
+            int(seed),
+            threads=None if threads is None else int(threads),
+            chunk_size=None if chunk_size is None else int(chunk_size),
+            progress=callback,
+            hands=extra_hands,
+            kitty=extra_kitty,
+            voids=extra_voids,
+        )
+    finally:
+        if bar is not None:
+            bar.close()
+    result = Evaluation(raw, preset=preset, seat=seat, policy=policy, seed=int(seed))
+    exc = raw.get("exception")
+    if isinstance(exc, KeyboardInterrupt):
+        raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
+    if exc is not None:
+        raise exc
+    return result
+
+
+def _shengji_state(deal: Any) -> Any:
+    """The native state of a ``zhipai.shengji.Deal``, ``ShengjiDeal`` or ``ShengjiGameState``."""
+    state = getattr(deal, "_s", deal)
+    if not isinstance(state, (_core.ShengjiDeal, _core.ShengjiGameState)):
+        raise InvalidValueError(
+            f"invalid deal {type(deal).__name__}: expected a zhipai.shengji.Deal or the state of "
+            "zhipai.Game('tractor').new_deal(...)")
+    return state
+
+
+def position_view(deal: Any, seat: int) -> dict[str, Any]:
+    """What ``seat`` knows in a Shengji deal in progress (the knowledge
+    :func:`evaluate_position` conditions on): ``holding`` (cards each seat still holds, list of
+    4 ints), ``kitty`` (kitty size), ``gone`` (the cards already played), ``fixed`` (per seat,
+    the cards known to be in its hand: ``seat``'s whole hand), ``known_kitty`` (the buried kitty
+    when ``seat`` buried it, else ``""``) and ``voids`` (per seat, the card kinds it has
+    shown to hold none of). Raises as :func:`evaluate_position`."""
+    state = _shengji_state(deal)
+    return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, 3))))
 
 
 def _label(candidate: str | None) -> str:

@@ -18,7 +18,8 @@
 //! Output: `samples × (candidates × columns)` values; [`Evaluation::stats`] and
 //! [`Evaluation::paired_difference`] give exact aggregates per candidate and against candidate 0.
 
-use crate::deal::{ConstrainedDealer, Constraints};
+use crate::cards::{Rank, Suit};
+use crate::deal::{ConstrainedDealer, Constraints, Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
@@ -74,6 +75,16 @@ impl Evaluation {
     }
 }
 
+/// What is known of the declaration at the start of the deal (Shengji family): the level rank
+/// and the trump. The default (nothing known) is hand 1 at level 2 with declaring in play.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct KnownDeclaration {
+    /// The level rank (级牌); `None` = the game's default.
+    pub level: Option<Rank>,
+    /// The trump (`Some(None)` = no-trump); the deal then skips the declaring phase.
+    pub trump: Option<Option<Suit>>,
+}
+
 /// Evaluate `req` on `game` with `opts.deals` samples (seeded by `opts.seed`, policy
 /// `opts.policy`, threads/chunking as in simulation).
 ///
@@ -87,6 +98,19 @@ impl Evaluation {
 pub fn evaluate(
     game: &dyn DealSimulator,
     req: &EvalRequest,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+) -> Result<Run<Evaluation>> {
+    evaluate_declared(game, req, KnownDeclaration::default(), opts, ctl)
+}
+
+/// [`evaluate`] with the level and/or trump known from the start (passed to the game as
+/// [`StartingDeal::level`] / [`StartingDeal::trump`]). A game that cannot fix them returns
+/// [`ZhipaiError::InvalidOption`].
+pub fn evaluate_declared(
+    game: &dyn DealSimulator,
+    req: &EvalRequest,
+    declared: KnownDeclaration,
     opts: &RunOptions,
     ctl: Control<'_>,
 ) -> Result<Run<Evaluation>> {
@@ -120,6 +144,14 @@ pub fn evaluate(
             format!("the deal has seats 0 to {}", hands - 1),
         ));
     }
+    if declared != KnownDeclaration::default() && !game.fixes_declaration() {
+        let what = if declared.level.is_some() { "level" } else { "trump" };
+        return Err(ZhipaiError::invalid_option(
+            "evaluate",
+            what,
+            "this game cannot fix the level or trump before the deal",
+        ));
+    }
     let candidates = if req.candidates.is_empty() { vec![None] } else { req.candidates.clone() };
     for cand in candidates.iter().flatten() {
         if !req.hand.contains_all(cand) {
@@ -139,8 +171,253 @@ pub fn evaluate(
             let mut r = rng.clone();
             let start = StartingDeal::new(&deal, req.seat)
                 .with_dealer(req.dealer)
+                .with_level(declared.level)
+                .with_trump(declared.trump)
                 .with_first_action(cand.as_ref());
             game.play_from_deal(opts.policy, &start, &mut r, &mut row[c * width..(c + 1) * width])?;
+        }
+        Ok(())
+    };
+    let run = run_rows(width * candidates.len(), opts, ctl, &play)?;
+    Ok(run.map(|data| Evaluation { columns, candidates, data }))
+}
+
+// ------------------------------------------------------------------------------------------
+// Evaluation from a position in the middle of a deal.
+
+/// What one seat knows in the middle of a deal: the input of the determinisation.
+///
+/// The cards still in play are the deck minus `gone`; they sit in the hands (`holding[s]` cards
+/// for seat `s`) and the kitty (`kitty` cards). `known` fixes the cards the seat has seen in
+/// place (its own hand, the kitty it buried, …) and holds the voids shown by play. Everything
+/// else is dealt uniformly among the consistent deals by [`ConstrainedDealer`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeatView {
+    /// Full decks in the pack (1–4) and whether they include the jokers.
+    pub decks: usize,
+    pub jokers: bool,
+    /// Cards each seat still holds (seat order; 0 is allowed, e.g. during the last trick).
+    pub holding: Vec<usize>,
+    /// Cards in the kitty now (0 when the game has none, or it is in the dealer's hand).
+    pub kitty: usize,
+    /// Cards out of play: everything already played (completed tricks and the current one).
+    pub gone: Multiset,
+    /// Cards known in hands or in the kitty (`fixed` / `kitty`) and voids, per seat.
+    pub known: Constraints,
+}
+
+/// Samples the hidden cards of a [`SeatView`]: hands of size 0 are left out of the dealer and
+/// the cards out of play are one extra, fully fixed pseudo-hand (the constrained dealer deals
+/// whole packs into hands of at least one card).
+#[derive(Clone, Debug)]
+pub struct HiddenDealer {
+    dealer: ConstrainedDealer,
+    /// Seat of each of the dealer's hands, in order (the pile of played cards is not listed).
+    seats: Vec<usize>,
+    num_seats: usize,
+}
+
+impl SeatView {
+    /// Add what the caller knows beyond the game's own record (e.g. cards shown in a
+    /// declaration or a failed throw that are still in a hand, or voids it tracked): a seat's
+    /// known cards become, kind by kind, the larger of the two counts (knowing "seat 1 holds
+    /// 2H" twice is still one 2H); the voids are united.
+    pub fn merge_known(&mut self, extra: &Constraints) {
+        for (s, cards) in extra.fixed.iter().enumerate().filter(|(_, c)| !c.is_empty()) {
+            if self.known.fixed.len() <= s {
+                self.known.fixed.resize(s + 1, Multiset::EMPTY);
+            }
+            self.known.fixed[s] = max_counts(&self.known.fixed[s], cards);
+        }
+        self.known.kitty = max_counts(&self.known.kitty, &extra.kitty);
+        for (s, &v) in extra.voids.iter().enumerate().filter(|(_, v)| !v.is_empty()) {
+            self.known = std::mem::take(&mut self.known).void(s, v);
+        }
+    }
+
+    /// Build the sampler of the hidden cards.
+    ///
+    /// Errors: [`ZhipaiError::ImpossibleDeal`] naming the constraint when no deal is consistent
+    /// with the view (cards fixed in a seat that holds none, more fixed cards than held, a card
+    /// both played and held, voids that leave hands unfillable, …); [`ZhipaiError::InvalidValue`]
+    /// for sizes that do not add up to the pack (naming them).
+    pub fn dealer(&self) -> Result<HiddenDealer> {
+        let n = self.holding.len();
+        for (what, len) in [("fixed", self.known.fixed.len()), ("voids", self.known.voids.len())] {
+            if len > n {
+                return Err(ZhipaiError::invalid_value(
+                    format!("{what} seat"),
+                    len - 1,
+                    format!("the deal has seats 0 to {}", n.saturating_sub(1)),
+                ));
+            }
+        }
+        let seats: Vec<usize> = (0..n).filter(|&s| self.holding[s] > 0).collect();
+        let mut sizes: Vec<usize> = seats.iter().map(|&s| self.holding[s]).collect();
+        let mut known = Constraints::new().in_kitty(self.known.kitty);
+        for (s, fixed) in self.known.fixed.iter().enumerate() {
+            if self.holding[s] == 0 && !fixed.is_empty() {
+                return Err(ZhipaiError::impossible_deal(format!(
+                    "seat {s} holds no cards but {fixed} are known to be in its hand"
+                )));
+            }
+        }
+        for (h, &s) in seats.iter().enumerate() {
+            let fixed = self.known.fixed.get(s).copied().unwrap_or(Multiset::EMPTY);
+            known = known.fix_hand(h, fixed);
+            if let Some(&v) = self.known.voids.get(s) {
+                known = known.void(h, v);
+            }
+        }
+        if !self.gone.is_empty() {
+            known = known.fix_hand(seats.len(), self.gone);
+            sizes.push(self.gone.len());
+        }
+        let shape = DealShape::new(self.decks, self.jokers, &sizes, self.kitty)?;
+        let dealer = ConstrainedDealer::new(&shape, &known).map_err(|e| match e {
+            // The dealer numbers its hands; say which seat each one is.
+            ZhipaiError::ImpossibleDeal { reason } => ZhipaiError::impossible_deal(format!(
+                "{reason} ({})",
+                hand_names(&seats, self.gone.len())
+            )),
+            other => other,
+        })?;
+        Ok(HiddenDealer { dealer, seats, num_seats: n })
+    }
+}
+
+/// Kind by kind the larger count of `a` and `b`.
+fn max_counts(a: &Multiset, b: &Multiset) -> Multiset {
+    let mut out = *a;
+    for c in b.kinds() {
+        for _ in a.count(c)..b.count(c) {
+            out.add(c);
+        }
+    }
+    out
+}
+
+/// "hand 0 = seat 1, hand 1 = seat 3, hand 2 = the 40 cards already played" (or "hand h =
+/// seat h for h < 4, …" when every seat still holds cards).
+fn hand_names(seats: &[usize], gone: usize) -> String {
+    let identity = seats.iter().enumerate().all(|(h, &s)| h == s);
+    let mut names: Vec<String> = if identity {
+        vec![format!("hand h = seat h for h < {}", seats.len())]
+    } else {
+        seats.iter().enumerate().map(|(h, s)| format!("hand {h} = seat {s}")).collect()
+    };
+    if gone > 0 {
+        names.push(format!("hand {} = the {gone} cards already played", seats.len()));
+    }
+    names.join(", ")
+}
+
+impl HiddenDealer {
+    /// One consistent deal: `hands[s]` = seat `s`'s whole holding (empty for seats that hold
+    /// nothing), `kitty` = the kitty; the played cards are not in it.
+    pub fn deal(&self, rng: &mut ChaCha8Rng) -> Deal {
+        let d = self.dealer.deal(rng);
+        let mut hands = vec![Multiset::EMPTY; self.num_seats];
+        for (h, &s) in self.seats.iter().enumerate() {
+            hands[s] = d.hands[h];
+        }
+        Deal { hands, kitty: d.kitty }
+    }
+
+    /// Whether sampling is one shuffle and a cut (no void splits the unknown cards).
+    pub fn is_fast_path(&self) -> bool {
+        self.dealer.is_fast_path()
+    }
+}
+
+/// A position in the middle of a deal seen from one seat: what [`evaluate_position`] needs to
+/// determinise it and play it out. Implemented per game (Shengji:
+/// `games::shengji::state::position::ShengjiPosition`).
+pub trait Position: Sync {
+    /// The columns of one rollout row.
+    fn columns(&self) -> Vec<Column>;
+
+    /// The evaluated seat.
+    fn seat(&self) -> usize;
+
+    /// What the seat knows (see [`SeatView`]).
+    fn view(&self) -> Result<SeatView>;
+
+    /// The default candidates: the seat's legal actions now, at most `limit`, in a deterministic
+    /// order; empty when the seat is not to move.
+    fn legal_candidates(&self, limit: usize) -> Result<Vec<Multiset>>;
+
+    /// `Ok` when `action` is a legal action of the seat now; else [`ZhipaiError::IllegalPlay`]
+    /// naming it (and the rule), also when the seat is not to move.
+    fn check_candidate(&self, action: &Multiset) -> Result<()>;
+
+    /// Play the position to the end with the hidden cards replaced by `hidden` (every seat's
+    /// holding and the kitty, as drawn by [`HiddenDealer::deal`]), the seat's next action forced
+    /// to `action` when given, `policy` for every other decision and randomness from `rng`;
+    /// write one row.
+    fn play_out(
+        &self,
+        hidden: &Deal,
+        action: Option<&Multiset>,
+        policy: Policy,
+        rng: &mut ChaCha8Rng,
+        row: &mut [i32],
+    ) -> Result<()>;
+}
+
+/// Default cap on the number of candidates [`evaluate_position`] takes from
+/// [`Position::legal_candidates`] when none are given.
+pub const MAX_DEFAULT_CANDIDATES: usize = 64;
+
+/// Evaluate a mid-deal `pos` (PIMC): every sample deals the cards the seat cannot see uniformly
+/// among the deals consistent with [`Position::view`], then plays the position out once per
+/// candidate from the same generator state (common random numbers, as [`evaluate`]).
+///
+/// `extra`: knowledge beyond the game's record, merged with [`SeatView::merge_known`] (voids
+/// and constraints for seats the deal does not have are refused by the dealer).
+///
+/// `candidates`: `None` = the seat's legal actions ([`Position::legal_candidates`], at most
+/// `limit`), or one policy-decided candidate when the seat is not to move; `Some(list)` = these
+/// actions (each checked; `None` entries let the policy decide).
+///
+/// Errors: [`ZhipaiError::IllegalPlay`] for a candidate that is not legal now or a seat that is
+/// not to move; [`ZhipaiError::ImpossibleDeal`] for knowledge no deal satisfies; invalid run
+/// options; the game's error for a failing rollout (naming the sample index).
+pub fn evaluate_position(
+    pos: &dyn Position,
+    extra: &Constraints,
+    candidates: Option<Vec<Option<Multiset>>>,
+    limit: usize,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+) -> Result<Run<Evaluation>> {
+    let candidates = match candidates {
+        Some(c) if !c.is_empty() => {
+            for cand in c.iter().flatten() {
+                pos.check_candidate(cand)?;
+            }
+            c
+        }
+        _ => {
+            let legal = pos.legal_candidates(limit)?;
+            if legal.is_empty() {
+                vec![None]
+            } else {
+                legal.into_iter().map(Some).collect()
+            }
+        }
+    };
+    let mut view = pos.view()?;
+    view.merge_known(extra);
+    let hidden = view.dealer()?;
+    let columns = pos.columns();
+    let width = columns.len();
+    let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| -> Result<()> {
+        let deal = hidden.deal(rng);
+        for (c, cand) in candidates.iter().enumerate() {
+            let mut r = rng.clone(); // common random numbers
+            let out = &mut row[c * width..(c + 1) * width];
+            pos.play_out(&deal, cand.as_ref(), opts.policy, &mut r, out)?;
         }
         Ok(())
     };
@@ -156,7 +433,7 @@ pub fn options(samples: u64, seed: u64, policy: Policy) -> RunOptions {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{CardSet, Rank};
+    use crate::cards::{Card, CardSet};
     use crate::rollout::toy::CoinGame;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
@@ -241,6 +518,91 @@ mod tests {
         req.known = Constraints::new().fix_hand(0, ms("AS"));
         // AS is in seat 1 and cannot also be in seat 0 (one deck).
         assert!(matches!(run(&req, 10, 1).unwrap_err(), ZhipaiError::ImpossibleDeal { .. }));
+    }
+
+    #[test]
+    fn games_that_cannot_fix_the_declaration_refuse_it() {
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let declared = KnownDeclaration { level: Some(Rank::FIVE), trump: None };
+        let e = evaluate_declared(
+            &CoinGame::default(),
+            &request(HAND, vec![]),
+            declared,
+            &options(5, 0, Policy::Random),
+            Control { stop: &stop, progress: &progress },
+        )
+        .unwrap_err();
+        assert!(matches!(e, ZhipaiError::InvalidOption { .. }) && e.to_string().contains("level"));
+    }
+
+    /// One deck without jokers, 4 seats: seat 0 holds `mine`, `gone` is out of play.
+    fn view(holding: [usize; 4], kitty: usize, mine: &str, gone: &str) -> SeatView {
+        SeatView {
+            decks: 1,
+            jokers: false,
+            holding: holding.to_vec(),
+            kitty,
+            gone: ms(gone),
+            known: Constraints::new().fix_hand(0, ms(mine)),
+        }
+    }
+
+    #[test]
+    fn hidden_cards_skip_empty_hands_and_played_cards() {
+        // 52 cards: 44 played, seat 0 holds 2, seats 1 and 2 hold 2 each, seat 3 none (it
+        // played to the current trick), kitty 2.
+        let all = Multiset::full_decks(1, false).unwrap();
+        let mine = ms("AS KS");
+        let unseen = ms("AH KH QH JH 10H 9H");
+        let mut gone = all;
+        gone.remove_all(&mine).unwrap();
+        gone.remove_all(&unseen).unwrap();
+        let mut v = view([2, 2, 2, 0], 2, "AS KS", &gone.to_string());
+        v.known = v.known.void(1, CardSet::single(Card::new(Suit::Hearts, Rank::ACE)));
+        let hidden = v.dealer().unwrap();
+        let mut seen_ah = [0; 4];
+        for i in 0..400 {
+            let d = hidden.deal(&mut crate::rollout::deal_rng(1, i));
+            assert_eq!(d.hands[0], mine);
+            assert!(d.hands[3].is_empty());
+            let mut got = d.kitty;
+            for p in 1..3 {
+                assert_eq!(d.hands[p].len(), 2);
+                got.add_all(&d.hands[p]).unwrap();
+            }
+            assert_eq!(got, unseen, "exactly the unseen cards are dealt");
+            for (n, h) in seen_ah.iter_mut().zip(&d.hands) {
+                *n += h.contains(Card::new(Suit::Hearts, Rank::ACE)) as u32;
+            }
+        }
+        assert_eq!(seen_ah[1], 0, "the void is respected");
+        // AH goes to seat 2 or the kitty, 2 places each: about half the time to seat 2.
+        assert!((150..250).contains(&seen_ah[2]), "{seen_ah:?}");
+        // Cards fixed in an empty hand, or voids that cannot be met, name the seat / hands.
+        v.known = v.known.fix_hand(3, ms("AH"));
+        assert!(v.dealer().unwrap_err().to_string().contains("seat 3 holds no cards"));
+        let mut v = view([2, 2, 2, 0], 2, "AS KS", &gone.to_string());
+        let hearts = Suit::Hearts.mask();
+        v.known = v.known.void(1, hearts).void(2, hearts);
+        let e = v.dealer().unwrap_err();
+        assert!(matches!(e, ZhipaiError::ImpossibleDeal { .. }), "{e}");
+        assert!(e.to_string().contains("hand 3 = the 44 cards already played"), "{e}");
+    }
+
+    #[test]
+    fn extra_knowledge_is_merged_kind_by_kind() {
+        let mut v = view([2, 2, 2, 0], 2, "AS KS", "");
+        v.known = v.known.void(1, Suit::Clubs.mask());
+        let extra = Constraints::new()
+            .fix_hand(0, ms("AS"))
+            .fix_hand(2, ms("AH AH"))
+            .in_kitty(ms("2C"))
+            .void(1, Suit::Hearts.mask());
+        v.merge_known(&extra);
+        assert_eq!(v.known.fixed[0], ms("AS KS"), "AS was already known: not counted twice");
+        assert_eq!(v.known.fixed[2], ms("AH AH"));
+        assert_eq!(v.known.kitty, ms("2C"));
+        assert_eq!(v.known.voids[1], Suit::Clubs.mask() | Suit::Hearts.mask());
     }
 
     #[test]

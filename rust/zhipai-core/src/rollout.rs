@@ -61,6 +61,13 @@ pub trait DealSimulator: Sync {
         None
     }
 
+    /// Whether [`DealSimulator::play_from_deal`] honours [`StartingDeal::level`] and
+    /// [`StartingDeal::trump`] (a known declaration). `false` (the default): evaluation refuses
+    /// them with [`ZhipaiError::InvalidOption`] instead of silently ignoring them.
+    fn fixes_declaration(&self) -> bool {
+        false
+    }
+
     /// Hook of Monte Carlo hand evaluation: play one deal to the end from the *given* cards, as
     /// [`DealSimulator::play_deal`] does after its dealing step, and write one row.
     ///
@@ -108,17 +115,36 @@ pub struct StartingDeal<'a> {
     pub dealer: Option<usize>,
     /// The candidate action forced on `seat`'s first decision (see the trait method).
     pub first_action: Option<&'a crate::multiset::Multiset>,
+    /// The level rank (级牌) of the deal, when fixed by the caller (Shengji family); `None` =
+    /// the game's default (hand 1 at level 2). Games without levels refuse `Some`.
+    pub level: Option<crate::cards::Rank>,
+    /// The trump, when the declaration is known (`Some(None)` = no-trump): the deal skips the
+    /// declaring phase. `None` = declare as `play_deal` does. Games that cannot fix it refuse
+    /// `Some`.
+    pub trump: Option<Option<crate::cards::Suit>>,
 }
 
 impl<'a> StartingDeal<'a> {
     /// A starting deal with no dealer fixed and no forced action.
     pub fn new(deal: &'a Deal, seat: usize) -> Self {
-        StartingDeal { deal, seat, dealer: None, first_action: None }
+        StartingDeal { deal, seat, dealer: None, first_action: None, level: None, trump: None }
     }
 
     /// The same deal with `dealer` fixed (or not).
     pub fn with_dealer(mut self, dealer: Option<usize>) -> Self {
         self.dealer = dealer;
+        self
+    }
+
+    /// The same deal at level `level` (or the game's default).
+    pub fn with_level(mut self, level: Option<crate::cards::Rank>) -> Self {
+        self.level = level;
+        self
+    }
+
+    /// The same deal with the trump known (`Some(None)` = no-trump) or declared in play (`None`).
+    pub fn with_trump(mut self, trump: Option<Option<crate::cards::Suit>>) -> Self {
+        self.trump = trump;
         self
     }
 

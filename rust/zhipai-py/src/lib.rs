@@ -10,6 +10,7 @@ mod cards;
 mod convert;
 mod deal;
 mod errors;
+mod evaluate;
 mod gongzhu;
 mod hongwu;
 mod rules;
@@ -21,6 +22,7 @@ mod simulate;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
+    evaluate::register(m)?;
     baohuang::register(m)?;
     cards::register(m)?;
     convert::register(m)?;

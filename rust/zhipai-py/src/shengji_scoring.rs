@@ -203,7 +203,7 @@ pub fn shengji_chaodi(
 /// One Shengji deal as a state machine (`zhipai.shengji.Deal` wraps it; shengji.md §1–§8).
 #[pyclass(name = "ShengjiDeal", module = "zhipai")]
 #[derive(Clone)]
-pub struct PyDeal(Deal);
+pub struct PyDeal(pub(crate) Deal);
 
 fn phase_name(p: Phase) -> &'static str {
     match p {
@@ -500,7 +500,7 @@ impl PyMatch {
 #[pyclass(name = "ShengjiGameState", module = "zhipai", from_py_object)]
 #[derive(Clone)]
 pub struct PyShengjiGameState {
-    deal: Deal,
+    pub(crate) deal: Deal,
     history: History,
     /// The dealer's burial, once made (seen by the dealer only).
     buried: Option<Multiset>,

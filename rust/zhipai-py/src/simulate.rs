@@ -15,10 +15,12 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 use zhipai_core::deal::Constraints;
-use zhipai_core::eval::{self, EvalRequest};
+use zhipai_core::eval::{self, EvalRequest, Evaluation, KnownDeclaration};
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{self, toy, Column, ColumnStats, Control, DealSimulator, RunOptions};
-use zhipai_core::{Multiset, ZhipaiError};
+use zhipai_core::rollout::{
+    self, toy, Column, ColumnStats, Control, DealSimulator, Run, RunOptions,
+};
+use zhipai_core::{Multiset, Rank, Suit, ZhipaiError};
 
 /// How often the waiting thread checks signals and reports progress.
 const POLL: Duration = Duration::from_millis(100);
@@ -106,7 +108,7 @@ pub fn stats_dict<'py>(py: Python<'py>, s: &ColumnStats) -> PyResult<Bound<'py, 
     Ok(d)
 }
 
-fn columns_into(d: &Bound<'_, PyDict>, columns: &[Column]) -> PyResult<()> {
+pub(crate) fn columns_into(d: &Bound<'_, PyDict>, columns: &[Column]) -> PyResult<()> {
     d.set_item("columns", columns.iter().map(|c| c.name).collect::<Vec<_>>())?;
     d.set_item("docs", columns.iter().map(|c| c.doc).collect::<Vec<_>>())?;
     Ok(())
@@ -155,7 +157,7 @@ fn run_sim<'py>(
 /// Most worker threads (`zhipai.simulate.MAX_THREADS`).
 const MAX_THREADS: usize = 256;
 
-fn options(
+pub(crate) fn options(
     deals: u64,
     policy: &str,
     seed: u64,
@@ -238,6 +240,10 @@ struct Knowledge {
     /// `(seat, cards)`: the seat holds no card of these kinds.
     voids: Vec<(usize, String)>,
     dealer: Option<usize>,
+    /// The level rank ("2".."A"), when known (Shengji family).
+    level: Option<String>,
+    /// The trump ("S", "H", "D", "C" or "NT"), when the declaration is known (Shengji family).
+    trump: Option<String>,
     /// Candidate first actions; `None` = the policy decides.
     candidates: Vec<Option<String>>,
 }
@@ -259,6 +265,30 @@ fn eval_request(k: &Knowledge) -> Result<EvalRequest, ZhipaiError> {
     Ok(EvalRequest { seat: k.seat, hand: cards(&k.hand)?, known, dealer: k.dealer, candidates })
 }
 
+/// The known level and trump of `k` (`InvalidValue` naming a bad one).
+fn declaration(k: &Knowledge) -> Result<KnownDeclaration, ZhipaiError> {
+    let level = k
+        .level
+        .as_deref()
+        .map(|t| {
+            Rank::parse(t.trim()).ok_or_else(|| {
+                ZhipaiError::invalid_value("level", t, "expected 2-10, J, Q, K or A")
+            })
+        })
+        .transpose()?;
+    let trump =
+        k.trump
+            .as_deref()
+            .map(|t| match t.trim().to_ascii_uppercase().as_str() {
+                "NT" => Ok(None),
+                s => s.parse::<Suit>().map(Some).map_err(|_| {
+                    ZhipaiError::invalid_value("trump", t, "expected S, H, D, C or NT")
+                }),
+            })
+            .transpose()?;
+    Ok(KnownDeclaration { level, trump })
+}
+
 /// Run an evaluation; the dict has `columns`, `docs`, `candidates` (labels), `data` (list of
 /// int32 arrays, index `candidate * len(columns) + column`), `requested`, `completed`,
 /// `interrupted`, `exception`.
@@ -270,8 +300,19 @@ fn run_eval<'py>(
     progress: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let req = guard(|| eval_request(knowledge))?;
-    let (run, exc) =
-        run_polled(py, opts.deals, progress, |ctl| eval::evaluate(game, &req, &opts, ctl))?;
+    let declared = guard(|| declaration(knowledge))?;
+    let (run, exc) = run_polled(py, opts.deals, progress, |ctl| {
+        eval::evaluate_declared(game, &req, declared, &opts, ctl)
+    })?;
+    evaluation_dict(py, run, exc)
+}
+
+/// The result dict of an evaluation (see [`run_eval`]).
+pub(crate) fn evaluation_dict<'py>(
+    py: Python<'py>,
+    run: Run<Evaluation>,
+    exc: Option<PyErr>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     columns_into(&d, &run.value.columns)?;
     let labels: Vec<Option<String>> =
@@ -291,7 +332,7 @@ fn run_eval<'py>(
 
 /// `_evaluate(rules, knowledge, samples, policy, seed, threads=None, chunk_size=None,
 /// progress=None) -> dict`: internal engine of `zhipai.evaluate`. `knowledge` is a dict with
-/// `seat, hand, hands, kitty, voids, dealer, candidates` (see `Knowledge`).
+/// `seat, hand, hands, kitty, voids, dealer, level, trump, candidates` (see `Knowledge`).
 #[pyfunction]
 #[pyo3(signature = (rules, knowledge, samples, policy, seed, threads=None, chunk_size=None, progress=None))]
 #[allow(clippy::too_many_arguments)]

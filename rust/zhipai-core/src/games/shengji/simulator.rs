@@ -68,13 +68,23 @@ impl DealSimulator for ShengjiRules {
         DealShape::new(self.decks as usize, true, &[hand; NUM_PLAYERS], kitty).ok()
     }
 
-    /// Shengji reading of the hook (hand 1 at level 2, as [`DealSimulator::play_deal`]): the
-    /// given hands are received card by card in a random order, with declarations as they come
-    /// in ([`Deal::from_hands`]). `start.dealer = Some(s)` makes seat `s` the dealer and first
-    /// drawer (a later hand); `None` lets the declarations decide (hand 1).
+    /// Level and trump may be fixed by the caller ([`StartingDeal::level`],
+    /// [`StartingDeal::trump`]).
+    fn fixes_declaration(&self) -> bool {
+        true
+    }
+
+    /// Shengji reading of the hook (by default hand 1 at level 2, as
+    /// [`DealSimulator::play_deal`]): the given hands are received card by card in a random
+    /// order, with declarations as they come in ([`Deal::from_hands`]). `start.dealer = Some(s)`
+    /// makes seat `s` the dealer and first drawer (a later hand); `None` lets the declarations
+    /// decide (hand 1). `start.level` sets the level rank; `start.trump = Some(t)` fixes the
+    /// trump and skips declaring ([`Deal::from_hands_declared`]; the dealer is then random when
+    /// not given).
     ///
     /// A candidate (`start.first_action`) is a card multiset for `start.seat`:
-    /// * empty: pass at its first declaration opportunity;
+    /// * empty: pass at its first declaration opportunity (with a known trump there is none:
+    ///   an empty candidate is then an illegal play);
     /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
     /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
     ///   first follow or lead), after the policy's burial when it is the dealer (chosen from
@@ -100,7 +110,19 @@ impl DealSimulator for ShengjiRules {
             }
             d => d.map(|d| d as u8),
         };
-        let mut deal = Deal::from_hands(self, Rank::TWO, dealer, &hands, &start.deal.kitty, rng)?;
+        let level = start.level.unwrap_or(Rank::TWO);
+        let mut deal = match start.trump {
+            Some(trump) => Deal::from_hands_declared(
+                self,
+                level,
+                trump,
+                dealer,
+                &hands,
+                &start.deal.kitty,
+                rng,
+            )?,
+            None => Deal::from_hands(self, level, dealer, &hands, &start.deal.kitty, rng)?,
+        };
         let (_, kitty_size) = hand_and_kitty(self.decks);
         let mut forced = start.first_action.copied();
         while !deal.is_terminal() {
@@ -128,12 +150,19 @@ impl DealSimulator for ShengjiRules {
             }
         }
         let r = *deal.result().expect("done");
-        self.write_row(&r, row);
+        self.write_row_at(&r, Some(level), row);
         Ok(())
     }
 }
 
 impl ShengjiRules {
+    /// [`ShengjiRules::write_row`] for a deal at level `level` (the `level` column).
+    /// `None` (the joker-only level) is written as 13.
+    pub(super) fn write_row_at(&self, r: &DealResult, level: Option<Rank>, row: &mut [i32]) {
+        self.write_row(r, row);
+        row[2] = level.map_or(13, |l| l.index() as i32);
+    }
+
     fn check_row(&self, row: &[i32]) -> Result<()> {
         let n = COLUMNS.len() + self.scoring.jj_scoring as usize;
         if row.len() != n {

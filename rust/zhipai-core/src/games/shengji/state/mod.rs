@@ -183,6 +183,9 @@ pub struct Deal {
     failed_throws: u16,
     /// The bid / burial / play being built card by card.
     building: Multiset,
+    /// Per player: effective suits (bit s) it has shown void in, in completed tricks
+    /// (position evaluation, [`position`]).
+    shown_voids: [u8; NUM_PLAYERS],
     result: Option<DealResult>,
     rng: ChaCha8Rng,
 }
@@ -320,6 +323,7 @@ impl Deal {
             tricks: 0,
             failed_throws: 0,
             building: Multiset::EMPTY,
+            shown_voids: [0; NUM_PLAYERS],
             result: None,
             rng,
         };
@@ -667,6 +671,7 @@ impl Deal {
     }
 
     fn finish_trick(&mut self) -> Result<()> {
+        self.note_voids();
         let format = &self.lead_format;
         let w = if let Some(mult) = one_kind_unit(format) {
             // A single, pair or triple lead; every play was checked or drawn from the legal
@@ -1147,6 +1152,7 @@ fn draw_front<T>(items: &mut [T], k: usize, rng: &mut ChaCha8Rng) {
 }
 
 mod chaodi;
+pub mod position;
 #[cfg(test)]
 mod rule_tests;
 #[cfg(test)]

@@ -1,0 +1,223 @@
+"""Monte Carlo evaluation with a known declaration, and from a Shengji deal in progress."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+
+import zhipai
+from zhipai import _core
+from zhipai.cli import main
+from zhipai.shengji import Deal
+
+POINTS = {"5": 5, "10": 10, "K": 10}
+RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+TWO_PACKS = [f"{r}{s}" for r in RANKS for s in "SHDC"] * 2 + ["SJ", "BJ"] * 2
+
+
+def points(cards: str) -> int:
+    return sum(POINTS.get(c.rank, 0) for c in zhipai.cards(cards))
+
+
+def _deal_hand(seed: int) -> str:
+    """Seat 1's 25 cards from a random 2-deck deal."""
+    d = Deal(zhipai.rules("tractor"), "2", 0, seed)
+    while d.phase == "dealing":
+        d.apply("pass")
+    return d.hand(1)
+
+
+def burying(seed: int = 5, dealer: int = 0) -> Deal:
+    """A 2-deck deal at level 5, dealer fixed, nobody declaring (no-trump), before the burial."""
+    d = Deal(zhipai.rules("tractor"), "5", dealer, seed)
+    while d.phase == "dealing":
+        d.apply("pass")
+    return d
+
+
+def top_points_burial(d: Deal) -> str:
+    """The dealer's 8 cards with the most points (a burial the test knows the points of)."""
+    cards = sorted(zhipai.cards(d.hand(d.dealer)), key=lambda c: -POINTS.get(c.rank, 0))
+    return " ".join(str(c) for c in cards[:8])
+
+
+# ------------------------------------------------------------------ known level / trump / dealer
+
+
+def test_evaluate_with_known_level_trump_and_dealer() -> None:
+    ev = zhipai.evaluate("tractor", 0, _deal_hand(1), samples=60, seed=2, level="5", trump="H", dealer=0, threads=1)
+    out = ev.outcomes(0)
+    assert (out["trump"] == 1).all()  # H
+    assert (out["level"] == 3).all()  # 5 = rank index 3
+    assert (out["dealer"] == 0).all()
+    assert (out["declarations"] == 0).all()
+    nt = zhipai.evaluate("tractor", 0, _deal_hand(1), samples=20, seed=2, trump="nt", threads=1)
+    assert (nt.outcomes(0)["trump"] == 4).all()
+
+
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [({"level": "1"}, "'1'|1"), ({"level": "X"}, "X"), ({"trump": "Z"}, "Z"), ({"trump": "HH"}, "HH")],
+)
+def test_bad_level_or_trump_is_named(kwargs: dict[str, str], needle: str) -> None:
+    with pytest.raises(zhipai.InvalidValueError) as e:
+        zhipai.evaluate("tractor", 0, _deal_hand(1), samples=5, **kwargs)
+    assert any(n in str(e.value) for n in needle.split("|"))
+    with pytest.raises(zhipai.InvalidValueError, match="level"):
+        zhipai.evaluate("tractor", 0, _deal_hand(1), samples=5, level=5)  # type: ignore[arg-type]
+
+
+def test_games_without_a_declaration_refuse_level_and_trump() -> None:
+    hand = "2S 3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS"  # a Gongzhu hand: 13 cards of one deck
+    with pytest.raises(zhipai.InvalidOptionError, match="trump"):
+        zhipai.evaluate("gongzhu", 0, hand, samples=5, trump="H")
+
+
+# ------------------------------------------------------------------ positions
+
+
+def test_the_dealer_knows_its_kitty_and_others_see_it_uniformly() -> None:
+    d = burying()
+    burial = top_points_burial(d)
+    d.apply("bury", burial)
+    k = points(burial)
+    # The dealer buried it: the kitty's points are the same in every sample and candidate.
+    ev = zhipai.evaluate_position(d, 0, samples=30, seed=1, limit=3, threads=1)
+    assert len(ev.candidates) == 3
+    for c in range(3):
+        assert (ev.outcomes(c)["kitty_points"] == k).all()
+    # Seat 1 cannot see it: 83 cards are out of its sight (108 - its 25), the kitty takes 8 of
+    # them uniformly, so E[kitty points] = 8/83 × (200 - its points) (hypergeometric mean).
+    ev = zhipai.evaluate_position(d, 1, samples=4000, seed=1)
+    assert ev.candidates == ["policy"]  # seat 1 is not to move
+    kp = ev.outcomes(0)["kitty_points"]
+    expected = 8 / 83 * (200 - points(d.hand(1)))
+    se = kp.std() / math.sqrt(len(kp))
+    assert abs(kp.mean() - expected) < 4 * se, (kp.mean(), expected, se)
+    assert kp.std() > 0
+
+
+def test_view_keeps_hand_played_cards_and_voids() -> None:
+    d = burying(seed=8)
+    burial = top_points_burial(d)
+    d.apply("bury", burial)
+    for _ in range(30):
+        kind, cards = d.random_move()
+        d.apply(kind, cards)
+    seat = (d.current_player() + 1) % 4
+    view = zhipai.position_view(d, seat)
+    assert view["fixed"][seat] == d.hand(seat)
+    assert view["holding"] == [len(zhipai.cards(d.hand(p))) for p in range(4)]
+    dealer_view = zhipai.position_view(d, d.dealer)
+    assert sorted(str(c) for c in zhipai.cards(dealer_view["known_kitty"])) == sorted(burial.split())
+    if seat != d.dealer:
+        assert view["known_kitty"] == ""
+    gone = zhipai.cards(view["gone"])
+    assert len(gone) + sum(view["holding"]) + view["kitty"] == 108
+    for hands, kitty in _core._position_samples(d._s, seat, 50, 3):
+        assert hands[seat] == d.hand(seat)
+        for p in range(4):
+            got = zhipai.cards(hands[p])
+            assert len(got) == view["holding"][p]
+            void = {str(c) for c in zhipai.cards(view["voids"][p])} if view["voids"][p] else set()
+            assert not void & {str(c) for c in got}
+        # Played cards are never dealt again: hands + kitty + played = two packs.
+        every = [str(c) for h in hands for c in zhipai.cards(h)] + [str(c) for c in zhipai.cards(kitty)]
+        assert sorted(every + [str(c) for c in gone]) == sorted(TWO_PACKS)
+
+
+def test_default_candidates_are_the_legal_plays_and_results_are_reproducible() -> None:
+    d = burying(seed=2)
+    d.apply("bury", top_points_burial(d))
+    for _ in range(6):
+        kind, cards = d.random_move()
+        d.apply(kind, cards)
+    seat = d.current_player()
+    ev1 = zhipai.evaluate_position(d, seat, samples=40, seed=9, threads=1, limit=5)
+    ev2 = zhipai.evaluate_position(d, seat, samples=40, seed=9, threads=2, limit=5)
+    assert ev1.candidates == ev2.candidates and 1 <= len(ev1.candidates) <= 5
+    for c in range(len(ev1.candidates)):
+        for col in ev1.columns:
+            assert np.array_equal(ev1.outcomes(c)[col], ev2.outcomes(c)[col])
+    for label in ev1.candidates:  # every default candidate is a legal play now
+        d.clone().apply("play", label)
+    # seat_return: the seat's team's gain in levels, the sign of its side.
+    out = ev1.outcomes(0)
+    attacker = (seat - d.dealer) % 2 == 1
+    sign = np.where(out["side"] == 1, 1, -1) * (1 if attacker else -1)
+    assert np.array_equal(out["seat_return"], sign * out["levels"])
+    rows = ev1.compare("seat_return", against="best")
+    assert max(r["mean"] for r in rows) == pytest.approx(next(r["mean"] for r in rows if r["diff"] == 0))
+    assert "seat_return" in str(ev1)
+
+
+def test_extra_knowledge_is_kept() -> None:
+    d = burying(seed=4)
+    burial = top_points_burial(d)
+    d.apply("bury", burial)
+    # Seat 1 is told what the kitty holds (say the dealer showed it): its points no longer vary.
+    ev = zhipai.evaluate_position(d, 1, samples=40, seed=2, known={"kitty": burial, "voids": {2: "C"}})
+    assert (ev.outcomes(0)["kitty_points"] == points(burial)).all()
+    without = zhipai.evaluate_position(d, 1, samples=40, seed=2)
+    assert without.outcomes(0)["kitty_points"].std() > 0
+    with pytest.raises(zhipai.ImpossibleDealError):
+        # Three big jokers do not exist in two packs.
+        zhipai.evaluate_position(d, 1, samples=5, known={"hands": {3: "BJ BJ", 2: "BJ"}})
+    with pytest.raises(zhipai.InvalidValueError, match="nope"):
+        zhipai.evaluate_position(d, 1, samples=5, known={"nope": 1})
+
+
+def test_positions_of_the_policy_game_state() -> None:
+    # zhipai.Game(...).new_deal(...) (the Python-policy state) is accepted as well.
+    state = zhipai.Game("tractor").new_deal(seed=3)
+    while not state.legal_moves()[0].startswith("play"):
+        state.apply_builtin("random")  # declarations and the burial
+    state.apply_builtin("random")  # the first lead
+    seat = state.current_player()
+    ev = zhipai.evaluate_position(state, seat, samples=10, seed=1, limit=2, threads=1)
+    assert 1 <= len(ev.candidates) <= 2 and ev.completed == 10
+
+
+def test_position_errors() -> None:
+    d = burying(seed=4)
+    with pytest.raises(zhipai.IllegalPlayError, match="seat 2 is not to move"):
+        zhipai.evaluate_position(d, 2, candidates=["AS"], samples=5)
+    with pytest.raises(zhipai.IllegalPlayError, match="burial"):
+        zhipai.evaluate_position(d, 0, candidates=["AS"], samples=5)  # a burial is 8 cards
+    d.apply("bury", top_points_burial(d))
+    held = set(str(c) for c in zhipai.cards(d.hand(0)))
+    missing = next(f"{r}{s}" for r in "A K Q J".split() for s in "SHDC" if f"{r}{s}" not in held)
+    with pytest.raises(zhipai.IllegalPlayError, match=missing):
+        zhipai.evaluate_position(d, 0, candidates=[missing], samples=5)
+    with pytest.raises(zhipai.InvalidValueError, match="seat"):
+        zhipai.evaluate_position(d, 4, samples=5)
+    with pytest.raises(zhipai.InvalidValueError, match="limit"):
+        zhipai.evaluate_position(d, 0, samples=5, limit=0)
+    with pytest.raises(zhipai.InvalidValueError, match="deal"):
+        zhipai.evaluate_position("not a deal", 0, samples=5)
+    with pytest.raises(zhipai.InvalidValueError, match="GongzhuGameState"):
+        zhipai.evaluate_position(zhipai.Game("gongzhu").new_deal(seed=1), 0, samples=5)
+    fresh = Deal(zhipai.rules("tractor"), "2", None, 1)
+    with pytest.raises(zhipai.InvalidValueError, match="dealing"):
+        zhipai.evaluate_position(fresh, 0, samples=5)
+
+
+def test_cli_known_declaration_and_position(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    code = main(["evaluate", "tractor", "--hand", _deal_hand(1), "--level", "5", "--trump", "H",
+                 "--dealer", "0", "-n", "20", "-q", "-t", "1"])
+    assert code == 0
+    assert "attacker_points" in capsys.readouterr().out
+    assert main(["evaluate", "tractor", "--hand", _deal_hand(1), "--trump", "Q", "-n", "5", "-q"]) == 2
+    assert "Q" in capsys.readouterr().err
+    d = burying(seed=6)
+    d.apply("bury", top_points_burial(d))
+    path = tmp_path / "deal.json"
+    path.write_text(d.to_json())
+    assert json.loads(path.read_text())["game"] == "shengji"
+    code = main(["evaluate", "tractor", "--position", str(path), "--seat", "0", "-n", "10", "-q", "-t", "1"])
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "seat_return" in out and "seat 0" in out
