@@ -754,6 +754,23 @@ mod tests {
     }
 
     #[test]
+    fn counting_a_hand_matches_its_counts() {
+        // 9S ×4, 9H ×3, KD, SJ ×2, BJ; 9 has strength 6, K strength 10.
+        let hand: Multiset = "9S 9S 9S 9S 9H 9H 9H KD SJ SJ BJ".parse().unwrap();
+        let mut nat = [0u8; 13];
+        nat[6] = 7;
+        nat[10] = 1;
+        assert_eq!(HandCounts::of(&hand, None), HandCounts::new(nat, 2, 1, 0));
+        // With 9H as guard card (above_big_joker): three guard cards, four natural 9s.
+        nat[6] = 4;
+        let g = "9H".parse().unwrap();
+        assert_eq!(HandCounts::of(&hand, Some(g)), HandCounts::new(nat, 2, 1, 3));
+        let g = "SJ".parse().unwrap();
+        nat[6] = 7;
+        assert_eq!(HandCounts::of(&hand, Some(g)), HandCounts::new(nat, 0, 1, 2));
+    }
+
+    #[test]
     fn strengths_follow_the_seed_order() {
         let order = [
             "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS", "KS", "AS", "2S", "SJ",
