@@ -373,7 +373,9 @@ class Match:
             ``i`` of ``seed``.
 
     Raises:
-        IllegalPlayError: a deal after the match is won; recording a deal that is not over.
+        IllegalPlayError: a deal after the match is won; recording a deal that is not over, a
+            deal already recorded ("deal already recorded") or any deal but the one the last
+            :meth:`next_deal` returned ("not the match's current deal").
     """
 
     def __init__(self, rules: Rules, seed: int = 0) -> None:
@@ -394,7 +396,8 @@ class Match:
         return Deal(None, _state=self._m.next_deal())  # type: ignore[arg-type]
 
     def record(self, deal: Deal) -> None:
-        """Apply a finished deal of this match (levels, next dealer, winners)."""
+        """Apply a finished deal of this match (levels, next dealer, winners): only the deal the
+        last :meth:`next_deal` returned, once; else ``IllegalPlayError``."""
         self._m.record(deal._s)
 
     def play_hand(self, policy: str = "random") -> dict[str, int]:

@@ -427,7 +427,8 @@ impl PyMatch {
         guard(|| Ok(PyDeal(self.issue()?)))
     }
 
-    /// Apply a finished deal of this match.
+    /// Apply a finished deal of this match: only the deal the last `next_deal` returned, once
+    /// (`IllegalPlayError` "deal already recorded" / "not the match's current deal").
     fn record(&mut self, deal: &PyDeal) -> PyResult<()> {
         guard(|| self.m.record(&deal.0))
     }

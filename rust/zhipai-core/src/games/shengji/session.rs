@@ -34,6 +34,11 @@ use super::ShengjiRules;
 use crate::error::{Result, ZhipaiError};
 use rand::seq::SliceRandom;
 use rand::RngCore;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Source of deal tickets, unique across all matches in the process: a deal from another
+/// match (or a clone of this one) never carries this match's pending ticket.
+static NEXT_TICKET: AtomicU64 = AtomicU64::new(1);
 
 /// A match: deals in sequence with every player's level, the seating and the dealer rotation.
 #[derive(Clone, Debug)]
@@ -53,6 +58,10 @@ pub struct Match {
     pub winners: Option<[u8; 2]>,
     /// Each player's JJ 积分 so far (all 0 unless `jj_scoring` is on).
     pub jj_totals: [i64; NUM_PLAYERS],
+    /// Ticket of the deal last handed out by [`Match::next_deal`] and not yet recorded.
+    pending: Option<u64>,
+    /// Ticket of the deal last recorded (to name a second `record` of it).
+    recorded: Option<u64>,
 }
 
 impl Match {
@@ -66,6 +75,8 @@ impl Match {
             hands: 0,
             winners: None,
             jj_totals: [0; NUM_PLAYERS],
+            pending: None,
+            recorded: None,
         }
     }
 
@@ -78,7 +89,8 @@ impl Match {
     /// first under `random_partners_each_hand`, then deals at the dealer's level (2 in hand 1),
     /// which may be the joker-only level under `after_A = no_trump_level`. Errors with
     /// `IllegalPlay` when the match is over. Under `after_A = cycle_to_2` a match never ends by
-    /// itself: the caller decides when to stop.
+    /// itself: the caller decides when to stop. Only the deal returned last can be recorded (a
+    /// new call replaces the pending one, whose seating is no longer current).
     pub fn next_deal(&mut self, rng: &mut impl RngCore) -> Result<Deal> {
         if let Some([a, b]) = self.winners {
             return Err(ZhipaiError::illegal_play(
@@ -93,13 +105,31 @@ impl Match {
             Some(p) => (self.levels[p as usize], Some(self.seat_of(p))),
             None => (Level::TWO, None), // hand 1: everybody is at 2
         };
-        Deal::new(&self.rules, level, dealer_seat, rng)
+        let mut deal = Deal::new(&self.rules, level, dealer_seat, rng)?;
+        let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
+        deal.match_ticket = Some(ticket);
+        self.pending = Some(ticket);
+        Ok(deal)
     }
 
     /// Apply a finished deal (the last one from [`Match::next_deal`]): every player's level
     /// (mandatory levels, after_A, 勾J) and the next dealer. Errors with `IllegalPlay` when the
-    /// deal is not over.
+    /// deal is not over, was already recorded ("deal already recorded"), or is not the deal the
+    /// match last handed out ("not the match's current deal": made elsewhere, or superseded by a
+    /// later `next_deal`); the match is unchanged then.
     pub fn record(&mut self, deal: &Deal) -> Result<()> {
+        match deal.match_ticket {
+            Some(t) if self.pending == Some(t) => {}
+            Some(t) if self.recorded == Some(t) => {
+                return Err(ZhipaiError::illegal_play("record", "deal already recorded"));
+            }
+            _ => {
+                return Err(ZhipaiError::illegal_play(
+                    "record",
+                    "not the match's current deal (record only the deal from the last next_deal)",
+                ));
+            }
+        }
         let r = deal
             .result()
             .ok_or_else(|| ZhipaiError::illegal_play("record", "the deal is not over"))?;
@@ -132,10 +162,72 @@ impl Match {
         let held = !r.change.take_over;
         self.dealer = Some(player_at(next_dealer(&self.rules.declare, r.dealer, held)));
         self.hands += 1;
+        self.recorded = self.pending.take();
         if won {
             let partner = player_at(r.dealer + 2);
             self.winners = Some([dealer.min(partner), dealer.max(partner)]);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Policy;
+    use crate::rollout::deal_rng;
+
+    fn tractor() -> ShengjiRules {
+        ShengjiRules::from_preset("tractor", &[]).unwrap()
+    }
+
+    fn illegal_reason(e: ZhipaiError) -> String {
+        assert!(matches!(e, ZhipaiError::IllegalPlay { .. }), "{e}");
+        e.to_string()
+    }
+
+    #[test]
+    fn a_deal_is_recorded_once() {
+        let mut m = Match::new(&tractor());
+        let mut rng = deal_rng(1, 0);
+        let mut d = m.next_deal(&mut rng).unwrap();
+        d.play_out(Policy::Random).unwrap();
+        m.record(&d).unwrap();
+        let (levels, dealer) = (m.levels, m.dealer);
+        let e = m.record(&d).unwrap_err();
+        assert!(illegal_reason(e).contains("deal already recorded"));
+        // A clone of the recorded deal is the same deal.
+        assert!(m.record(&d.clone()).is_err());
+        assert_eq!((m.hands, m.levels, m.dealer), (1, levels, dealer));
+    }
+
+    #[test]
+    fn only_the_match_s_current_deal_is_recorded() {
+        let r = tractor();
+        let mut m = Match::new(&r);
+        let mut rng = deal_rng(1, 0);
+        // A deal made outside the match, even a finished one at a plausible level.
+        let mut other = Deal::new(&r, Level::TWO, Some(1), &mut deal_rng(9, 0)).unwrap();
+        other.play_out(Policy::Random).unwrap();
+        let e = m.record(&other).unwrap_err();
+        assert!(illegal_reason(e).contains("not the match's current deal"));
+        // A deal of another match.
+        let mut m2 = Match::new(&r);
+        let mut d2 = m2.next_deal(&mut deal_rng(1, 0)).unwrap();
+        d2.play_out(Policy::Random).unwrap();
+        assert!(illegal_reason(m.record(&d2).unwrap_err()).contains("not the match's current deal"));
+        // A deal superseded by a later next_deal.
+        let mut old = m.next_deal(&mut rng).unwrap();
+        old.play_out(Policy::Random).unwrap();
+        let mut new = m.next_deal(&mut rng).unwrap();
+        assert!(
+            illegal_reason(m.record(&old).unwrap_err()).contains("not the match's current deal")
+        );
+        assert_eq!((m.hands, m.dealer), (0, None));
+        // An unfinished current deal is refused and stays pending.
+        assert!(illegal_reason(m.record(&new).unwrap_err()).contains("not over"));
+        new.play_out(Policy::Random).unwrap();
+        m.record(&new).unwrap();
+        assert_eq!(m.hands, 1);
     }
 }

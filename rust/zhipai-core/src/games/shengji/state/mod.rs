@@ -188,6 +188,9 @@ pub struct Deal {
     shown_voids: [u8; NUM_PLAYERS],
     result: Option<DealResult>,
     rng: ChaCha8Rng,
+    /// The ticket [`super::Match::next_deal`] gave this deal (`None` for deals made elsewhere),
+    /// so the match records only the deal it handed out, once.
+    pub(crate) match_ticket: Option<u64>,
 }
 
 impl Deal {
@@ -326,6 +329,7 @@ impl Deal {
             shown_voids: [0; NUM_PLAYERS],
             result: None,
             rng,
+            match_ticket: None,
         };
         deal.run_dealing();
         deal
