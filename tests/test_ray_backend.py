@@ -11,6 +11,8 @@ import _thread
 import functools
 import importlib
 import math
+import re
+import socket
 import sys
 import threading
 
@@ -154,14 +156,52 @@ def test_cluster_address_from_argument_then_ray_address_else_local(monkeypatch, 
         monkeypatch.delenv("RAY_ADDRESS", raising=False)
     else:
         monkeypatch.setenv("RAY_ADDRESS", env)
+    probed = []
+    monkeypatch.setattr(ray_backend, "check_reachable", probed.append)
     fake = FakeRay()
     ray_backend._init(fake, argument)
+    assert probed == ([] if expected is None else [expected])
     (call,) = fake.calls
     assert call.get("address") == expected
     assert ("include_dashboard" in call) == (expected is None)  # only when starting a local cluster
     already = FakeRay(initialized=True)
     ray_backend._init(already, argument)
     assert already.calls == []
+
+
+def unused_local_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_unreachable_cluster_address_fails_fast_naming_it(monkeypatch, scheme):
+    address = f"{scheme}127.0.0.1:{unused_local_port()}"
+    fake = FakeRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    with pytest.raises(zhipai.InvalidValueError, match=re.escape(f"invalid ray_address {address!r}")):
+        zhipai.simulate("tractor", 10, progress=False, backend="ray", ray_address=address)
+    assert fake.calls == []  # Ray never tried (it would retry for minutes)
+
+
+def test_cli_unreachable_cluster_address_is_one_line_exit_2(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "ray", FakeRay())
+    address = f"localhost:{unused_local_port()}"
+    assert main(["simulate", "tractor", "-n", "10", "-q", "--backend", "ray", "--ray-address", address]) == 2
+    err = capsys.readouterr().err
+    assert address in err and "no Ray cluster reachable" in err and len(err.strip().splitlines()) == 1
+
+
+def test_reachable_or_unprobed_cluster_addresses_pass():
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        ray_backend.check_reachable(f"127.0.0.1:{port}")
+        ray_backend.check_reachable(f"ray://127.0.0.1:{port}")
+    for address in ("auto", "local", "ray://head"):  # left to Ray: no port to probe
+        ray_backend.check_reachable(address)
 
 
 def test_default_chunk_and_plan():

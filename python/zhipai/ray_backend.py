@@ -7,7 +7,10 @@ joins the chunks in deal order with :meth:`zhipai.SimResult.concat` — rows con
 aggregates merged exactly. The result is therefore array-equal to ``backend="local"``.
 
 * Cluster: ``ray.init(address)`` unless Ray is already initialised; ``address`` defaults to
-  ``RAY_ADDRESS``, else a cluster is started on this machine. Workers must have the same
+  ``RAY_ADDRESS``, else a cluster is started on this machine. A ``host:port`` or
+  ``ray://host:port`` address is first probed with a TCP connect (:data:`CONNECT_TIMEOUT`
+  seconds) so a wrong one fails fast with ``InvalidValueError`` naming it, instead of Ray
+  retrying for minutes; ``"auto"`` is passed to Ray as is. Workers must have the same
   zhipai version installed (rules travel as preset + options, rebuilt on the worker).
 * Resources: each task asks Ray for ``threads`` CPUs (default 1) and runs that many engine
   threads, so Ray's scheduler — not each task — decides how many deals run at once.
@@ -51,11 +54,42 @@ def import_ray() -> Any:
     return ray
 
 
+#: Seconds to wait for a cluster's TCP port before giving up on its address.
+CONNECT_TIMEOUT = 5.0
+
+
+def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
+    """Fail fast on a cluster address nobody listens at (``ray.init`` may retry for minutes).
+
+    ``"host:port"`` (the GCS address, port 6379 by default on a head node) and
+    ``"ray://host:port"`` (Ray Client, port 10001 by default) are probed with one TCP connect of
+    at most ``timeout`` seconds; ``"auto"``/``"local"`` (find or start a cluster on this machine)
+    and addresses without a port are left to Ray. Raises ``InvalidValueError`` naming the
+    address when the port does not answer (or the host does not resolve).
+    """
+    import socket
+
+    target = address.removeprefix("ray://")
+    host, sep, port = target.rpartition(":")
+    if address in ("auto", "local") or not sep or not port.isdigit():
+        return
+    host = host.strip("[]")  # "[::1]:6379"
+    try:
+        socket.create_connection((host, int(port)), timeout=timeout).close()
+    except (OSError, ValueError) as e:
+        reason = "timed out" if isinstance(e, TimeoutError) else str(e) or type(e).__name__
+        raise _core.InvalidValueError(
+            f"invalid ray_address {address!r}: no Ray cluster reachable there ({reason} within "
+            f"{timeout:g} s); start one with `ray start --head` or pass its GCS address host:port"
+        ) from None
+
+
 def _init(ray: Any, address: str | None) -> None:
     if ray.is_initialized():
         return
     address = address or os.environ.get("RAY_ADDRESS")
     if address:
+        check_reachable(address)
         ray.init(address=address, logging_level="WARNING", log_to_driver=False)
     else:
         # A throw-away cluster on this machine: no dashboard (faster start, no open port).
