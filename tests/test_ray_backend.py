@@ -24,6 +24,7 @@ from zhipai import _core
 from zhipai.cli import main
 
 ray_backend = importlib.import_module("zhipai.ray_backend")
+simulate_module = importlib.import_module("zhipai.simulate")
 
 
 def local(preset="tractor", deals=2000, **kw):
@@ -204,6 +205,49 @@ def test_reachable_or_unprobed_cluster_addresses_pass():
         ray_backend.check_reachable(address)
 
 
+class IdleRay(FakeRay):
+    """A cluster whose tasks never finish (so a run stopped at once has no completed deal)."""
+
+    def __init__(self):
+        super().__init__(initialized=True)
+        self.cluster_resources = lambda: {"CPU": 2.0}
+        self.cancel = lambda ref: None
+
+    def remote(self, **options):
+        return lambda fn: type("Task", (), {"remote": staticmethod(lambda *a, **k: object())})
+
+
+@pytest.mark.parametrize("aggregate_only", [False, True])
+def test_a_run_with_no_completed_deal_says_so(monkeypatch, capsys, aggregate_only):
+    monkeypatch.setitem(sys.modules, "ray", IdleRay())
+    r = zhipai.simulate("tractor", 1000, backend="ray", aggregate_only=aggregate_only,
+                        progress=lambda done, total: False)
+    assert (r.completed, r.interrupted) == (0, True)
+    for stats in (r.stats("attacker_points"), zhipai.SimResult.concat([r]).stats("attacker_points")):
+        assert (stats["count"], stats["min"], stats["max"]) == (0, None, None)
+    side = r.summary()["side"]
+    assert (side.count, side.mean, side.std, side.ci95, side.min, side.max) == (0, None, None, None, None, None)
+    text = str(r.summary())
+    assert "no completed deals" in text
+    assert "nan" not in text and "2147483647" not in text and "0 deals" not in text
+    # The CLI prints the same summary for a run interrupted before any deal completed.
+    def interrupted(*args, **kwargs):
+        raise zhipai.SimulationInterrupted(r)
+
+    monkeypatch.setattr(zhipai, "simulate", interrupted)
+    assert main(["simulate", "tractor", "-n", "1000", "-q"]) == 130
+    out = capsys.readouterr().out
+    assert "no completed deals" in out and "nan" not in out and "2147483647" not in out
+
+
+def test_merged_min_max_leave_out_empty_parts():
+    empty = {"count": 0, "sum": 0, "sum_sq": 0, "min": None, "max": None, "histogram": []}
+    full = {"count": 2, "sum": 3, "sum_sq": 5, "min": 1, "max": 2, "histogram": [(1, 1), (2, 1)]}
+    merged = simulate_module._merge_stats([empty, full, empty])
+    assert (merged["count"], merged["min"], merged["max"]) == (2, 1, 2)
+    assert (simulate_module._merge_stats([empty])["min"], simulate_module._merge_stats([empty])["max"]) == (None, None)
+
+
 def test_default_chunk_and_plan():
     def cluster_of(cpus):
         fake = FakeRay()
@@ -292,7 +336,7 @@ def test_ray_stop_before_any_chunk_returns_an_empty_interrupted_result(cluster, 
     assert (r.completed, r.requested, r.interrupted) == (0, 400, True)
     assert r.columns == local(deals=1).columns
     if aggregate_only:
-        assert r.stats("attacker_points")["count"] == 0 and math.isnan(r.summary()["side"].mean)
+        assert r.stats("attacker_points")["count"] == 0 and r.summary()["side"].mean is None
     else:
         assert all(len(r[c]) == 0 and r[c].dtype == np.int32 for c in r.columns)
 

@@ -280,15 +280,14 @@ class _Run:
         local deal, as no chunk reported them."""
         import numpy as np
 
+        from zhipai.simulate import EMPTY_STATS
+
         c = self.common
         one = self.engine(deals=1, policy=c["policy"], seed=c["seed"], threads=1, aggregate_only=True)
         raw = {"columns": one["columns"], "docs": one["docs"], "requested": 0, "completed": 0, "interrupted": True}
         if c["aggregate_only"]:
-            raw["stats"] = [dict(_EMPTY_STATS) for _ in one["columns"]]
+            raw["stats"] = [dict(EMPTY_STATS) for _ in one["columns"]]
         else:
             raw["data"] = [np.empty(0, dtype=np.int32) for _ in one["columns"]]
         return self.part(raw, self.chunks[0][0])
 
-
-#: The aggregate of no values (as the engine's empty ``ColumnStats``).
-_EMPTY_STATS = {"count": 0, "sum": 0, "sum_sq": 0, "min": 2**31 - 1, "max": -(2**31), "histogram": []}

@@ -75,23 +75,27 @@ class ColumnSummary:
     NaN below two deals), sample standard deviation ``std`` (divisor ``n - 1``), ``min``/``max``,
     and ``distribution`` (value → number of deals) for small-integer columns, else ``None``.
     Mean and variance come from exact integer sums, so they do not depend on summation order.
+    With no deals (``count == 0``, e.g. a run stopped before any deal completed) ``mean``,
+    ``std``, ``ci95``, ``min`` and ``max`` are ``None``.
     """
 
     name: str
     doc: str
     count: int
-    mean: float
-    std: float
-    ci95: tuple[float, float]
-    min: int
-    max: int
+    mean: float | None
+    std: float | None
+    ci95: tuple[float, float] | None
+    min: int | None
+    max: int | None
     distribution: dict[int, int] | None = field(default=None)
 
     @classmethod
     def from_stats(cls, name: str, doc: str, s: Mapping[str, Any]) -> ColumnSummary:
         """From the exact aggregates ``count, sum, sum_sq, min, max, histogram`` of the engine."""
         n, total, total_sq = int(s["count"]), int(s["sum"]), int(s["sum_sq"])
-        mean = total / n if n else math.nan
+        if n == 0:
+            return cls(name, doc, 0, None, None, None, None, None, None)
+        mean = total / n
         if n >= 2:
             var = (n * total_sq - total * total) / (n * (n - 1))  # exact ints, one rounding
             std = math.sqrt(max(var, 0.0))
@@ -108,15 +112,20 @@ class ColumnSummary:
     def fraction(self, value: int) -> float:
         """Share of deals where the column equals ``value`` (needs a distribution)."""
         if self.distribution is None:
-            raise ValueError(f"column {self.name!r} has no distribution (too many values)")
+            raise ValueError(f"column {self.name!r} has no distribution (too many values or no deals)")
         return self.distribution.get(value, 0) / self.count
+
+
+#: The aggregates of no values: ``min``/``max`` are ``None`` (the engine's sentinels
+#: ``2**31 - 1`` / ``-2**31`` never reach the user).
+EMPTY_STATS: dict[str, Any] = {"count": 0, "sum": 0, "sum_sq": 0, "min": None, "max": None, "histogram": []}
 
 
 def _exact_stats(col: np.ndarray) -> dict[str, Any]:
     """The engine's aggregates of an int32 column, computed exactly with numpy + Python ints."""
     n = len(col)
     if n == 0:
-        return {"count": 0, "sum": 0, "sum_sq": 0, "min": 2**31 - 1, "max": -(2**31), "histogram": []}
+        return dict(EMPTY_STATS)
     c = col.astype(np.int64)
     lo, hi = int(c.min()), int(c.max())
     biggest_sq = max(lo * lo, hi * hi, 1)
@@ -156,6 +165,8 @@ class Summary(Mapping[str, ColumnSummary]):
         }
 
     def __str__(self) -> str:
+        if all(c.count == 0 for c in self._columns.values()):
+            return f"{self.title}\n\nno completed deals"
         width = max([len("column")] + [len(n) for n in self._columns])
         lines = [self.title, ""]
         lines.append(
@@ -243,19 +254,22 @@ class SimResult(Mapping[str, np.ndarray]):
 
     # --- analysis -------------------------------------------------------------------------
     def stats(self, name: str) -> dict[str, Any]:
-        """Exact aggregates of one column: ``count, sum, sum_sq, min, max, histogram``."""
+        """Exact aggregates of one column: ``count, sum, sum_sq, min, max, histogram``
+        (``min``/``max`` ``None`` when ``count`` is 0)."""
         if name not in self.docs:
             raise KeyError(f"no column {name!r}; columns: {', '.join(self.columns)}")
         if self._stats is not None:
-            return dict(self._stats[name])
+            s = dict(self._stats[name])
+            return dict(EMPTY_STATS) if int(s["count"]) == 0 else s
         return _exact_stats(self._data[name])
 
     def summary(self) -> Summary:
-        """Per column: mean, std, 95% CI of the mean, min, max, distribution of small ints."""
+        """Per column: mean, std, 95% CI of the mean, min, max, distribution of small ints
+        (``None`` for every statistic but ``count`` when no deal completed; ``str()`` then
+        reads "no completed deals")."""
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
-        title = (
-            f"{self.preset}: {self.completed} deals{stop}, policy {self.policy}, seed {self.seed}"
-        )
+        done = f"{self.completed} deals" if self.completed else "no completed deals"
+        title = f"{self.preset}: {done}{stop}, policy {self.policy}, seed {self.seed}"
         if self.first_deal:
             title += f", deals {self.first_deal}..{self.first_deal + self.completed}"
         return Summary(
@@ -367,8 +381,10 @@ class SimResult(Mapping[str, np.ndarray]):
 def _merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The exact aggregate of several ``count, sum, sum_sq, min, max, histogram`` dicts (as the
     engine's ``ColumnStats::merge``): sums add, min/max combine, histograms add bin by bin and are
-    ``None`` as soon as one part has a value outside -256..255."""
+    ``None`` as soon as one part has a value outside -256..255. Parts of no values are left
+    out of min/max (``None`` when every part is empty)."""
     hist: dict[int, int] | None = {}
+    filled = [s for s in parts if int(s["count"]) > 0]
     for s in parts:
         if s["histogram"] is None or hist is None:
             hist = None
@@ -379,8 +395,8 @@ def _merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "count": sum(int(s["count"]) for s in parts),
         "sum": sum(int(s["sum"]) for s in parts),
         "sum_sq": sum(int(s["sum_sq"]) for s in parts),
-        "min": min(int(s["min"]) for s in parts),
-        "max": max(int(s["max"]) for s in parts),
+        "min": min((int(s["min"]) for s in filled), default=None),
+        "max": max((int(s["max"]) for s in filled), default=None),
         "histogram": None if hist is None else sorted(hist.items()),
     }
 
