@@ -75,16 +75,17 @@ class ColumnSummary:
     NaN below two deals), sample standard deviation ``std`` (divisor ``n - 1``), ``min``/``max``,
     and ``distribution`` (value → number of deals) for small-integer columns, else ``None``.
     Mean and variance come from exact integer sums, so they do not depend on summation order.
-    With no deals (``count == 0``, e.g. a run stopped before any deal completed) ``mean``,
-    ``std``, ``ci95``, ``min`` and ``max`` are ``None``.
+    With no deals (``count == 0``, e.g. a run stopped before any deal completed) ``min`` and
+    ``max`` are ``None`` and ``mean``/``std``/``ci95`` NaN (undefined, as ``std`` below two
+    deals; floats, so callers formatting them keep working).
     """
 
     name: str
     doc: str
     count: int
-    mean: float | None
-    std: float | None
-    ci95: tuple[float, float] | None
+    mean: float
+    std: float
+    ci95: tuple[float, float]
     min: int | None
     max: int | None
     distribution: dict[int, int] | None = field(default=None)
@@ -94,7 +95,7 @@ class ColumnSummary:
         """From the exact aggregates ``count, sum, sum_sq, min, max, histogram`` of the engine."""
         n, total, total_sq = int(s["count"]), int(s["sum"]), int(s["sum_sq"])
         if n == 0:
-            return cls(name, doc, 0, None, None, None, None, None, None)
+            return cls(name, doc, 0, math.nan, math.nan, (math.nan, math.nan), None, None, None)
         mean = total / n
         if n >= 2:
             var = (n * total_sq - total * total) / (n * (n - 1))  # exact ints, one rounding
@@ -265,8 +266,8 @@ class SimResult(Mapping[str, np.ndarray]):
 
     def summary(self) -> Summary:
         """Per column: mean, std, 95% CI of the mean, min, max, distribution of small ints
-        (``None`` for every statistic but ``count`` when no deal completed; ``str()`` then
-        reads "no completed deals")."""
+        (with no completed deal: ``min``/``max`` ``None``, the rest NaN, and ``str()`` reads
+        "no completed deals")."""
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
         done = f"{self.completed} deals" if self.completed else "no completed deals"
         title = f"{self.preset}: {done}{stop}, policy {self.policy}, seed {self.seed}"
