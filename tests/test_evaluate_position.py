@@ -287,3 +287,13 @@ def test_dealer_short_candidate_with_known_trump_is_its_first_lead() -> None:
     assert len(r) == 50
     with pytest.raises(zhipai.IllegalPlayError, match="3S"):
         zhipai.evaluate("tractor", 0, README_HAND, trump="S", dealer=0, candidates=["3S"], samples=5, progress=False)
+
+
+def test_the_joker_only_level_nt_needs_after_a_no_trump_level() -> None:
+    nt = zhipai.rules("tractor", after_A="no_trump_level")
+    r = zhipai.evaluate(nt, 1, _deal_hand(1), level="NT", samples=20, progress=False, threads=1)
+    assert set(r.outcomes()["level"]) == {13}  # 13 = the joker-only level
+    with pytest.raises(zhipai.InvalidValueError, match="after_A=no_trump_level"):
+        zhipai.evaluate("tractor", 1, _deal_hand(1), level="NT", samples=5, progress=False)
+    with pytest.raises(zhipai.InvalidValueError, match="NT"):
+        zhipai.evaluate(nt, 1, _deal_hand(1), level="Z", samples=5, progress=False)

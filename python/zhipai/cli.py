@@ -310,7 +310,7 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
                    "when the game has them, else every column) or all")
     p.add_argument("--kitty", metavar="CARDS", help="cards known to be in the kitty")
     p.add_argument("--dealer", type=int, help="the dealer seat, when known")
-    p.add_argument("--level", help="the level rank 2..A, when known (Shengji family; default 2)")
+    p.add_argument("--level", help="the level rank 2..A, or NT with after_A=no_trump_level, when known (Shengji family; default 2)")
     p.add_argument("--trump", help="the trump S/H/D/C/NT, when known (Shengji family): no declaring")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")

@@ -257,8 +257,9 @@ def evaluate(
         policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
         dealer: the dealer seat, when known; default: the game decides (Shengji: the
             declarations in hand 1, or a random seat when ``trump`` is given).
-        level: the level rank (级牌) of the deal, ``"2"`` … ``"A"`` (Shengji family; default
-            ``"2"``, hand 1). shengji.md §2.1.
+        level: the level rank (级牌) of the deal, ``"2"`` … ``"A"``, or ``"NT"`` (the joker-only
+            level, only with the option ``after_A=no_trump_level``; column ``level`` = 13)
+            (Shengji family; default ``"2"``, hand 1). shengji.md §2.1.
         trump: the trump when the declaration is known, ``"S"``, ``"H"``, ``"D"``, ``"C"`` or
             ``"NT"`` (Shengji family): the deal skips declaring (§2.2) and goes straight to the
             dealer's burial. Default: declared during the deal by the policy.

@@ -2,7 +2,7 @@
 //! evaluation hook (shengji.md §1–§8).
 
 use super::declare::Bid;
-use super::scoring::Side;
+use super::scoring::{Level, Side};
 use super::state::{hand_and_kitty, Deal, DealResult, Move, Phase, NUM_PLAYERS};
 use super::ShengjiRules;
 use crate::cards::Rank;
@@ -79,7 +79,8 @@ impl DealSimulator for ShengjiRules {
     /// [`DealSimulator::play_deal`]): the given hands are received card by card in a random
     /// order, with declarations as they come in ([`Deal::from_hands`]). `start.dealer = Some(s)`
     /// makes seat `s` the dealer and first drawer (a later hand); `None` lets the declarations
-    /// decide (hand 1). `start.level` sets the level rank; `start.trump = Some(t)` fixes the
+    /// decide (hand 1). `start.level` sets the level rank (`Some(None)`:
+    /// the joker-only level, under `after_A = no_trump_level` only); `start.trump = Some(t)` fixes the
     /// trump and skips declaring ([`Deal::from_hands_declared`]; the dealer is then random when
     /// not given).
     ///
@@ -117,7 +118,12 @@ impl DealSimulator for ShengjiRules {
             }
             d => d.map(|d| d as u8),
         };
-        let level = start.level.unwrap_or(Rank::TWO);
+        // `Some(None)`: the joker-only level (checked against after_A by `Deal::from_hands`).
+        let level = match start.level {
+            None => Level::from(Rank::TWO),
+            Some(Some(rank)) => Level::from(rank),
+            Some(None) => Level::NO_TRUMP,
+        };
         let mut deal = match start.trump {
             Some(trump) => Deal::from_hands_declared(
                 self,
@@ -135,7 +141,7 @@ impl DealSimulator for ShengjiRules {
         // A declaration-shaped candidate is a bid (never a play), tried while declaring lasts.
         let bid = forced
             .filter(|_| start.trump.is_none())
-            .and_then(|m| Bid::from_cards(&m.to_vec(), level, self.decks).ok());
+            .and_then(|m| Bid::from_cards(&m.to_vec(), level.rank()?, self.decks).ok());
         if let (Some(b), Some(m)) = (bid, forced) {
             if !hands[start.seat].contains_all(&m) {
                 return Err(ZhipaiError::illegal_play(
@@ -179,7 +185,7 @@ impl DealSimulator for ShengjiRules {
             }
         }
         let r = *deal.result().expect("done");
-        self.write_row_at(&r, Some(level), row);
+        self.write_row_at(&r, level.rank(), row);
         Ok(())
     }
 }
