@@ -82,7 +82,7 @@ def test_deterministic_for_any_threads(toy):
     [
         ({"hand": "AS AH"}, zhipai.InvalidValueError, "seat 1 holds 12"),
         ({"seat": 4}, zhipai.InvalidValueError, "seat 4"),
-        ({"seat": -1}, zhipai.InvalidValueError, "seat -1"),
+        ({"seat": -1}, zhipai.InvalidValueError, "seat -1: expected a seat of the game, 0 to 3"),
         ({"samples": 0}, zhipai.InvalidValueError, "samples 0"),
         ({"policy": "smart"}, zhipai.InvalidValueError, "smart"),
         ({"dealer": 9}, zhipai.InvalidValueError, "dealer 9"),
@@ -95,6 +95,20 @@ def test_deterministic_for_any_threads(toy):
 def test_bad_input_names_the_value(toy, kwargs, exc, needle):
     with pytest.raises(exc, match=needle or None):
         ev(**{"samples": 10, **kwargs})
+
+
+def test_voids_accept_a_run_of_suit_letters(toy):
+    a = ev(samples=200, known={"voids": {0: "D C"}}, seed=4)
+    b = ev(samples=200, known={"voids": {0: "DC"}}, seed=4)
+    assert all(np.array_equal(a.outcomes()[c], b.outcomes()[c]) for c in a.columns)
+    assert main(["evaluate", "gongzhu", "--hand", HAND, "--seat", "1", "-n", "50", "--void", "0:DC", "-q"]) == 0
+
+
+def test_no_completed_samples_prints_no_table():
+    raw = {"columns": ["score"], "docs": ["aces"], "candidates": [None, "AS"], "requested": 100,
+           "completed": 0, "interrupted": True, "data": [np.zeros(0, np.int32)] * 2}
+    text = str(ev_module.Evaluation(raw, preset="gongzhu", seat=1, policy="random", seed=0))
+    assert "no completed samples" in text and "nan" not in text and len(text.splitlines()) == 2
 
 
 def test_unknown_candidate_and_column(toy):
@@ -121,6 +135,9 @@ def test_cli_evaluate(toy, capsys):
 def test_cli_evaluate_errors_exit_2(capsys):
     assert main(["evaluate", "gongzhu", "--hand", HAND, "--void", "D"]) == 2
     assert "--void 'D'" in capsys.readouterr().err
+    assert main(["evaluate", "gongzhu", "--hand", HAND, "--known", "H"]) == 2
+    err = capsys.readouterr().err
+    assert "--known 'H'" in err and "2:H" not in err
     p = subprocess.run([sys.executable, "-m", "zhipai.cli", "evaluate", "tractor", "--hand", "AS"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "invalid hand AS" in p.stderr

@@ -221,3 +221,79 @@ def test_cli_known_declaration_and_position(tmp_path, capsys) -> None:  # type: 
     assert code == 0
     out = capsys.readouterr().out
     assert "seat_return" in out and "seat 0" in out
+
+
+def _position_file(tmp_path) -> str:  # type: ignore[no-untyped-def]
+    d = burying(seed=6)
+    d.apply("bury", top_points_burial(d))
+    path = tmp_path / "deal.json"
+    path.write_text(d.to_json())
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [["--hand", "AS"], ["--trump", "H"], ["--level", "5"], ["--dealer", "1"], ["--decks", "2"],
+     ["--option", "chaodi=true"], ["--trump", "H", "--dealer", "1"]],
+)
+def test_cli_position_refuses_flags_the_record_fixes(tmp_path, capsys, extra) -> None:  # type: ignore[no-untyped-def]
+    code = main(["evaluate", "tractor", "--position", _position_file(tmp_path), "-n", "5", "-q", *extra])
+    err = capsys.readouterr().err
+    assert code == 2
+    for flag in extra[::2]:
+        assert flag in err
+
+
+def test_cli_position_refuses_another_preset(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["evaluate", "gongzhu", "--position", _position_file(tmp_path), "-n", "5", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "'gongzhu'" in err and "'tractor'" in err
+
+
+def test_cli_position_prints_key_columns_unless_all(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    path = _position_file(tmp_path)
+    assert main(["evaluate", "tractor", "--position", path, "-n", "10", "-q", "-t", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "seat_return:" in out and "attacker_points:" in out and "kitty_points:" not in out
+    assert main(["evaluate", "tractor", "--position", path, "-n", "10", "-q", "-t", "1", "--columns", "all"]) == 0
+    assert "kitty_points:" in capsys.readouterr().out
+
+
+def test_known_cards_of_the_evaluated_seat_must_be_in_its_hand() -> None:
+    hand = _deal_hand(1)
+    missing = next(c for c in TWO_PACKS if hand.split().count(c) < 2)
+    with pytest.raises(zhipai.InvalidValueError, match=missing):
+        zhipai.evaluate("tractor", 1, hand, known={"hands": {1: f"{missing} {missing}"}}, samples=5, progress=False)
+    held = hand.split()[0]
+    assert len(zhipai.evaluate("tractor", 1, hand, known={"hands": {1: held}}, samples=5, progress=False)) == 5
+
+
+README_HAND = "BJ SJ 2S 2S AS AS KS QS JS 10S 2H AH KH KH QH 9D 9D 8D 5D 3C 4C 6C 7C 8C QC"
+
+
+def test_declaration_shaped_candidates_are_declarations() -> None:
+    # A single level card was played as the seat's first follow (an illegal play in some deals).
+    r = zhipai.evaluate("tractor", 0, README_HAND, candidates=["2S", "2S 2S", "2H"], samples=200,
+                        progress=False, threads=1)
+    assert r.candidates == ["2S", "2S 2S", "2H"] and len(r) == 200
+    with pytest.raises(zhipai.IllegalPlayError, match="2D"):
+        zhipai.evaluate("tractor", 0, README_HAND, candidates=["2D"], samples=5, progress=False)
+
+
+def test_dealer_short_candidate_with_known_trump_is_its_first_lead() -> None:
+    # Documented: the policy buries from the other cards, then the candidate leads trick 1.
+    r = zhipai.evaluate("tractor", 0, README_HAND, trump="S", dealer=0, candidates=["3C", "QC"], samples=50,
+                        progress=False, threads=1)
+    assert len(r) == 50
+    with pytest.raises(zhipai.IllegalPlayError, match="3S"):
+        zhipai.evaluate("tractor", 0, README_HAND, trump="S", dealer=0, candidates=["3S"], samples=5, progress=False)
+
+
+def test_the_joker_only_level_nt_needs_after_a_no_trump_level() -> None:
+    nt = zhipai.rules("tractor", after_A="no_trump_level")
+    r = zhipai.evaluate(nt, 1, _deal_hand(1), level="NT", samples=20, progress=False, threads=1)
+    assert set(r.outcomes()["level"]) == {13}  # 13 = the joker-only level
+    with pytest.raises(zhipai.InvalidValueError, match="after_A=no_trump_level"):
+        zhipai.evaluate("tractor", 1, _deal_hand(1), level="NT", samples=5, progress=False)
+    with pytest.raises(zhipai.InvalidValueError, match="NT"):
+        zhipai.evaluate(nt, 1, _deal_hand(1), level="Z", samples=5, progress=False)

@@ -198,9 +198,14 @@ def _seat_cards(items: list[str] | None, flag: str) -> dict[int, str]:
     for item in items or []:
         seat, sep, cards = item.partition(":")
         if not sep or not seat.strip().isdigit():
-            raise ValueError(f"invalid {flag} {item!r}: expected SEAT:CARDS, e.g. 2:H or 3:'AS KS'")
+            example = "2:H or 3:SHD (suit letters) or 3:'AS KS'" if flag == "--void" else "3:'AS KS'"
+            raise ValueError(f"invalid {flag} {item!r}: expected SEAT:CARDS, e.g. {example}")
         out[int(seat)] = cards.strip()
     return out
+
+
+# What `zhipai evaluate` prints by default (`--columns all` prints every column).
+_KEY_COLUMNS = ["attacker_points", "levels", "seat_return"]
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
@@ -235,20 +240,37 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
-    print(result)
+    print(result.report(None if args.columns == "all" else _KEY_COLUMNS))
     return status
 
 
 def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | None) -> int:
     """``--position FILE``: a Shengji deal record (``zhipai.shengji.Deal.to_json``) replayed to
     its last move, evaluated from ``--seat`` (``zhipai.evaluate_position``)."""
+    conflicting = [flag for flag, value in (
+        ("--hand", args.hand), ("--trump", args.trump), ("--level", args.level),
+        ("--dealer", args.dealer), ("--decks", args.decks), ("--option", args.option),
+    ) if value is not None]
+    if conflicting:
+        raise ValueError(
+            f"--position takes the rules, level, trump, dealer and hands from the deal record: "
+            f"remove {', '.join(conflicting)}")
     with open(args.position, encoding="utf-8") as f:
         deal = zhipai.shengji.Deal.from_json(f.read())
+    recorded = (getattr(deal, "_start", None) or {}).get("preset")
+    if recorded and recorded != args.preset:
+        raise ValueError(f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
+    known = {
+        "hands": _seat_cards(args.known, "--known"),
+        "voids": _seat_cards(args.void, "--void"),
+        "kitty": args.kitty or "",
+    }
     status = 0
     try:
         result = zhipai.evaluate_position(
             deal,
             args.seat,
+            known=known,
             candidates=candidates,
             samples=args.samples,
             policy=args.policy,
@@ -259,7 +281,7 @@ def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | 
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
-    print(result)
+    print(result.report(None if args.columns == "all" else _KEY_COLUMNS))
     return status
 
 
@@ -281,10 +303,14 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
                    help="a first action to compare (cards; 'policy' = let the policy choose), repeatable")
     p.add_argument("--known", action="append", metavar="SEAT:CARDS", help="cards known in another hand")
-    p.add_argument("--void", action="append", metavar="SEAT:CARDS", help="a seat holds none of these (suit letters allowed)")
+    p.add_argument("--void", action="append", metavar="SEAT:CARDS",
+                   help="a seat holds none of these: cards, or suit letters (1:H, 1:'S H' or 1:SHDC)")
+    p.add_argument("--columns", default="key", choices=["key", "all"],
+                   help="outcome columns printed: key (default: attacker_points, levels, seat_return "
+                   "when the game has them, else every column) or all")
     p.add_argument("--kitty", metavar="CARDS", help="cards known to be in the kitty")
     p.add_argument("--dealer", type=int, help="the dealer seat, when known")
-    p.add_argument("--level", help="the level rank 2..A, when known (Shengji family; default 2)")
+    p.add_argument("--level", help="the level rank 2..A, or NT with after_A=no_trump_level, when known (Shengji family; default 2)")
     p.add_argument("--trump", help="the trump S/H/D/C/NT, when known (Shengji family): no declaring")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")

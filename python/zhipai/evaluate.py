@@ -22,6 +22,7 @@ candidate play is rolled out on common random numbers.
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Union
 
@@ -63,19 +64,39 @@ def _cards_text(value: CardsArg, what: str) -> str:
 
 
 def _void_text(value: CardsArg, seat: int) -> str:
-    """Cards of a void: suit letters (``"S H"``) stand for the 13 cards of the suit."""
+    """Cards of a void: suit letters stand for the 13 cards of the suit, separated (``"S H"``)
+    or run together (``"SHDC"``); other tokens are cards."""
     if isinstance(value, str):
         parts = []
         for tok in value.split():
-            suit = _SUITS.get(tok.upper())
-            parts.append(" ".join(r + suit for r in _RANKS) if suit else tok)
+            if all(ch in _SUITS for ch in tok.upper()):
+                parts += [" ".join(r + _SUITS[ch] for r in _RANKS) for ch in tok.upper()]
+            else:
+                parts.append(tok)
         value = " ".join(parts)
     return _cards_text(value, f"void of seat {seat}")
 
 
 def _seat(value: Any, what: str) -> int:
     """A seat number ≥ 0 (the game checks its upper bound); bools and floats refused."""
+    if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+        raise InvalidValueError(
+            f"invalid {what} {value}: expected a seat of the game, 0 to 3 (0 to 4 in Baohuang)")
     return int(_core._check_int(what, value, 0, 255))
+
+
+def _check_own_known(seat: int, hand: str, hands: list[tuple[int, str]]) -> None:
+    """Known cards given for the evaluated seat itself must be cards of its hand."""
+    held = Counter(str(c) for c in _core.cards(hand))
+    for s, text in hands:
+        if s != seat:
+            continue
+        missing = Counter(str(c) for c in _core.cards(text)) - held
+        if missing:
+            names = " ".join(sorted(missing.elements()))
+            raise InvalidValueError(
+                f"invalid known cards of seat {seat}: {names} not in its hand (the evaluated seat's "
+                "known cards must be cards of its hand)")
 
 
 def _engine(rules: Rules) -> Callable[..., dict[str, Any]]:
@@ -165,10 +186,20 @@ class Evaluation:
         return max(self.compare(column), key=lambda r: r["mean"])["candidate"]
 
     def __str__(self) -> str:
+        return self.report()
+
+    def report(self, columns: Sequence[str] | None = None) -> str:
+        """The text table of ``str(result)``: per column and candidate the mean, its 95% CI and
+        the paired difference to the first candidate. ``columns``: the columns to show (names
+        the game lacks are skipped; when none is left, every column); ``None`` = every column.
+        With 0 completed samples (interrupted at once): the header and "no completed samples"."""
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
         lines = [f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"]
+        if self.completed == 0:
+            return "\n".join(lines + ["no completed samples"])
+        shown = [c for c in self.columns if columns is None or c in columns] or self.columns
         width = max([len("candidate")] + [len(c) for c in self.candidates])
-        for col in self.columns:
+        for col in shown:
             lines += ["", f"{col}: {self.docs[col]}"]
             lines.append(f"  {'candidate':<{width}}  {'mean':>10}  {'95% CI':>22}  {'vs first':>10}  {'95% CI':>22}")
             for r in self.compare(col):
@@ -209,15 +240,26 @@ def evaluate(
         known: what else the seat knows, a dict with optional keys ``"hands"`` (``{seat: cards}``
             known in other hands), ``"kitty"`` (cards known in the kitty) and ``"voids"``
             (``{seat: cards or suit letters}``: the seat holds no card of these kinds, e.g.
-            ``{2: "H"}`` when seat 2 showed out of hearts).
+            ``{2: "H"}`` when seat 2 showed out of hearts; letters may be run together,
+            ``{1: "SHDC"}``). Known cards of ``seat`` itself must be cards of ``hand``.
         candidates: first actions of ``seat`` to compare (cards it plays/buries/declares first;
-            ``""`` = pass, ``None`` = let the policy choose). Default: ``[None]``.
+            ``""`` = pass, ``None`` = let the policy choose). Default: ``[None]``. Shengji family
+            (``rust/zhipai-core/src/games/shengji/simulator.rs``, ``play_from_deal``): ``""`` =
+            pass at the seat's first declaring chance; a declaration shape (identical level
+            cards, or identical jokers — never one joker — at most one per deck, shengji.md
+            §2.2) while ``trump`` is not given = that declaration, made at the seat's first
+            declaring chance at which the bid is legal (passing before; when it never becomes
+            legal in a sample the seat passes throughout and the policy plays on); exactly the
+            kitty size (8 with 2 decks) for the dealer = its burial; anything else = the seat's
+            first play — for the dealer after the policy's burial chosen from its other cards,
+            so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
         samples: sampled deals, an int ≥ 1.
         policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
         dealer: the dealer seat, when known; default: the game decides (Shengji: the
             declarations in hand 1, or a random seat when ``trump`` is given).
-        level: the level rank (级牌) of the deal, ``"2"`` … ``"A"`` (Shengji family; default
-            ``"2"``, hand 1). shengji.md §2.1.
+        level: the level rank (级牌) of the deal, ``"2"`` … ``"A"``, or ``"NT"`` (the joker-only
+            level, only with the option ``after_A=no_trump_level``; column ``level`` = 13)
+            (Shengji family; default ``"2"``, hand 1). shengji.md §2.1.
         trump: the trump when the declaration is known, ``"S"``, ``"H"``, ``"D"``, ``"C"`` or
             ``"NT"`` (Shengji family): the deal skips declaring (§2.2) and goes straight to the
             dealer's burial. Default: declared during the deal by the policy.
@@ -226,7 +268,8 @@ def evaluate(
         :class:`Evaluation`.
 
     Raises:
-        InvalidValueError: bad seat, hand size, sample count, policy or card list (named).
+        InvalidValueError: bad seat, hand size, sample count, policy or card list, known cards of
+            ``seat`` that are not in ``hand`` (named).
         InvalidCardError: a card that does not parse.
         IllegalPlayError: a candidate the hand does not hold, or the game finds illegal.
         ImpossibleDealError: knowledge that no deal satisfies.
@@ -258,6 +301,7 @@ def evaluate(
         "trump": trump,
         "candidates": [None if c is None else _cards_text(c, "candidate") for c in (candidates or [None])],
     }
+    _check_own_known(seat, knowledge["hand"], knowledge["hands"])
     rules = _resolve_rules(rules)
     callback, bar = _progress_callback(progress, int(samples), f"{rules.preset} seat {seat}")
     try:

@@ -79,8 +79,9 @@ impl Evaluation {
 /// and the trump. The default (nothing known) is hand 1 at level 2 with declaring in play.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct KnownDeclaration {
-    /// The level rank (级牌); `None` = the game's default.
-    pub level: Option<Rank>,
+    /// The level rank (级牌); `None` = the game's default, `Some(None)` = the joker-only level
+    /// (Shengji `after_A = no_trump_level`, checked by the game).
+    pub level: Option<Option<Rank>>,
     /// The trump (`Some(None)` = no-trump); the deal then skips the declaring phase.
     pub trump: Option<Option<Suit>>,
 }
@@ -523,7 +524,7 @@ mod tests {
     #[test]
     fn games_that_cannot_fix_the_declaration_refuse_it() {
         let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
-        let declared = KnownDeclaration { level: Some(Rank::FIVE), trump: None };
+        let declared = KnownDeclaration { level: Some(Some(Rank::FIVE)), trump: None };
         let e = evaluate_declared(
             &CoinGame::default(),
             &request(HAND, vec![]),

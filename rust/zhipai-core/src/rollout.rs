@@ -117,7 +117,8 @@ pub struct StartingDeal<'a> {
     pub first_action: Option<&'a crate::multiset::Multiset>,
     /// The level rank (级牌) of the deal, when fixed by the caller (Shengji family); `None` =
     /// the game's default (hand 1 at level 2). Games without levels refuse `Some`.
-    pub level: Option<crate::cards::Rank>,
+    /// `Some(None)` = the joker-only level (Shengji `after_A = no_trump_level`).
+    pub level: Option<Option<crate::cards::Rank>>,
     /// The trump, when the declaration is known (`Some(None)` = no-trump): the deal skips the
     /// declaring phase. `None` = declare as `play_deal` does. Games that cannot fix it refuse
     /// `Some`.
@@ -137,7 +138,7 @@ impl<'a> StartingDeal<'a> {
     }
 
     /// The same deal at level `level` (or the game's default).
-    pub fn with_level(mut self, level: Option<crate::cards::Rank>) -> Self {
+    pub fn with_level(mut self, level: Option<Option<crate::cards::Rank>>) -> Self {
         self.level = level;
         self
     }

@@ -271,8 +271,16 @@ fn declaration(k: &Knowledge) -> Result<KnownDeclaration, ZhipaiError> {
         .level
         .as_deref()
         .map(|t| {
-            Rank::parse(t.trim()).ok_or_else(|| {
-                ZhipaiError::invalid_value("level", t, "expected 2-10, J, Q, K or A")
+            if t.trim().eq_ignore_ascii_case("NT") {
+                return Ok(None); // the joker-only level: the game checks after_A
+            }
+            Rank::parse(t.trim()).map(Some).ok_or_else(|| {
+                ZhipaiError::invalid_value(
+                    "level",
+                    t,
+                    "expected 2-10, J, Q, K, A, or NT (the joker-only level, which needs \
+                     after_A=no_trump_level)",
+                )
             })
         })
         .transpose()?;

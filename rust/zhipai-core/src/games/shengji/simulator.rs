@@ -1,7 +1,8 @@
 //! Shengji as a [`DealSimulator`]: one random hand 1 at level 2 per row, and the Monte Carlo
 //! evaluation hook (shengji.md §1–§8).
 
-use super::scoring::Side;
+use super::declare::Bid;
+use super::scoring::{Level, Side};
 use super::state::{hand_and_kitty, Deal, DealResult, Move, Phase, NUM_PLAYERS};
 use super::ShengjiRules;
 use crate::cards::Rank;
@@ -78,13 +79,20 @@ impl DealSimulator for ShengjiRules {
     /// [`DealSimulator::play_deal`]): the given hands are received card by card in a random
     /// order, with declarations as they come in ([`Deal::from_hands`]). `start.dealer = Some(s)`
     /// makes seat `s` the dealer and first drawer (a later hand); `None` lets the declarations
-    /// decide (hand 1). `start.level` sets the level rank; `start.trump = Some(t)` fixes the
+    /// decide (hand 1). `start.level` sets the level rank (`Some(None)`:
+    /// the joker-only level, under `after_A = no_trump_level` only); `start.trump = Some(t)` fixes the
     /// trump and skips declaring ([`Deal::from_hands_declared`]; the dealer is then random when
     /// not given).
     ///
     /// A candidate (`start.first_action`) is a card multiset for `start.seat`:
     /// * empty: pass at its first declaration opportunity (with a known trump there is none:
     ///   an empty candidate is then an illegal play);
+    /// * a declaration shape while the trump is not known: identical level cards, or identical
+    ///   jokers (never a single joker), at most one copy per deck ([`Bid::from_cards`], §2.2):
+    ///   that declaration, made at the seat's first declaring chance at which the bid is legal
+    ///   (held in full, and allowed then by the overcall ladder); at its earlier chances the
+    ///   seat passes. When the bid never becomes legal in a sample the seat passes at all its
+    ///   chances there, and the rest of the deal (burial, play) is the policy's;
     /// * exactly the kitty size (8 with 2 decks) while the seat is the dealer: its burial (§2.4);
     /// * anything else: its first play (its lead when it is the dealer leading trick 1, else its
     ///   first follow or lead), after the policy's burial when it is the dealer (chosen from
@@ -110,7 +118,12 @@ impl DealSimulator for ShengjiRules {
             }
             d => d.map(|d| d as u8),
         };
-        let level = start.level.unwrap_or(Rank::TWO);
+        // `Some(None)`: the joker-only level (checked against after_A by `Deal::from_hands`).
+        let level = match start.level {
+            None => Level::from(Rank::TWO),
+            Some(Some(rank)) => Level::from(rank),
+            Some(None) => Level::NO_TRUMP,
+        };
         let mut deal = match start.trump {
             Some(trump) => Deal::from_hands_declared(
                 self,
@@ -125,10 +138,32 @@ impl DealSimulator for ShengjiRules {
         };
         let (_, kitty_size) = hand_and_kitty(self.decks);
         let mut forced = start.first_action.copied();
+        // A declaration-shaped candidate is a bid (never a play), tried while declaring lasts.
+        let bid = forced
+            .filter(|_| start.trump.is_none())
+            .and_then(|m| Bid::from_cards(&m.to_vec(), level.rank()?, self.decks).ok());
+        if let (Some(b), Some(m)) = (bid, forced) {
+            if !hands[start.seat].contains_all(&m) {
+                return Err(ZhipaiError::illegal_play(
+                    format!("declare {m}"),
+                    format!("seat {} does not hold {} copies of {}", start.seat, b.count, b.card),
+                ));
+            }
+        }
         while !deal.is_terminal() {
+            if bid.is_some() && forced.is_some() && deal.phase() != Phase::Dealing {
+                forced = None; // declaring is over and the bid never became legal: policy
+            }
             let mv = match forced {
                 Some(m) if deal.current_player() == Some(start.seat as u8) => match deal.phase() {
-                    Phase::Dealing => m.is_empty().then_some(Move::Pass),
+                    Phase::Dealing => match bid {
+                        Some(b) if deal.legal_bids().contains(&b) => Some(Move::Declare(b)),
+                        Some(_) => {
+                            deal.apply(Move::Pass)?; // not legal yet: pass, try again later
+                            continue;
+                        }
+                        None => m.is_empty().then_some(Move::Pass),
+                    },
                     Phase::Burying if m.len() == kitty_size => Some(Move::Bury(m)),
                     Phase::Burying => Some(deal.burial_keeping(policy, &m)?),
                     Phase::Playing => Some(Move::Play(m)),
@@ -150,7 +185,7 @@ impl DealSimulator for ShengjiRules {
             }
         }
         let r = *deal.result().expect("done");
-        self.write_row_at(&r, Some(level), row);
+        self.write_row_at(&r, level.rank(), row);
         Ok(())
     }
 }

@@ -384,7 +384,7 @@ mod tests {
             candidates: vec![],
         };
         let declared =
-            KnownDeclaration { level: Some(Rank::FIVE), trump: Some(Some(Suit::Hearts)) };
+            KnownDeclaration { level: Some(Some(Rank::FIVE)), trump: Some(Some(Suit::Hearts)) };
         let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
         let ctl = Control { stop: &stop, progress: &progress };
         let opts = RunOptions { threads: Some(1), ..RunOptions::new(40, 1, Policy::Random) };

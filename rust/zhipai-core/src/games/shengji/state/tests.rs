@@ -544,3 +544,31 @@ proptest! {
         prop_assert!(res.tricks >= 1);
     }
 }
+
+#[test]
+fn play_from_deal_reads_a_level_card_candidate_as_a_declaration() {
+    // A single level card is a declaration shape (§2.2): it is declared when it becomes legal,
+    // never played as the seat's first play (which was an illegal follow in many deals).
+    let r = rules("tractor", &[]);
+    let cols = r.columns().len();
+    let (mut ok, mut declared, mut declared_by_policy) = (0, 0, 0);
+    for seed in 0..40u64 {
+        let deal = sampled_deal(&r, seed);
+        let Some(card) = deal.hands[1].kinds().iter().find(|c| c.rank() == Some(Rank::TWO)) else {
+            continue;
+        };
+        let run = |first: Option<&Multiset>| {
+            let start = StartingDeal::new(&deal, 1).with_first_action(first);
+            let mut row = vec![0; cols];
+            r.play_from_deal(Policy::Random, &start, &mut deal_rng(seed, 3), &mut row).unwrap();
+            // The trump is the candidate suit when its declaration stands.
+            (row[1] == card.suit().unwrap().index() as i32) as i32
+        };
+        declared += run(Some(&Multiset::from_set(CardSet::single(card))));
+        declared_by_policy += run(None);
+        ok += 1;
+    }
+    assert!(ok >= 20, "{ok} deals with a level card in seat 1");
+    // Random overcalls by pairs often replace the single: only some samples keep its suit.
+    assert!(declared > 0 && declared_by_policy > 0, "{declared} / {declared_by_policy} of {ok}");
+}
