@@ -85,8 +85,9 @@ impl DealSimulator for ShengjiRules {
     /// not given).
     ///
     /// A candidate (`start.first_action`) is a card multiset for `start.seat`:
-    /// * empty: pass at its first declaration opportunity (with a known trump there is none:
-    ///   an empty candidate is then an illegal play);
+    /// * empty: pass at its first declaration opportunity; when the seat has none in a sample
+    ///   (it never holds a legal bid) the whole deal is the policy's (with a known trump there
+    ///   is no declaring: an empty candidate is then an illegal play);
     /// * a declaration shape while the trump is not known: identical level cards, or identical
     ///   jokers (never a single joker), at most one copy per deck ([`Bid::from_cards`], §2.2):
     ///   that declaration, made at the seat's first declaring chance at which the bid is legal
@@ -151,8 +152,11 @@ impl DealSimulator for ShengjiRules {
             }
         }
         while !deal.is_terminal() {
-            if bid.is_some() && forced.is_some() && deal.phase() != Phase::Dealing {
-                forced = None; // declaring is over and the bid never became legal: policy
+            // Declaring is over and the bid never became legal, or the seat never had a chance
+            // to pass: the rest of the deal is the policy's.
+            let declaring_candidate = bid.is_some() || forced.is_some_and(|m| m.is_empty());
+            if declaring_candidate && start.trump.is_none() && deal.phase() != Phase::Dealing {
+                forced = None;
             }
             let mv = match forced {
                 Some(m) if deal.current_player() == Some(start.seat as u8) => match deal.phase() {

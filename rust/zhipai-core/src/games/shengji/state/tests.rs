@@ -572,3 +572,31 @@ fn play_from_deal_reads_a_level_card_candidate_as_a_declaration() {
     // Random overcalls by pairs often replace the single: only some samples keep its suit.
     assert!(declared > 0 && declared_by_policy > 0, "{declared} / {declared_by_policy} of {ok}");
 }
+
+#[test]
+fn a_pass_candidate_without_a_declaring_chance_leaves_the_deal_to_the_policy() {
+    // A seat without level cards or joker pairs never gets a declaring chance (§2.2): the empty
+    // (pass) candidate must not turn into an empty play later.
+    let r = rules("tractor", &[]);
+    let cols = r.columns().len();
+    let mut tried = 0;
+    for seed in 0..400u64 {
+        let deal = sampled_deal(&r, seed);
+        let hand = deal.hands[1];
+        let can_bid = hand.kinds().iter().any(|c| c.rank() == Some(Rank::TWO))
+            || !hand.pairs().intersect(CardSet::JOKERS).is_empty();
+        if can_bid {
+            continue;
+        }
+        let pass = Multiset::EMPTY;
+        let start = StartingDeal::new(&deal, 1).with_first_action(Some(&pass));
+        let mut row = vec![0; cols];
+        r.play_from_deal(Policy::Random, &start, &mut deal_rng(seed, 3), &mut row).unwrap();
+        let mut by_policy = vec![0; cols];
+        let start = StartingDeal::new(&deal, 1);
+        r.play_from_deal(Policy::Random, &start, &mut deal_rng(seed, 3), &mut by_policy).unwrap();
+        assert_eq!(row, by_policy, "seed {seed}: no chance to pass = the policy's deal");
+        tried += 1;
+    }
+    assert!(tried > 0, "no sampled hand without a bid card");
+}
