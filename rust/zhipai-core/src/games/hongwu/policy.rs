@@ -31,7 +31,7 @@
 
 use super::auction::{Bid, MIN_RAISE};
 use super::order::RED_FIVE;
-use super::state::{one_unit_lead, points_of, single_lead_winner, Action, HongWuState, Phase};
+use super::state::{one_unit_lead, points_of, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::combos::Format;
@@ -44,6 +44,7 @@ use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
 use crate::trick::lead::is_beaten;
 use crate::trick::lead_candidates::sample_lead;
+use crate::trick::winner::tuple_winner;
 use crate::trick::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::Rng;
@@ -262,7 +263,7 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
     // The trick so far, and the winner among its plays (the lead's format is the state's).
     let trick = state.current_trick();
     let winner_now = if lead.cards == 1 {
-        single_lead_winner(&tr.order, lead.suit as usize, trick)
+        tuple_winner(tr, lead.suit as usize, 1, trick)
     } else {
         trick_winner_of(tr, lead, trick).unwrap_or(0)
     };
@@ -314,7 +315,7 @@ pub(crate) fn play_wins(
         &plays
     };
     let w = if lead.cards == 1 {
-        single_lead_winner(&tr.order, lead.suit as usize, reduced)
+        tuple_winner(tr, lead.suit as usize, 1, reduced)
     } else {
         match trick_winner_of(tr, lead, reduced) {
             Ok(w) => w,

@@ -14,9 +14,9 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::combos::{Format, Unit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::order::{CardOrder, TRUMP};
+use crate::order::CardOrder;
 use crate::trick::lead_candidates::for_each_lead_candidate;
-use crate::trick::winner::trick_winner_of;
+use crate::trick::winner::{trick_winner_of, tuple_winner};
 use crate::trick::{
     check_follow, check_lead_into, check_throw, FollowMoves, LeadError, TrickRules,
 };
@@ -470,7 +470,7 @@ impl HongWuState {
         let (w, multiplier) = {
             let tr = self.tr.as_deref().expect("trick rules in play");
             let w = if self.lead.cards == 1 {
-                single_lead_winner(&tr.order, self.lead.suit as usize, &self.plays)
+                tuple_winner(tr, self.lead.suit as usize, 1, &self.plays)
             } else {
                 trick_winner_of(tr, &self.lead, &self.plays)?
             };
@@ -631,34 +631,6 @@ pub(crate) fn one_unit_lead(order: &CardOrder, cards: &Multiset, hand: &Multiset
         top: order.index(c) as u8,
         kinds: CardSet::single(c),
     })
-}
-
-/// The winner of a trick led with one card of effective suit `led` (hongwu.md §B.9): the
-/// highest trump if any was played, else the highest card of the led suit; on equal strength
-/// the earlier play wins. Every play must be one card (the engine's own plays).
-pub(crate) fn single_lead_winner(order: &CardOrder, led: usize, plays: &[Multiset]) -> usize {
-    // Key: trumps above the led suit, then the strength index; 0 = cannot win.
-    let key = |p: &Multiset| {
-        let c = p.kinds().first().expect("one card");
-        let s = order.suit(c);
-        if s == TRUMP {
-            64 + order.index(c)
-        } else if s == led {
-            1 + order.index(c)
-        } else {
-            0
-        }
-    };
-    let mut best = 0;
-    let mut best_key = key(&plays[0]);
-    for (i, p) in plays.iter().enumerate().skip(1) {
-        let k = key(p);
-        if k > best_key {
-            best = i;
-            best_key = k;
-        }
-    }
-    best
 }
 
 /// Card points of `m` (hongwu.md §B.5: 5 → 5, 10 and K → 10), by popcount over the count planes
@@ -1046,7 +1018,8 @@ mod props {
             }
         }
 
-        /// The single-lead winner agrees with the general `trick_winner` on any four cards.
+        /// The shared one-kind winner agrees with the general `trick_winner` on any four cards under
+        /// Hong Wu's order (hongwu.md §B.9).
         #[test]
         fn single_lead_winner_matches_trick_winner(
             trump in 0usize..4,
@@ -1056,7 +1029,7 @@ mod props {
             let tr = rules_with(threes).trick_rules(Some(Suit::from_index(trump))).unwrap();
             let plays = kinds.map(|k| Multiset::from_set(CardSet::single(Card::from_index(k).unwrap())));
             let led = tr.order.suit(plays[0].kinds().first().unwrap());
-            prop_assert_eq!(single_lead_winner(&tr.order, led, &plays), trick_winner(&tr, &plays).unwrap());
+            prop_assert_eq!(tuple_winner(&tr, led, 1, &plays), trick_winner(&tr, &plays).unwrap());
         }
 
         /// The single/pair lead format agrees with `check_lead`'s decomposition, and any other
