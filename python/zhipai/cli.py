@@ -7,7 +7,7 @@ import importlib
 import os
 import re
 import sys
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import zhipai
 from zhipai.simulate import _optional
@@ -215,28 +215,39 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if not args.hand:
         raise ValueError("evaluate needs --hand (a whole hand) or --position (a Shengji deal record)")
     rules = _rules_from_args(args)
-    known = {
+    known = _known_from_args(args)
+    return _print_evaluation(args, lambda: zhipai.evaluate(
+        rules,
+        args.seat,
+        args.hand,
+        known=known,
+        candidates=candidates,
+        samples=args.samples,
+        policy=args.policy,
+        seed=args.seed,
+        threads=args.threads,
+        progress=False if args.quiet else None,
+        dealer=args.dealer,
+        level=args.level,
+        trump=args.trump,
+    ))
+
+
+def _known_from_args(args: argparse.Namespace) -> dict[str, object]:
+    """``--known``, ``--void``, ``--kitty`` as the ``known`` mapping of the evaluate API."""
+    return {
         "hands": _seat_cards(args.known, "--known"),
         "voids": _seat_cards(args.void, "--void"),
         "kitty": args.kitty or "",
     }
+
+
+def _print_evaluation(args: argparse.Namespace, run: Callable[[], Any]) -> int:
+    """Run an evaluation and print its report (key columns unless ``--columns all``); exit
+    status 130 with the completed samples on Ctrl-C."""
     status = 0
     try:
-        result = zhipai.evaluate(
-            rules,
-            args.seat,
-            args.hand,
-            known=known,
-            candidates=candidates,
-            samples=args.samples,
-            policy=args.policy,
-            seed=args.seed,
-            threads=args.threads,
-            progress=False if args.quiet else None,
-            dealer=args.dealer,
-            level=args.level,
-            trump=args.trump,
-        )
+        result = run()
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
@@ -260,29 +271,18 @@ def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | 
     recorded = (getattr(deal, "_start", None) or {}).get("preset")
     if recorded and recorded != args.preset:
         raise ValueError(f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
-    known = {
-        "hands": _seat_cards(args.known, "--known"),
-        "voids": _seat_cards(args.void, "--void"),
-        "kitty": args.kitty or "",
-    }
-    status = 0
-    try:
-        result = zhipai.evaluate_position(
-            deal,
-            args.seat,
-            known=known,
-            candidates=candidates,
-            samples=args.samples,
-            policy=args.policy,
-            seed=args.seed,
-            threads=args.threads,
-            progress=False if args.quiet else None,
-        )
-    except zhipai.SimulationInterrupted as e:
-        result, status = e.result, 130
-        print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
-    print(result.report(None if args.columns == "all" else _KEY_COLUMNS))
-    return status
+    known = _known_from_args(args)
+    return _print_evaluation(args, lambda: zhipai.evaluate_position(
+        deal,
+        args.seat,
+        known=known,
+        candidates=candidates,
+        samples=args.samples,
+        policy=args.policy,
+        seed=args.seed,
+        threads=args.threads,
+        progress=False if args.quiet else None,
+    ))
 
 
 def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:

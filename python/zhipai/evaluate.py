@@ -21,6 +21,8 @@ candidate play is rolled out on common random numbers.
 
 from __future__ import annotations
 
+import functools
+
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -209,6 +211,43 @@ class Evaluation:
         return "\n".join(lines)
 
 
+def _known_parts(
+    known: Mapping[str, Any] | None, seat_of: Callable[[Any, str], int]
+) -> tuple[list[tuple[int, str]], str, list[tuple[int, str]]]:
+    """``known`` → (known hands by seat, known kitty, voids by seat), each checked and named."""
+    known = dict(known or {})
+    unknown_keys = set(known) - {"hands", "kitty", "voids"}
+    if unknown_keys:
+        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
+    hands = [(seat_of(s, "known hand seat"), _cards_text(c, f"known cards of seat {s}"))
+             for s, c in dict(known.get("hands") or {}).items()]
+    kitty = _cards_text(known.get("kitty") or "", "known kitty")
+    voids = [(seat_of(s, "void seat"), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()]
+    return hands, kitty, voids
+
+
+def _run(
+    engine: Callable[..., dict[str, Any]], progress: ProgressArg, samples: int, desc: str,
+    preset: str, seat: int, policy: str, seed: int,
+) -> Evaluation:
+    """Run ``engine(progress=callback)`` with a progress bar and turn its result into an
+    :class:`Evaluation`; raises the engine's exception (Ctrl-C as :class:`SimulationInterrupted`
+    holding the completed samples)."""
+    callback, bar = _progress_callback(progress, samples, desc)
+    try:
+        raw = engine(progress=callback)
+    finally:
+        if bar is not None:
+            bar.close()
+    result = Evaluation(raw, preset=preset, seat=seat, policy=policy, seed=seed)
+    exc = raw.get("exception")
+    if isinstance(exc, KeyboardInterrupt):
+        raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
+    if exc is not None:
+        raise exc
+    return result
+
+
 def evaluate(
     rules: Rules | str,
     seat: int,
@@ -286,16 +325,13 @@ def evaluate(
     seed = _check_seed(seed)
     if policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
-    known = dict(known or {})
-    unknown_keys = set(known) - {"hands", "kitty", "voids"}
-    if unknown_keys:
-        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
+    known_hands, known_kitty, known_voids = _known_parts(known, _seat)
     knowledge = {
         "seat": seat,
         "hand": _cards_text(hand, "hand"),
-        "hands": [(_seat(s, "known hand seat"), _cards_text(c, f"known cards of seat {s}")) for s, c in dict(known.get("hands") or {}).items()],
-        "kitty": _cards_text(known.get("kitty") or "", "known kitty"),
-        "voids": [(_seat(s, "void seat"), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()],
+        "hands": known_hands,
+        "kitty": known_kitty,
+        "voids": known_voids,
         "dealer": None if dealer is None else _seat(dealer, "dealer"),
         "level": level,
         "trump": trump,
@@ -303,27 +339,16 @@ def evaluate(
     }
     _check_own_known(seat, knowledge["hand"], knowledge["hands"])
     rules = _resolve_rules(rules)
-    callback, bar = _progress_callback(progress, int(samples), f"{rules.preset} seat {seat}")
-    try:
-        raw = _engine(rules)(
-            knowledge=knowledge,
-            samples=int(samples),
-            policy=policy,
-            seed=int(seed),
-            threads=None if threads is None else int(threads),
-            chunk_size=None if chunk_size is None else int(chunk_size),
-            progress=callback,
-        )
-    finally:
-        if bar is not None:
-            bar.close()
-    result = Evaluation(raw, preset=rules.preset, seat=seat, policy=policy, seed=int(seed))
-    exc = raw.get("exception")
-    if isinstance(exc, KeyboardInterrupt):
-        raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
-    if exc is not None:
-        raise exc
-    return result
+    engine = functools.partial(
+        _engine(rules),
+        knowledge=knowledge,
+        samples=int(samples),
+        policy=policy,
+        seed=int(seed),
+        threads=None if threads is None else int(threads),
+        chunk_size=None if chunk_size is None else int(chunk_size),
+    )
+    return _run(engine, progress, int(samples), f"{rules.preset} seat {seat}", rules.preset, seat, policy, int(seed))
 
 
 def _text_or_none(value: Any, what: str) -> str | None:
@@ -410,42 +435,25 @@ def evaluate_position(
     if policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
     cands = None if candidates is None else [None if c is None else _cards_text(c, "candidate") for c in candidates]
-    known = dict(known or {})
-    unknown_keys = set(known) - {"hands", "kitty", "voids"}
-    if unknown_keys:
-        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
-    extra_hands = [(int(_core._check_int("known hand seat", s, 0, 3)), _cards_text(c, f"known cards of seat {s}"))
-                   for s, c in dict(known.get("hands") or {}).items()]
-    extra_voids = [(int(_core._check_int("void seat", s, 0, 3)), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()]
-    extra_kitty = _cards_text(known.get("kitty") or "", "known kitty")
+    extra_hands, extra_kitty, extra_voids = _known_parts(
+        known, lambda s, what: int(_core._check_int(what, s, 0, 3)))
     preset = (getattr(deal, "_start", None) or {}).get("preset") or "shengji"
-    callback, bar = _progress_callback(progress, int(samples), f"{preset} seat {seat} position")
-    try:
-        raw = _core._evaluate_position(
-            state,
-            seat,
-            cands,
-            int(limit),
-            int(samples),
-            policy,
-            int(seed),
-            threads=None if threads is None else int(threads),
-            chunk_size=None if chunk_size is None else int(chunk_size),
-            progress=callback,
-            hands=extra_hands,
-            kitty=extra_kitty,
-            voids=extra_voids,
-        )
-    finally:
-        if bar is not None:
-            bar.close()
-    result = Evaluation(raw, preset=preset, seat=seat, policy=policy, seed=int(seed))
-    exc = raw.get("exception")
-    if isinstance(exc, KeyboardInterrupt):
-        raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
-    if exc is not None:
-        raise exc
-    return result
+    engine = functools.partial(
+        _core._evaluate_position,
+        state,
+        seat,
+        cands,
+        int(limit),
+        int(samples),
+        policy,
+        int(seed),
+        threads=None if threads is None else int(threads),
+        chunk_size=None if chunk_size is None else int(chunk_size),
+        hands=extra_hands,
+        kitty=extra_kitty,
+        voids=extra_voids,
+    )
+    return _run(engine, progress, int(samples), f"{preset} seat {seat} position", preset, seat, policy, int(seed))
 
 
 def _shengji_state(deal: Any) -> Any:
