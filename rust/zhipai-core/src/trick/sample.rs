@@ -14,6 +14,14 @@ pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     if n <= 1 {
         return 0;
     }
+    below_always(rng, n)
+}
+
+/// [`below`] without the shortcut for `n = 1`: always reads at least one word (`n ≥ 1`). Where
+/// forced choices are frequent and unpredictable (Gongzhu's plays), a draw is cheaper than a
+/// mispredicted branch.
+#[inline(always)]
+pub fn below_always<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
     let mut m = rng.next_u32() as u64 * n as u64;
     if (m as u32) < n {
         // 2³² mod n: the low words below it would make some results more likely.

@@ -13,19 +13,9 @@
 
 use rand::RngCore;
 
-/// A uniform integer in `0..n` (`n ≥ 1`), exactly: Lemire's multiply-shift on one `u32` with
-/// rejection of the `2³² mod n` biased low products.
-#[inline(always)]
-pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
-    let mut m = rng.next_u32() as u64 * n as u64;
-    if (m as u32) < n {
-        let t = n.wrapping_neg() % n;
-        while (m as u32) < t {
-            m = rng.next_u32() as u64 * n as u64;
-        }
-    }
-    (m >> 32) as u32
-}
+/// A uniform integer in `0..n` (`n ≥ 1`), exactly (Lemire's multiply-shift with rejection),
+/// one draw even when `n = 1`: the shared [`crate::trick::sample::below_always`].
+pub use crate::trick::sample::below_always as below;
 
 /// Products of a batch stay ≤ 2⁵⁷, so a batch is rejected with probability < 2⁻⁷.
 const BATCH_LIMIT: u64 = 1 << 57;
