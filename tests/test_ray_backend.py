@@ -7,14 +7,12 @@ message are tested without it).
 
 from __future__ import annotations
 
-import _thread
 import functools
 import importlib
 import math
 import re
 import socket
 import sys
-import threading
 
 import numpy as np
 import pytest
@@ -369,26 +367,6 @@ def test_ray_ctrl_c_raises_with_the_completed_prefix(cluster, toy):
     assert res.stats("heads")["count"] == res.completed
     if res.completed:
         assert_same(res, local("gongzhu", res.completed, seed=1, aggregate_only=True))
-
-
-def test_ray_real_ctrl_c_cancels_the_running_tasks(cluster, toy):
-    # A real SIGINT-style interrupt of the driver while the first chunks still run (each chunk
-    # takes about a second here): the outstanding tasks are cancelled and the prefix — most
-    # likely empty — comes back in SimulationInterrupted.
-    toy(work=3000)
-    timer = threading.Timer(0.3, _thread.interrupt_main)
-    timer.start()
-    try:
-        with pytest.raises(zhipai.SimulationInterrupted) as info:
-            on_ray("gongzhu", 2_000_000, seed=2, chunk_deals=50_000)
-    finally:
-        timer.cancel()
-    res = info.value.result
-    assert res.interrupted and res.requested == 2_000_000 and res.completed % 50_000 == 0
-    assert res.columns == ["heads", "score", "delta", "greedy"]
-    assert all(len(res[c]) == res.completed and res[c].dtype == np.int32 for c in res.columns)
-    if res.completed:
-        assert_same(res, local("gongzhu", res.completed, seed=2))
 
 
 def test_ray_failing_chunk_names_its_range_and_the_first_failing_deal(cluster, toy):
