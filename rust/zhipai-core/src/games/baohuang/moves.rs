@@ -272,7 +272,15 @@ impl HandCounts {
     /// Strengths above `rank` held at least `n` times.
     #[inline]
     fn ranks_above_with(&self, rank: u8, n: usize) -> u16 {
-        self.at_least[n] & u16::MAX.checked_shl(rank as u32 + 1).unwrap_or(0)
+        self.at_least[n] & above(rank)
+    }
+
+    /// Whether the hand holds no top card (SJ, BJ or guard card). After the first few rounds of
+    /// a random deal this is ~94% of the responders (random leads spend jokers fast), so move
+    /// generation takes a short path for it.
+    #[inline]
+    fn no_tops(&self) -> bool {
+        self.small | self.big | self.guard == 0
     }
 
     fn tier_combos(&self) -> u32 {
@@ -484,24 +492,33 @@ fn count_leads(hand: &HandCounts) -> u32 {
 }
 
 fn nth_lead(hand: &HandCounts, k: u32) -> Option<Shape> {
+    if hand.no_tops() {
+        return nth_natural(hand, k).map(|(r, n)| Shape::natural(r, n, 0, 0, 0));
+    }
     let per = hand.tier_combos();
     let naturals = hand.naturals();
     if k < naturals * per {
-        let mut idx = k / per;
         let (s, b, g) = hand.decode_tiers(k % per);
-        for (r, &n) in hand.nat.iter().enumerate() {
-            if idx < n as u32 {
-                return Some(Shape::natural(r as u8, idx as u8 + 1, s, b, g));
-            }
-            idx -= n as u32;
-        }
-        None
+        nth_natural(hand, k / per).map(|(r, n)| Shape::natural(r, n, s, b, g))
     } else if k < naturals * per + per - 1 {
         let (s, b, g) = hand.decode_tiers(k - naturals * per + 1);
         Some(Shape::natural(NO_RANK, 0, s, b, g))
     } else {
         None
     }
+}
+
+/// The `idx`-th (rank, count) pair of naturals a lead may hold, ranks ascending then counts 1..:
+/// the rank of the `idx`-th natural in rank order and its place within that rank.
+#[inline]
+fn nth_natural(hand: &HandCounts, mut idx: u32) -> Option<(u8, u8)> {
+    for (r, &n) in hand.nat.iter().enumerate() {
+        if idx < n as u32 {
+            return Some((r as u8, idx as u8 + 1));
+        }
+        idx -= n as u32;
+    }
+    None
 }
 
 // ----- responses --------------------------------------------------------------------------------
@@ -573,6 +590,23 @@ fn ways(hand: &HandCounts, p: &Shape, m: u8) -> u32 {
     top_ways(hand, p, m, |_, _, _| false)
 }
 
+/// Natural strengths strictly above `rank` (none above `2`, nor above `NO_RANK`).
+#[inline]
+fn above(rank: u8) -> u16 {
+    (0x1fff_u32 & !((2_u32 << rank) - 1)) as u16
+}
+
+/// Plays of a hand without top cards that beat `p` at its own size: `T` naturals of a higher
+/// rank, possible only when `p` has no jokers (a natural never beats a top card). Bit `s` =
+/// strength `s`; the responses are one per bit, in rank order.
+#[inline]
+fn plain_beats(hand: &HandCounts, p: &Shape) -> u16 {
+    if p.naturals == 0 || p.jokers() > 0 {
+        return 0;
+    }
+    hand.ranks_above_with(p.rank, p.naturals as usize)
+}
+
 /// Set bits of a 16-bit mask by table: the portable x86-64 target has no `popcnt` instruction,
 /// and the software fallback of `count_ones` costs about twice as many instructions.
 #[inline]
@@ -627,7 +661,9 @@ fn bomb_blocks(hand: &HandCounts, p: &Shape, mut visit: impl FnMut(u8, u8, u32) 
 fn count_responses(hand: &HandCounts, p: &Shape, bombs: bool) -> u32 {
     let t = p.total();
     let mut total = 0;
-    if same_size_beats_possible(hand, p) {
+    if hand.no_tops() {
+        total = popcount16(plain_beats(hand, p));
+    } else if same_size_beats_possible(hand, p) {
         if p.naturals > 0 && hand.ranks_above_with(p.rank, 1) != 0 {
             for n in natural_counts(hand, p) {
                 let ranks = popcount16(hand.ranks_above_with(p.rank, n));
@@ -648,7 +684,18 @@ fn count_responses(hand: &HandCounts, p: &Shape, bombs: bool) -> u32 {
 /// The `k`-th response to `p` (order of [`enumerate`]; `k` below [`count_responses`]).
 fn nth_response(hand: &HandCounts, p: &Shape, bombs: bool, mut k: u32) -> Option<Shape> {
     let t = p.total();
-    if same_size_beats_possible(hand, p) {
+    if hand.no_tops() {
+        // Same order as below: ranks ascending, one play (T naturals) each.
+        let mut ranks = plain_beats(hand, p);
+        let n = popcount16(ranks);
+        if k < n {
+            for _ in 0..k {
+                ranks &= ranks - 1;
+            }
+            return Some(Shape::natural(ranks.trailing_zeros() as u8, t, 0, 0, 0));
+        }
+        k -= n;
+    } else if same_size_beats_possible(hand, p) {
         if p.naturals > 0 {
             let counts = natural_counts(hand, p);
             let (lo, hi) = (*counts.start(), *counts.end());
