@@ -21,7 +21,7 @@ use super::moves::{self, card_strength, cards_for, shape_of, HandCounts, Shape};
 use super::options::{BaohuangRules, Deck, ExtraCardTo, GuardCardRank};
 use super::round::{Response, Round};
 use super::scoring::{score, Mode};
-use crate::cards::{format_cards, Card, Rank};
+use crate::cards::{format_cards, Card, CardSet, Rank};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use rand::Rng;
@@ -844,15 +844,14 @@ impl State {
             let rank = moves::strength_rank(shape.rank);
             let last = self.dengji.filter(|d| d.rank() == Some(rank));
             let mut left = shape.naturals as usize;
-            for suit in crate::cards::Suit::ALL {
-                let card = Card::new(suit, rank);
-                if Some(card) == last || Some(card) == guard_card {
-                    continue;
-                }
+            // The held kinds of the rank in suit order (kind index = suit × 13 + rank), the
+            // guard card (never a natural) and the 登基 card (taken last) left out.
+            let skip = last.map_or(0, Card::bit) | guard_card.map_or(0, Card::bit);
+            let mut kinds = CardSet::rank_mask(rank).0 & hand.kinds().0 & !skip;
+            while left > 0 && kinds != 0 {
+                let card = Card::from_index(kinds.trailing_zeros() as usize).expect("a kind");
+                kinds &= kinds - 1;
                 left -= hand.remove_up_to(card, left);
-                if left == 0 {
-                    break;
-                }
             }
             if let Some(d) = last.filter(|_| left > 0) {
                 hand.remove_up_to(d, left);
