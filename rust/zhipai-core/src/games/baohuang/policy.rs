@@ -152,8 +152,12 @@ impl BaohuangRules {
     pub fn play_out<R: Rng + ?Sized>(&self, policy: Policy, rng: &mut R) -> Result<(State, i32)> {
         for redeals in 0..MAX_REDEALS {
             let mut state = State::new(self, rng);
-            while let Some(mv) = choose(policy, &state, rng) {
-                state.apply_unchecked(mv); // built-in policies only make legal moves
+            if policy == Policy::Random {
+                while state.step_random(rng) {} // the draws and moves of `choose`, in place
+            } else {
+                while let Some(mv) = choose(policy, &state, rng) {
+                    state.apply_unchecked(mv); // built-in policies only make legal moves
+                }
             }
             if !state.is_void() {
                 return Ok((state, redeals));

@@ -544,8 +544,34 @@ impl State {
         if k < plays {
             all.nth(k).map(Move::Play)
         } else {
-            Some(self.extra_at(k - plays))
+            Some(self.extra_at(k - plays).into())
         }
+    }
+
+    /// Draw a move as [`State::sample_move`] does (the same draws, so the same deal) and apply
+    /// it; `false` when the deal is over. The random rollout's loop: a pass, yield or 接风 — most
+    /// decisions — goes straight to the round, without building and matching a [`Move`].
+    #[inline]
+    pub fn step_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
+        if self.phase != Phase::Play || self.round.leading {
+            let Some(mv) = self.sample_move(rng) else { return false };
+            self.apply_unchecked(mv);
+            return true;
+        }
+        let prev = self.round.last;
+        let hand = &self.counts[self.current as usize];
+        let all = moves::Plays::new(hand, Some(&prev), self.rules.bombs);
+        let plays = all.count();
+        let k = rng.random_range(0..plays + self.extras_count());
+        if k < plays {
+            let shape = all.nth(k).expect("k below the count");
+            let revealed = self.take_cards(&shape);
+            self.after_play(shape, revealed);
+        } else {
+            self.round.respond_trusted(self.extra_at(k - plays), &self.rules);
+            self.next_turn(); // nobody went out: only the round may be over
+        }
+        true
     }
 
     /// Every legal move: plays first (order of [`moves::enumerate`]), then pass, yield, 接风; in
@@ -569,11 +595,11 @@ impl State {
 
     /// The `i`-th of [`State::extras`] (`i < extras_count()`) without building the list.
     #[inline]
-    fn extra_at(&self, i: u32) -> Move {
+    fn extra_at(&self, i: u32) -> Response {
         match i {
-            0 => Move::Pass,
-            1 if self.round.may_yield() => Move::Yield,
-            _ => Move::Jiefeng,
+            0 => Response::Pass,
+            1 if self.round.may_yield() => Response::Yield,
+            _ => Response::Jiefeng,
         }
     }
 
@@ -954,6 +980,17 @@ impl State {
     }
 }
 
+impl From<Response> for Move {
+    fn from(r: Response) -> Move {
+        match r {
+            Response::Play(shape) => Move::Play(shape),
+            Response::Pass => Move::Pass,
+            Response::Yield => Move::Yield,
+            Response::Jiefeng => Move::Jiefeng,
+        }
+    }
+}
+
 /// Up to three non-play moves, without allocating.
 #[derive(Clone, Copy, Default)]
 struct ExtraMoves {
@@ -1169,7 +1206,7 @@ mod tests {
                     let extras = s.extras();
                     prop_assert_eq!(s.extras_count() as usize, extras.len());
                     for i in 0..extras.len() {
-                        prop_assert_eq!(Some(&s.extra_at(i as u32)), extras.get(i));
+                        prop_assert_eq!(Some(&s.extra_at(i as u32).into()), extras.get(i));
                     }
                 }
                 if steps % 7 == 0 {
@@ -1195,6 +1232,17 @@ mod tests {
                 p.sort();
                 prop_assert_eq!(p, [1, 2, 3, 4, 5]);
                 prop_assert_eq!((0..5).map(|p| s.hand(p).len()).filter(|&n| n > 0).count() <= 1, true);
+            }
+            // The rollout loop (`step_random`, in place) makes the same draws and moves.
+            let mut rng = deal_rng(seed, 0);
+            let mut fast = State::new(&r, &mut rng);
+            while fast.step_random(&mut rng) {}
+            prop_assert_eq!(fast.plays(), s.plays());
+            prop_assert_eq!(fast.returns(), s.returns());
+            prop_assert_eq!(fast.finishing_order(), s.finishing_order());
+            prop_assert_eq!((fast.mode(), fast.guard_revealed()), (s.mode(), s.guard_revealed()));
+            for p in 0..5 {
+                prop_assert_eq!(fast.hand(p), s.hand(p));
             }
         }
     }
