@@ -2,6 +2,7 @@
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 import zhipai
@@ -168,15 +169,72 @@ def test_from_hands_checks_conservation():
     assert t.legal_actions() == s.legal_actions()
 
 
+def _strength(card: str) -> int:
+    order = ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "SJ", "BJ"]
+    return order.index(card if card in ("SJ", "BJ") else card[:-1])
+
+
 def test_tribute_moves_highest_card_to_winner():
+    plain = bh.Game().new_deal(seed=2)
     game = bh.Game(zhipai.rules("baohuang", tribute_between_deals="on"))
-    s = game.new_deal(seed=2)
-    before = [len(zhipai.cards(s.hand(p))) for p in range(5)]
-    s.apply_tribute([1, 2, 3, 4, 5])
-    after = [len(zhipai.cards(s.hand(p))) for p in range(5)]
-    assert before == after  # each gives one and gets one
+    s = game.new_deal(seed=2)  # opens with the tribute, previous places in seat order
+    assert s.tribute == [1, 2, 3, 4, 5] and plain.tribute is None
+    for seat in range(5):  # each gives one and gets one
+        assert len(zhipai.cards(s.hand(seat))) == len(zhipai.cards(plain.hand(seat)))
+    # 大拉 (seat 4) pays his strongest card to 大客 (seat 0), who returns his weakest.
+    got = [str(c) for c in zhipai.cards(s.hand(0))]
+    for c in zhipai.cards(plain.hand(0)):
+        if str(c) in got:
+            got.remove(str(c))
+    best = max((str(c) for c in zhipai.cards(plain.hand(4))), key=_strength)
+    assert got in ([best], [])  # [] when seat 0 returns a copy of what it got
+    assert s.hand(0) != plain.hand(0) or s.hand(1) != plain.hand(1)
+    with pytest.raises(zhipai.InvalidValueError, match="already"):
+        s.apply_tribute([1, 2, 3, 4, 5])
     with pytest.raises(zhipai.InvalidValueError, match="permutation"):
-        game.new_deal(seed=2).apply_tribute([1, 1, 3, 4, 5])
+        game.new_deal(seed=2, previous_places=[1, 1, 3, 4, 5])
+    with pytest.raises(zhipai.InvalidOptionError, match="tribute"):
+        bh.Game().new_deal(seed=2, previous_places=[1, 2, 3, 4, 5])
+    other = game.new_deal(seed=2, previous_places=[5, 4, 3, 2, 1])
+    assert other.tribute == [5, 4, 3, 2, 1] and other.hand(4) != s.hand(4)
+
+
+def test_simulate_plays_the_tribute_and_the_step_api_reproduces_it():
+    on = zhipai.rules("baohuang", tribute_between_deals="on")
+    a = zhipai.simulate(on, 200, seed=3, progress=False)
+    b = zhipai.simulate("baohuang", 200, seed=3, progress=False)
+    assert any(not np.array_equal(a[c], b[c]) for c in a.columns)
+    # Deal 7 stepped with the built-in random moves gives simulate's row 7.
+    state = zhipai.Game(on).new_deal(3, 7)
+    while not state.is_terminal():
+        state.apply_builtin("random")
+    row = dict(zip(zhipai.Game(on).columns, state.result_row()))
+    assert all(row[c] == a[c][7] for c in a.columns)
+
+
+def test_move_words_in_any_letter_case():
+    s = bh.Game().new_deal(seed=1)
+    words = {a.split()[0] for a in s.legal_actions()}
+    assert "abdicate" in words
+    s.apply_action("ABDICATE")
+    assert "decline" in s.legal_actions()  # the grab window after a 让位
+    s.apply_action("Decline")
+    g = zhipai.Game("baohuang").new_deal(1, 0)
+    g.apply("Abdicate")
+    assert "decline" in g.legal_moves()
+    g.apply("DECLINE")
+    with pytest.raises(zhipai.ZhipaiError, match="GRAB"):
+        g.apply("GRAB NOW")
+
+
+def test_168_cards_with_the_scepter_dealt_last():
+    r = zhipai.rules("baohuang", deck=168, extra_card_to="scepter_last")
+    for i in range(40):
+        s = bh.Game(r).new_deal(seed=11, index=i)
+        sizes = sorted(len(zhipai.cards(s.hand(p))) for p in range(5))
+        assert sizes == [33, 33, 34, 34, 34], (i, sizes)
+        holder = s.current_player()
+        bh.Game(r).from_hands([s.hand(p) for p in range(5)], scepter=holder)
 
 
 def test_from_hands_rejects_an_empty_hand():

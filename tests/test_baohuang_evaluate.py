@@ -78,8 +78,30 @@ def test_bad_evaluation_requests_name_the_value() -> None:
         zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=10, candidates=["KD KD"])
     with pytest.raises(zhipai.InvalidValueError, match="dealer 3"):
         zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=10, dealer=3)
-    with pytest.raises(zhipai.InvalidOptionError, match="not available"):
+    with pytest.raises(zhipai.InvalidOptionError, match="deck.*168"):
         zhipai.evaluate(zhipai.rules("baohuang", deck=168), seat=0, hand=MONSTER, samples=10)
+    last = zhipai.rules("baohuang", extra_card_to="scepter_last")
+    with pytest.raises(zhipai.InvalidOptionError, match="scepter_last"):
+        zhipai.evaluate(last, seat=0, hand=MONSTER, samples=10)
+
+
+def test_a_non_holder_candidate_is_played_where_it_is_legal() -> None:
+    # Seat 2 holds three ♣9 and no BJ. "9C 9C 9C" rarely beats the first play it meets and ""
+    # cannot be played when the seat must lead (逼位 can make it emperor): each is made at the
+    # seat's first decision where it is legal, and no sample aborts.
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "10", "J", "Q", "K", "A"]
+    hand = " ".join(["9C 9C 9C"] + [f"{r}S {r}H {r}D" for r in ranks] + ["4C", "5C", "6C", "7C"])
+    assert len(hand.split()) == 43
+    for policy in ("random", "greedy"):
+        ev = zhipai.evaluate("baohuang", seat=2, hand=hand, samples=300, policy=policy, seed=4,
+                             candidates=[None, "", "9C 9C 9C", "AS"])
+        assert ev.completed == 300
+        # Forcing the triple changes some deals against the policy's own choices.
+        assert any(not np.array_equal(ev.outcomes(0)[c], ev.outcomes(2)[c]) for c in ev.columns)
+    with pytest.raises(zhipai.IllegalPlayError, match="does not hold"):
+        zhipai.evaluate("baohuang", seat=2, hand=hand, samples=10, candidates=["9S"])
+    with pytest.raises(zhipai.IllegalPlayError, match="two ranks"):
+        zhipai.evaluate("baohuang", seat=2, hand=hand, samples=10, candidates=["9C AS"])
 
 
 def test_cli_evaluate_baohuang() -> None:

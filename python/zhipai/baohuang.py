@@ -31,7 +31,12 @@ first-dealt seat with 44 cards, seats 1..4 hold 43. The scepter holder is ``deal
 else the evaluated seat if its hand has a BJ, else a BJ holder drawn at random. A candidate of the
 scepter holder is its accession decision: ``""`` = 让位 (yield the scepter), one card such as
 ``"BJ"`` = 抢独 (grab), copies of one card such as ``"9C 9C 9C"`` = 登基 with it. For any other
-seat a candidate is its first play (``""`` = pass). A 黄局 rollout reports ``emperor = -1``.
+seat a candidate is a play it holds, or ``""`` = pass, made at its first decision where it is
+legal (a play: its first lead or first response it beats; a pass: its first response); the policy
+makes its decisions before that, and all of them in a sample where the candidate never becomes
+legal. A 黄局 rollout reports ``emperor = -1``. Evaluation deals four whole decks with the 44th
+card to seat 0, so ``deck=168`` and ``extra_card_to="scepter_last"`` raise
+``InvalidOptionError`` there (``simulate`` plays both).
 
 Errors: ``InvalidCardError`` for bad card text, ``IllegalPlayError`` for a malformed play or an
 action not allowed, ``InvalidValueError`` for bad places, seats or hands, ``InvalidOptionError``
@@ -169,9 +174,22 @@ class Game:
     def __init__(self, rules: Rules | None = None) -> None:
         self.rules = rules
 
-    def new_deal(self, seed: int = 0, index: int = 0) -> State:
-        """Deal ``index`` of a run seeded with ``seed`` (reproducible), in the accession phase."""
-        return State.new_deal(self.rules, seed, index)
+    def new_deal(
+        self, seed: int = 0, index: int = 0, previous_places: Sequence[int] | None = None
+    ) -> State:
+        """Deal ``index`` of a run seeded with ``seed`` (reproducible), in the accession phase.
+
+        With ``tribute_between_deals="on"`` the deal opens with 进贡 (§C.9 Alt, an [OPEN] rule:
+        大拉 gives his highest card to 大客, 二拉 his highest to 二客, never the scepter BJ; each
+        receiver returns his lowest) from ``previous_places`` — 5 ints, the place 1..5 each seat
+        took in the previous deal — or, when ``None``, from seat order (seat 0 大客 … seat 4 大拉),
+        which is what ``zhipai.simulate`` plays. ``State.tribute`` tells the places used.
+
+        Raises:
+            InvalidOptionError: ``previous_places`` given with the option off.
+            InvalidValueError: ``previous_places`` is not a permutation of 1..5.
+        """
+        return State.new_deal(self.rules, seed, index, previous_places)
 
     def from_hands(self, hands: Sequence[str], scepter: int, first_dealt: int = 0) -> State:
         """A deal from five hands holding exactly the deck; ``scepter`` holds the scepter BJ.

@@ -292,6 +292,8 @@ def evaluate(
             kitty size (8 with 2 decks) for the dealer = its burial; anything else = the seat's
             first play — for the dealer after the policy's burial chosen from its other cards,
             so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
+            Baohuang: see :mod:`zhipai.baohuang` (the scepter holder's accession decision, or
+            a play / pass made at the seat's first decision where it is legal).
         samples: sampled deals, an int ≥ 1.
         policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
         dealer: the dealer seat, when known; default: the game decides (Shengji: the

@@ -115,13 +115,7 @@ pub fn evaluate_declared(
     opts: &RunOptions,
     ctl: Control<'_>,
 ) -> Result<Run<Evaluation>> {
-    let shape = game.deal_shape().ok_or_else(|| {
-        ZhipaiError::invalid_option(
-            "evaluate",
-            "deal_shape",
-            "hand evaluation is not available for this game yet",
-        )
-    })?;
+    let shape = game.deal_shape()?;
     let hands = shape.num_hands();
     if req.seat >= hands {
         return Err(ZhipaiError::invalid_value(

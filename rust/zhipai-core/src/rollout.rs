@@ -56,9 +56,14 @@ pub trait DealSimulator: Sync {
 
     /// The shape of one deal before play (decks, hand sizes in seat order, kitty size), for Monte
     /// Carlo hand evaluation (`eval.rs`), which samples deals of this shape and passes them to
-    /// [`DealSimulator::play_from_deal`]. `None` (the default) = evaluation not available.
-    fn deal_shape(&self) -> Option<DealShape> {
-        None
+    /// [`DealSimulator::play_from_deal`]. The default is `InvalidOption` "hand evaluation is not
+    /// available for this game"; a game without evaluation under some options names them.
+    fn deal_shape(&self) -> Result<DealShape> {
+        Err(ZhipaiError::invalid_option(
+            "evaluate",
+            "deal_shape",
+            "hand evaluation is not available for this game yet",
+        ))
     }
 
     /// Whether [`DealSimulator::play_from_deal`] honours [`StartingDeal::level`] and
@@ -758,8 +763,8 @@ pub mod toy {
         }
 
         /// One deck without jokers: four seats of 12 cards, a kitty of 4.
-        fn deal_shape(&self) -> Option<DealShape> {
-            Some(DealShape::equal(1, false, 4, 12, 4).expect("a valid shape"))
+        fn deal_shape(&self) -> Result<DealShape> {
+            DealShape::equal(1, false, 4, 12, 4)
         }
 
         /// Toy evaluation: each ace left in the evaluated seat's hand (after the forced first

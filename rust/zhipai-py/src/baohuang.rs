@@ -369,9 +369,11 @@ impl PyState {
         }
     }
 
+    /// A move word in any letter case (`"Pass"`, `"ASCEND 9C"`), `None` when the text is not
+    /// one (then it is read as cards).
     fn parse_decision(&self, text: &str) -> Result<Option<Move>> {
-        let t = text.trim();
-        Ok(Some(match t {
+        let t = text.trim().to_ascii_lowercase();
+        Ok(Some(match t.as_str() {
             "abdicate" => Move::Abdicate,
             "grab" => Move::Grab,
             "decline" => Move::Decline,
@@ -390,23 +392,45 @@ impl PyState {
     }
 }
 
+/// A previous deal's places: 5 ints, `[seat]` = place 1..=5 (the permutation is checked by the
+/// core).
+fn places_arg(previous_places: &Bound<'_, PyAny>) -> PyResult<[u8; 5]> {
+    let expected = "expected the 5 places 1..=5 of the previous deal, one per seat";
+    let list = items("previous_places", previous_places)?;
+    let mut places = [0u8; 5];
+    if list.len() != 5 {
+        return Err(bad("previous_places", previous_places, expected));
+    }
+    for (p, item) in places.iter_mut().zip(&list) {
+        let v = int("previous_places", item, expected)?;
+        *p = u8::try_from(v).map_err(|_| bad("previous_places", previous_places, expected))?;
+    }
+    Ok(places)
+}
+
 #[pymethods]
 impl PyState {
     /// Deal `index` of a run seeded with `seed` (reproducible) and start the accession. `seed`
     /// and `index` are ints in 0..2**64 (None = 0); anything else is an InvalidValueError.
+    /// With `tribute_between_deals=on` the deal opens with 进贡 from `previous_places` (5 ints,
+    /// the place 1..=5 each seat took in the previous deal; None = seat order, seat 0 大客 …
+    /// seat 4 大拉, as `zhipai.simulate` does). `previous_places` with the option off is an
+    /// InvalidOptionError; places that are not a permutation of 1..=5 an InvalidValueError.
     #[staticmethod]
-    #[pyo3(signature = (rules=None, seed=None, index=None))]
+    #[pyo3(signature = (rules=None, seed=None, index=None, previous_places=None))]
     fn new_deal(
         rules: Option<&Bound<'_, PyAny>>,
         seed: Option<&Bound<'_, PyAny>>,
         index: Option<&Bound<'_, PyAny>>,
+        previous_places: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<PyState> {
         let rules = rules_arg(rules)?;
         let seed = seed.map_or(Ok(0), |s| self::seed("seed", s))?;
         let index = index.map_or(Ok(0), |i| self::seed("index", i))?;
+        let places = previous_places.map(places_arg).transpose()?;
         guard(|| {
             let r = bh_rules(rules.as_ref())?;
-            Ok(PyState(State::new(&r, &mut deal_rng(seed, index))))
+            Ok(PyState(State::new_after(&r, &mut deal_rng(seed, index), places)?))
         })
     }
 
@@ -497,19 +521,18 @@ impl PyState {
         })
     }
 
-    /// 进贡 from the previous deal's places (tribute_between_deals=on; [OPEN] rule).
+    /// 进贡 from the previous deal's places (tribute_between_deals=on; [OPEN] rule), for a deal
+    /// built with `from_hands` (`new_deal` makes it already; a second tribute is an
+    /// InvalidValueError).
     fn apply_tribute(&mut self, previous_places: &Bound<'_, PyAny>) -> PyResult<()> {
-        let expected = "expected the 5 places 1..=5 of the previous deal, one per seat";
-        let list = items("previous_places", previous_places)?;
-        let mut places = [0u8; 5];
-        if list.len() != 5 {
-            return Err(bad("previous_places", previous_places, expected));
-        }
-        for (p, item) in places.iter_mut().zip(&list) {
-            let v = int("previous_places", item, expected)?;
-            *p = u8::try_from(v).map_err(|_| bad("previous_places", previous_places, expected))?;
-        }
+        let places = places_arg(previous_places)?;
         guard(|| self.0.apply_tribute(places))
+    }
+
+    /// The previous places 进贡 was made from (list of 5 ints), or None when there was none.
+    #[getter]
+    fn tribute(&self) -> Option<Vec<u32>> {
+        self.0.tribute().map(|p| p.map(u32::from).to_vec())
     }
 
     /// End the deal once every score is known (§C.8 engine note).
@@ -644,7 +667,9 @@ impl PyBaohuangGameState {
                     "{MAX_REDEALS} void deals (黄局) in a row"
                 )));
             }
-            self.st.0 = State::new(&self.rules, &mut self.rng);
+            // A redeal follows the same previous deal: the same tribute, if any.
+            let places = self.st.0.tribute();
+            self.st.0 = State::new_after(&self.rules, &mut self.rng, places)?;
             self.history.clear();
         }
         Ok(())

@@ -61,7 +61,8 @@ pub struct BaohuangRules {
     pub jiefeng_applicant: JiefengApplicant,
     /// `solo_loss_literal_minus40` = false | true (§C.10).
     pub solo_loss_literal_minus40: bool,
-    /// `tribute_between_deals` = off | on (§C.9 Alt; [OPEN], see `state::tribute`).
+    /// `tribute_between_deals` = off | on (§C.9 Alt; [OPEN]): every deal opens with 进贡 from the
+    /// previous deal's places (`State::apply_tribute`; seat order unless given, `State::new_after`).
     pub tribute_between_deals: bool,
 }
 

@@ -16,12 +16,12 @@
 //!     — fewest jokers, then lowest rank — but jokers only when he holds at most 12 cards ("save
 //!     jokers"); apply for 接风 instead of passing when allowed; never yield.
 
-use super::moves::{self, Shape};
+use super::moves::{self, shape_of, Shape};
 use super::options::{Deck, ExtraCardTo};
 use super::scoring::Mode;
 use super::state::{Move, Phase, State, PLAYERS};
 use super::BaohuangRules;
-use crate::cards::Card;
+use crate::cards::{format_cards, Card};
 use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
@@ -182,12 +182,26 @@ impl DealSimulator for BaohuangRules {
     /// first-dealt seat**, which gets the extra card. Seats are in playing order, so any seating
     /// is expressed by choosing the evaluated seat: a 44-card hand is seat 0, a 43-card hand one
     /// of seats 1..5 (seat `s` sits `s` places after the 44-card player in playing order).
-    /// `None` (evaluation unavailable) for `deck = 168` (not whole decks) and
-    /// `extra_card_to = scepter_last`.
-    fn deal_shape(&self) -> Option<DealShape> {
-        let default_deal =
-            self.deck == Deck::Full216 && self.extra_card_to == ExtraCardTo::FirstDealtSeat;
-        default_deal.then(|| DealShape::new(4, true, &[44, 43, 43, 43, 43], 0).ok()).flatten()
+    /// Errors with `InvalidOption` naming the option for `deck = 168` (not whole decks: the
+    /// sampler deals whole decks) and `extra_card_to = scepter_last` (the 44-card seat must then
+    /// hold the scepter BJ, a constraint the sampler does not take).
+    fn deal_shape(&self) -> Result<DealShape> {
+        if self.deck != Deck::Full216 {
+            return Err(ZhipaiError::invalid_option(
+                "deck",
+                "168",
+                "Baohuang hand evaluation deals four whole decks (216); simulate plays 168",
+            ));
+        }
+        if self.extra_card_to != ExtraCardTo::FirstDealtSeat {
+            return Err(ZhipaiError::invalid_option(
+                "extra_card_to",
+                "scepter_last",
+                "Baohuang hand evaluation needs first_dealt_seat (with scepter_last the 44-card \
+                 seat holds the scepter BJ, which the sampler does not impose); simulate plays it",
+            ));
+        }
+        DealShape::new(4, true, &[44, 43, 43, 43, 43], 0)
     }
 
     /// Baohuang reading of the hook (the hands are used unchanged; a 黄局 deal cannot be redealt
@@ -205,11 +219,16 @@ impl DealSimulator for BaohuangRules {
     ///   - two or more copies of one kind X (e.g. `"9C 9C 9C"`, `"BJ BJ BJ"`) = 登基 with X
     ///     (3 copies: a hidden guard holds the 4th; 4 copies: 独保, then the policy picks 明独 or
     ///     暗独); X must be one of the seat's 登基 options.
-    /// * **Otherwise**: its first card-play decision (its first lead or response): the cards of
-    ///   that play (suits as given), `""` = pass (过牌). Decisions it meets before (a grab chance,
-    ///   逼位, 明保 / 暗保) are the policy's.
+    /// * **Otherwise**: a card play (suits as given) or `""` = pass (过牌), made at the seat's
+    ///   first card-play decision where it is legal: a play at its first lead or first response
+    ///   it beats, a pass at its first response. What is on the table differs from sample to
+    ///   sample, so the policy makes the seat's decisions until then (and all of them in a
+    ///   sample where the candidate never becomes legal: its cards were played first, or the
+    ///   seat went out). Decisions it meets before play (a grab chance, 逼位, 明保 / 暗保) are
+    ///   the policy's. A candidate that is no play at all (two ranks) or not in the seat's hand
+    ///   is an `IllegalPlay` before any sample.
     ///
-    /// A forced action that is not legal where it applies is an `IllegalPlay` naming the cards
+    /// An accession candidate that is not legal is an `IllegalPlay` naming the cards
     /// (e.g. a play that does not beat the play on the table).
     fn play_from_deal(
         &self,
@@ -231,10 +250,13 @@ impl DealSimulator for BaohuangRules {
         let seat = start.seat as u8;
         let holder = scepter == seat;
         let mut forced = start.first_action;
+        if let Some(cards) = forced.filter(|_| !holder) {
+            check_play_candidate(&state, seat, cards)?;
+        }
         while let Some(to_act) = state.current_player() {
             let applies = match state.phase() {
                 Phase::Accession => holder,
-                Phase::Play => !holder,
+                Phase::Play => !holder && forced.is_some_and(|c| play_candidate_legal(&state, c)),
                 _ => false,
             };
             match forced.filter(|_| to_act == seat && applies) {
@@ -284,18 +306,35 @@ fn scepter_seat(
     Err(ZhipaiError::invalid_value("hands", "no BJ", "the deck has four BJ"))
 }
 
+/// A non-holder's candidate must be a pass or one play (§C.4) held by the seat.
+fn check_play_candidate(state: &State, seat: u8, cards: &Multiset) -> Result<()> {
+    if cards.is_empty() {
+        return Ok(());
+    }
+    shape_of(cards, None).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
+    let hand = state.hand(seat);
+    if !hand.contains_all(cards) {
+        let missing = hand.missing_from(cards);
+        let why = format!("seat {seat} does not hold {}", format_cards(&missing));
+        return Err(ZhipaiError::illegal_play(cards, why));
+    }
+    Ok(())
+}
+
+/// Whether a non-holder's candidate (`""` = pass) is legal for the player to act.
+fn play_candidate_legal(state: &State, cards: &Multiset) -> bool {
+    if cards.is_empty() {
+        state.check_move(&Move::Pass).is_ok()
+    } else {
+        state.cards_error(cards).is_none()
+    }
+}
+
 /// Apply an evaluation candidate where it applies: an accession decision in `Accession`, a play
 /// or pass in `Play` (see [`BaohuangRules::play_from_deal`]).
 fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
     if state.phase() == Phase::Play {
-        if cards.is_empty() {
-            let why = state.check_move(&Move::Pass).err();
-            return match why {
-                Some(why) => Err(ZhipaiError::illegal_play("\"\" (pass)", why)),
-                None => state.apply(Move::Pass),
-            };
-        }
-        return state.apply_cards(cards);
+        return if cards.is_empty() { state.apply(Move::Pass) } else { state.apply_cards(cards) };
     }
     let kinds = cards.kinds();
     let mv =
@@ -407,9 +446,11 @@ mod tests {
         assert_eq!(shape.hand_sizes(), &[44, 43, 43, 43, 43]);
         assert_eq!(shape.deck(), super::super::state::full_deck(&BaohuangRules::default()));
         let r168 = BaohuangRules { deck: Deck::Rizhao168, ..Default::default() };
-        assert!(r168.deal_shape().is_none(), "168 cards are not whole decks");
+        let err = r168.deal_shape().unwrap_err().to_string();
+        assert!(err.contains("deck") && err.contains("168"), "{err}");
         let last = BaohuangRules { extra_card_to: ExtraCardTo::ScepterLast, ..Default::default() };
-        assert!(last.deal_shape().is_none());
+        let err = last.deal_shape().unwrap_err().to_string();
+        assert!(err.contains("scepter_last"), "{err}");
     }
 
     #[test]
@@ -522,6 +563,37 @@ mod tests {
         for s in &first_holders {
             assert!(deal.hands[*s as usize].contains(Card::BIG_JOKER), "seat {s}");
         }
+    }
+
+    #[test]
+    fn a_non_holder_candidate_waits_until_it_is_legal() {
+        // Whatever is on the table, a pass or a held play is made where it is legal (or never):
+        // no sample aborts, for either policy, even when the seat must lead first (逼位).
+        let col = |name: &str| COLUMNS.iter().position(|c| c.name == name).unwrap();
+        for seed in 0..30 {
+            let (deal, scepter) = shaped_deal(seed);
+            let seat = (0..PLAYERS).find(|&s| s as u8 != scepter).unwrap();
+            let hand = &deal.hands[seat];
+            let top =
+                hand.iter().filter(|c| !c.is_joker()).max_by_key(|&c| moves::card_strength(c));
+            let single = Multiset::from_cards(&[top.unwrap()]).unwrap();
+            let start = StartingDeal::new(&deal, seat).with_dealer(Some(scepter as usize));
+            for cards in [Multiset::EMPTY, single] {
+                for policy in [Policy::Random, Policy::Greedy] {
+                    let row = eval_row(&start.with_first_action(Some(&cards)), policy, seed);
+                    let row = row.unwrap_or_else(|e| panic!("seed {seed} {cards}: {e}"));
+                    assert!(row[col("emperor")] >= -1);
+                }
+            }
+        }
+        // A play the seat does not hold is refused before any sample, naming the cards.
+        let (deal, scepter) = shaped_deal(1);
+        let seat = (0..PLAYERS).find(|&s| s as u8 != scepter).unwrap();
+        let missing = Card::all().find(|&c| !deal.hands[seat].contains(c)).unwrap();
+        let cards = Multiset::from_cards(&[missing]).unwrap();
+        let start = StartingDeal::new(&deal, seat).with_dealer(Some(scepter as usize));
+        let e = eval_row(&start.with_first_action(Some(&cards)), Policy::Random, 0).unwrap_err();
+        assert!(e.to_string().contains("does not hold"), "{e}");
     }
 
     #[test]

@@ -120,8 +120,9 @@ pub fn full_deck(rules: &BaohuangRules) -> Multiset {
 }
 
 /// Shuffle and deal (§C.1): cards go round the table from a random first seat, which gets the
-/// extra card (`first_dealt_seat`); with `scepter_last` the scepter BJ is held back and dealt last
-/// to a random seat. With `first_dealt_seat` the scepter is a uniformly random one of the 4 BJ.
+/// extra card (`first_dealt_seat`); with `scepter_last` the scepter BJ is held back and dealt as
+/// the last card, to the seat whose turn it is (with 216 cards the first seat, which is random).
+/// With `first_dealt_seat` the scepter is a uniformly random one of the 4 BJ.
 pub fn deal<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> Deal {
     // The deck in kind order, each kind repeated by its count (the order `Multiset::iter` gives).
     const DECK_216: [u8; 216] = {
@@ -167,9 +168,10 @@ pub fn deal<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> Deal {
         seat = if seat + 1 == PLAYERS { 0 } else { seat + 1 };
     }
     let scepter = if scepter_last {
-        let s = rng.random_range(0..PLAYERS as u8);
-        hands[s as usize].add(Card::BIG_JOKER);
-        s
+        // Dealt last, round the table like the others: to a random seat (the first seat is
+        // random), and the hand sizes stay a round-the-table deal's (168 cards: 34/34/34/33/33).
+        hands[seat].add(Card::BIG_JOKER);
+        seat as u8
     } else {
         bj_seats[rng.random_range(0..bjs)]
     };
@@ -201,16 +203,41 @@ pub struct State {
     plays: u32,
     stop_when_decided: bool,
     returns: [i32; PLAYERS],
+    /// The previous places 进贡 was made from, once made.
+    tribute: Option<[u8; PLAYERS]>,
 }
 
 const fn clockwise(seat: u8) -> u8 {
     (seat + 4) % 5
 }
 
+/// The previous deal's places assumed for 进贡 when none are given: seat `s` finished `s + 1`-th
+/// (seat 0 大客 … seat 4 大拉). A fresh deal treats the seats alike (random first-dealt seat,
+/// random scepter), so this convention only fixes which seat numbers give and receive.
+pub const SEAT_ORDER_PLACES: [u8; PLAYERS] = [1, 2, 3, 4, 5];
+
 impl State {
-    /// Deal with `rng` and start the accession phase.
+    /// Deal with `rng` and start the accession phase. With `tribute_between_deals = on` the deal
+    /// opens with 进贡 from [`SEAT_ORDER_PLACES`] (see [`State::apply_tribute`]); use
+    /// [`State::new_after`] for other previous places.
     pub fn new<R: Rng + ?Sized>(rules: &BaohuangRules, rng: &mut R) -> State {
-        State::from_deal(rules, deal(rules, rng))
+        State::new_after(rules, rng, None).expect("seat-order places are a permutation")
+    }
+
+    /// Deal with `rng` as a deal following one that ended with `previous_places` (`[seat]` =
+    /// place 1..=5): with `tribute_between_deals = on` the deal opens with 进贡 from those places
+    /// (`None` = [`SEAT_ORDER_PLACES`]); with it off `previous_places` must be `None`. Errors as
+    /// [`State::apply_tribute`]. The generator is used exactly as by [`State::new`].
+    pub fn new_after<R: Rng + ?Sized>(
+        rules: &BaohuangRules,
+        rng: &mut R,
+        previous_places: Option<[u8; PLAYERS]>,
+    ) -> Result<State> {
+        let mut state = State::from_deal(rules, deal(rules, rng));
+        if rules.tribute_between_deals || previous_places.is_some() {
+            state.apply_tribute(previous_places.unwrap_or(SEAT_ORDER_PLACES))?;
+        }
+        Ok(state)
     }
 
     /// Start from a given deal. Errors: `InvalidValue` if the hands are not exactly the deck of
@@ -286,6 +313,7 @@ impl State {
             plays: 0,
             stop_when_decided: false,
             returns: [0; PLAYERS],
+            tribute: None,
         }
     }
 
@@ -297,10 +325,13 @@ impl State {
     }
 
     /// 进贡 between deals (`tribute_between_deals = on`, [OPEN]: the digest names it without
-    /// rules). Before any decision, with `previous_places[seat]` = 1..=5 from the previous deal:
-    /// 大拉 gives his highest card to 大客 and 二拉 his highest to 二客 (never the scepter BJ);
-    /// each receiver returns his lowest card. Errors: `InvalidOption` when the option is off,
-    /// `InvalidValue` for places that are not a permutation of 1..=5 or after the first decision.
+    /// rules, §C.9 Alt). Before any decision, with `previous_places[seat]` = 1..=5 from the
+    /// previous deal: 大拉 gives his highest card to 大客 and 二拉 his highest to 二客 (never the
+    /// scepter BJ); each receiver returns his lowest card. [`State::new`] and
+    /// [`State::new_after`] make it already; this is for deals built with
+    /// [`State::from_hands`]. Errors: `InvalidOption` when the option is off, `InvalidValue` for
+    /// places that are not a permutation of 1..=5, after the first decision, or when the deal
+    /// already had its tribute.
     pub fn apply_tribute(&mut self, previous_places: [u8; PLAYERS]) -> Result<()> {
         if !self.rules.tribute_between_deals {
             return Err(ZhipaiError::invalid_option(
@@ -325,6 +356,14 @@ impl State {
                 "tribute happens before accession",
             ));
         }
+        if let Some(done) = self.tribute {
+            return Err(ZhipaiError::invalid_value(
+                "tribute",
+                format!("{previous_places:?}"),
+                format!("this deal already had its tribute, from places {done:?}"),
+            ));
+        }
+        self.tribute = Some(previous_places);
         let seat_of =
             |p: u8| previous_places.iter().position(|&x| x == p).expect("permutation") as u8;
         for (giver, taker) in [(seat_of(5), seat_of(1)), (seat_of(4), seat_of(2))] {
@@ -475,6 +514,11 @@ impl State {
     /// The play to beat, `None` when the player to act leads.
     pub fn play_to_beat(&self) -> Option<Shape> {
         (self.phase == Phase::Play && !self.round.leading).then_some(self.round.last)
+    }
+
+    /// The previous places 进贡 was made from (`None`: no tribute in this deal).
+    pub fn tribute(&self) -> Option<[u8; PLAYERS]> {
+        self.tribute
     }
 
     /// Plays made so far.
@@ -705,26 +749,32 @@ impl State {
         }
     }
 
-    /// Play exactly `cards` (suits as given). Errors with `IllegalPlay` when they are not held,
-    /// not one well-formed play, or do not beat the play to beat.
-    pub fn apply_cards(&mut self, cards: &Multiset) -> Result<()> {
+    /// Why the player to act may not play exactly `cards` (suits as given) now, or `None`: not
+    /// held, not one well-formed play, or does not beat the play to beat.
+    pub fn cards_error(&self, cards: &Multiset) -> Option<String> {
+        self.cards_shape(cards).err()
+    }
+
+    /// The shape of `cards` as a legal play of the player to act.
+    fn cards_shape(&self, cards: &Multiset) -> std::result::Result<Shape, String> {
         if self.phase != Phase::Play {
-            return Err(ZhipaiError::illegal_play(
-                cards,
-                format!("no card play in phase {:?}", self.phase),
-            ));
+            return Err(format!("no card play in phase {:?}", self.phase));
         }
         let seat = self.current;
         if !self.hands[seat as usize].contains_all(cards) {
             let missing = self.hands[seat as usize].missing_from(cards);
-            return Err(ZhipaiError::illegal_play(
-                cards,
-                format!("seat {seat} does not hold {}", format_cards(&missing)),
-            ));
+            return Err(format!("seat {seat} does not hold {}", format_cards(&missing)));
         }
-        let shape = shape_of(cards, self.guard_card_of(seat))
-            .map_err(|why| ZhipaiError::illegal_play(cards, why))?;
-        self.check_move(&Move::Play(shape)).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
+        let shape = shape_of(cards, self.guard_card_of(seat))?;
+        self.check_move(&Move::Play(shape))?;
+        Ok(shape)
+    }
+
+    /// Play exactly `cards` (suits as given). Errors with `IllegalPlay` when they are not held,
+    /// not one well-formed play, or do not beat the play to beat.
+    pub fn apply_cards(&mut self, cards: &Multiset) -> Result<()> {
+        let shape = self.cards_shape(cards).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
+        let seat = self.current;
         self.hands[seat as usize].remove_all(cards)?;
         self.counts[seat as usize].remove(&shape);
         let revealed = self.dengji.is_some_and(|d| cards.contains(d));
@@ -1040,10 +1090,22 @@ mod tests {
     #[test]
     fn scepter_last_gives_the_scepter_holder_44() {
         let r = BaohuangRules { extra_card_to: ExtraCardTo::ScepterLast, ..Default::default() };
-        for i in 0..20 {
+        let r168 = BaohuangRules { deck: Deck::Rizhao168, ..r.clone() };
+        let mut scepter_seats = [0; PLAYERS];
+        for i in 0..200 {
             let d = deal(&r, &mut deal_rng(3, i));
             assert_eq!(d.hands[d.scepter as usize].len(), 44);
+            scepter_seats[d.scepter as usize] += 1;
+            // 168 cards: still a round-the-table deal (34/34/34/33/33), the scepter dealt last.
+            let d = deal(&r168, &mut deal_rng(3, i));
+            let mut sizes = d.hands.map(|h| h.len());
+            assert!(d.hands[d.scepter as usize].contains(Card::BIG_JOKER));
+            sizes.sort();
+            assert_eq!(sizes, [33, 33, 34, 34, 34], "deal {i}");
+            let hands = d.hands;
+            assert!(State::from_hands(&r168, hands, d.scepter, d.first_dealt).is_ok());
         }
+        assert!(scepter_seats.iter().all(|&n| n > 20), "any seat: {scepter_seats:?}");
     }
 
     fn hands_from(texts: [&str; 5]) -> [Multiset; 5] {
@@ -1118,6 +1180,61 @@ mod tests {
             43,
             "the scepter card moved away from seat 0 (44 cards before)"
         );
+    }
+
+    /// The strongest card of `hand` by play strength (any copy), the scepter BJ kept when it is
+    /// the seat's only BJ.
+    fn strongest(hand: &Multiset, keep_scepter: bool) -> Card {
+        hand.iter()
+            .filter(|&c| !(keep_scepter && c == Card::BIG_JOKER && hand.count(c) == 1))
+            .max_by_key(|&c| (card_strength(c), c.index()))
+            .expect("a card")
+    }
+
+    #[test]
+    fn tribute_opens_every_deal_when_on() {
+        let off = BaohuangRules::default();
+        let on = BaohuangRules { tribute_between_deals: true, ..Default::default() };
+        for i in 0..20 {
+            let plain = State::new(&off, &mut deal_rng(3, i));
+            let s = State::new(&on, &mut deal_rng(3, i));
+            assert_eq!((plain.tribute(), s.tribute()), (None, Some(SEAT_ORDER_PLACES)));
+            // Seat order: 大拉 = seat 4 pays 大客 = seat 0, 二拉 = seat 3 pays 二客 = seat 1.
+            // Cards a seat holds after the tribute and did not before.
+            let gained = |seat: u8| plain.hand(seat).missing_from(s.hand(seat));
+            for (giver, taker) in [(4u8, 0u8), (3, 1)] {
+                assert_eq!(s.hand(giver).len(), plain.hand(giver).len());
+                assert_eq!(s.hand(taker).len(), plain.hand(taker).len());
+                let paid = strongest(plain.hand(giver), plain.scepter_card_at == giver);
+                // No net change when the taker returns a copy of the card he was paid.
+                if let [got] = gained(taker)[..] {
+                    assert_eq!(got, paid, "deal {i}: seat {taker} gets seat {giver}'s best");
+                    let [low] = gained(giver)[..] else { panic!("one card returned") };
+                    let mut with = *plain.hand(taker);
+                    with.add(paid);
+                    assert!(with.iter().all(|c| card_strength(c) >= card_strength(low)));
+                }
+            }
+            for seat in 0..5u8 {
+                assert_eq!(s.hand_counts(seat), &HandCounts::of(s.hand(seat), None));
+            }
+            let mut again = s.clone();
+            let err = again.apply_tribute(SEAT_ORDER_PLACES).unwrap_err().to_string();
+            assert!(err.contains("already"), "{err}");
+        }
+        let mut rng = deal_rng(3, 0);
+        let err = State::new_after(&off, &mut rng, Some(SEAT_ORDER_PLACES)).unwrap_err();
+        assert!(err.to_string().contains("tribute_between_deals"), "{err}");
+        let err = State::new_after(&on, &mut rng, Some([1, 1, 3, 4, 5])).unwrap_err();
+        assert!(err.to_string().contains("permutation"), "{err}");
+        // Other previous places: 大拉 = seat 0 pays 大客 = seat 2.
+        let plain = State::new(&off, &mut deal_rng(3, 5));
+        let s = State::new_after(&on, &mut deal_rng(3, 5), Some([5, 4, 1, 2, 3])).unwrap();
+        let paid = strongest(plain.hand(0), plain.scepter_card_at == 0);
+        let received = plain.hand(2).missing_from(s.hand(2));
+        assert!(received.is_empty() || received == vec![paid]);
+        assert_ne!(s.hand(2), plain.hand(2));
+        assert_eq!(s.tribute(), Some([5, 4, 1, 2, 3]));
     }
 
     #[test]

@@ -33,9 +33,9 @@ use crate::rollout::StartingDeal;
 use rand::Rng;
 
 /// Four hands of `13 · decks` cards, no kitty, no jokers (§A.1, §A.12).
-pub fn deal_shape(rules: &GongzhuRules) -> Option<DealShape> {
+pub fn deal_shape(rules: &GongzhuRules) -> Result<DealShape> {
     let decks = rules.decks as usize;
-    DealShape::equal(decks, false, 4, 13 * decks, 0).ok()
+    DealShape::equal(decks, false, 4, 13 * decks, 0)
 }
 
 /// What a candidate first action means (see the module docs).

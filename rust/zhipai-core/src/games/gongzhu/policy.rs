@@ -316,7 +316,7 @@ impl DealSimulator for GongzhuRules {
     }
 
     /// Four hands of `13 · decks` cards, no kitty (see [`super::evaluate::deal_shape`]).
-    fn deal_shape(&self) -> Option<DealShape> {
+    fn deal_shape(&self) -> Result<DealShape> {
         super::evaluate::deal_shape(self)
     }
 

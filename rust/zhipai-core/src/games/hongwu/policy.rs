@@ -439,8 +439,8 @@ impl DealSimulator for HongWuRules {
     }
 
     /// Two decks with jokers, 25 cards to each of 4 seats, an 8-card kitty (hongwu.md §B.1).
-    fn deal_shape(&self) -> Option<DealShape> {
-        DealShape::new(2, true, &[HAND_SIZE; 4], KITTY_SIZE).ok()
+    fn deal_shape(&self) -> Result<DealShape> {
+        DealShape::new(2, true, &[HAND_SIZE; 4], KITTY_SIZE)
     }
 
     /// Hong Wu reading of the hook: `start.dealer = Some(s)` makes seat `s` open the auction
@@ -534,7 +534,7 @@ mod tests {
     fn play_from_deal_reproduces_and_forces() {
         use crate::deal::Deal;
         let r = HongWuRules::default();
-        assert!(r.deal_shape().is_some());
+        assert!(r.deal_shape().is_ok());
         let mut rng = deal_rng(4, 0);
         let s = HongWuState::deal(&r, &mut rng);
         let deal = Deal { hands: (0..4).map(|p| s.hand(p)).collect(), kitty: s.kitty() };

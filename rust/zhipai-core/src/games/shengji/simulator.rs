@@ -64,9 +64,9 @@ impl DealSimulator for ShengjiRules {
 
     /// Two packs (or one, or three) with jokers, four hands of 12 / 25 / 39 cards and a kitty of
     /// 6 / 8 / 6 (§1.1).
-    fn deal_shape(&self) -> Option<DealShape> {
+    fn deal_shape(&self) -> Result<DealShape> {
         let (hand, kitty) = hand_and_kitty(self.decks);
-        DealShape::new(self.decks as usize, true, &[hand; NUM_PLAYERS], kitty).ok()
+        DealShape::new(self.decks as usize, true, &[hand; NUM_PLAYERS], kitty)
     }
 
     /// Level and trump may be fixed by the caller ([`StartingDeal::level`],
