@@ -104,3 +104,37 @@ def test_good_input_of_other_int_types_is_accepted() -> None:
     assert bh.legal_plays("3S 3H", limit=2**70) == bh.legal_plays("3S 3H")
     assert bh.ascension_options(H) == {"9C": "guard"}
     s.set_stop_when_decided(True)
+
+
+def _two_bj_seat() -> tuple[bh.State, int]:
+    for seed in range(50):
+        s = GAME.new_deal(seed=seed)
+        for seat in range(5):
+            if zhipai.cards(s.hand(seat)).count(zhipai.Card("BJ")) == 2:
+                return s, seat
+    raise AssertionError("no deal with a 2-BJ hand")
+
+
+def test_messages_say_what_is_short_and_name_phases_and_spellings() -> None:
+    # A seat with 2 BJ playing three: the message says how many it holds.
+    s, seat = _two_bj_seat()
+    while s.current_player() != seat or s.phase != "play":
+        s.apply_action(s.legal_actions()[-1] if s.phase != "play" else "pass"
+                       if s.action_error("pass") is None else s.legal_actions()[0])
+    with pytest.raises(zhipai.IllegalPlayError, match=r"BJ ×3 \(holds 2\)"):
+        s.apply_action("BJ BJ BJ")
+    # Phases are named as the API names them, not as Rust enums.
+    with pytest.raises(zhipai.IllegalPlayError, match="phase accession"):
+        state().apply_action("3S")
+    assert "current_player=" in repr(state()) and "Some(" not in repr(state())
+    # bombs and tribute_between_deals are spelled off | on (baohuang.md options list).
+    with pytest.raises(zhipai.InvalidOptionError, match="off or on"):
+        zhipai.rules("baohuang", bombs="maybe")
+    # A long bad card token is cut in the message.
+    with pytest.raises(zhipai.InvalidCardError) as info:
+        state().apply_action("X" * 1000)
+    assert len(str(info.value)) < 300
+    # Baohuang deals no kitty: a known kitty is refused as such.
+    hand = zhipai.cards(state().hand(1))
+    with pytest.raises(zhipai.InvalidValueError, match="no kitty"):
+        zhipai.evaluate("baohuang", seat=1, hand=hand, samples=5, known={"kitty": "3S"})

@@ -789,6 +789,6 @@ def test_cli_policy_seat_errors(argv, needle, capsys):
 def test_cli_threads_with_a_python_policy_prints_a_note(capsys):
     code = main(["simulate", "gongzhu", "-n", "2", "-q", "-t", "2", "-p", "policy_fixtures:first_move"])
     err = capsys.readouterr().err
-    assert code == 0 and "--threads is ignored with a Python policy" in err
+    assert code == 0 and "--threads is ignored with per-seat or Python policies" in err
     code = main(["simulate", "gongzhu", "-n", "2", "-q", "-t", "2"])
     assert code == 0 and "ignored" not in capsys.readouterr().err

@@ -124,8 +124,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     _check_outputs(args)
     policy = _policy_from_args(args)
     if not isinstance(policy, str) and args.threads is not None:
-        print("zhipai: note: --threads is ignored with a Python policy (it runs on one thread)",
-              file=sys.stderr)
+        print("zhipai: note: --threads is ignored with per-seat or Python policies "
+              "(those deals run on one thread)", file=sys.stderr)
     status = 0
     try:
         result = zhipai.simulate(
@@ -175,7 +175,7 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--threads", "-t", type=int,
                    help="worker threads, 1-256 (default: every core; more than the deals are "
-                   "clamped); ignored with a Python policy, which runs on one thread")
+                   "clamped); ignored with per-seat or Python policies, which run on one thread")
     p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file")
     p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")

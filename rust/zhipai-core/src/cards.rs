@@ -227,6 +227,15 @@ impl Card {
     }
 }
 
+/// `text` cut to 80 characters + `…(N chars)` when longer, for error messages.
+fn shorten(text: &str) -> String {
+    const MAX: usize = 80;
+    match text.char_indices().nth(MAX) {
+        Some((cut, _)) => format!("{}…({} chars)", &text[..cut], text.chars().count()),
+        None => text.to_string(),
+    }
+}
+
 impl FromStr for Card {
     type Err = ZhipaiError;
 
@@ -234,7 +243,8 @@ impl FromStr for Card {
     /// [`ZhipaiError::InvalidCard`] naming the text.
     fn from_str(text: &str) -> Result<Card> {
         let s = text.trim();
-        let bad = || ZhipaiError::InvalidCard { text: text.to_string() };
+        // A card is at most 3 characters: a long token is cut (80 characters, then its length).
+        let bad = || ZhipaiError::InvalidCard { text: shorten(text) };
         match s.to_ascii_uppercase().as_str() {
             "SJ" => return Ok(Card::SMALL_JOKER),
             "BJ" => return Ok(Card::BIG_JOKER),
@@ -443,6 +453,9 @@ mod tests {
         }
         let err = parse_cards("10H 1X BJ").unwrap_err();
         assert!(err.to_string().contains("1X"), "{err}");
+        let long = "X".repeat(1000);
+        let err = long.parse::<Card>().unwrap_err().to_string();
+        assert!(err.len() < 250 && err.contains(&"X".repeat(80)) && err.contains("1000"), "{err}");
     }
 
     #[test]

@@ -132,6 +132,13 @@ pub fn evaluate_declared(
             format!("{} cards; seat {} holds {size}", req.hand.len(), req.seat),
         ));
     }
+    if shape.kitty() == 0 && !req.known.kitty.is_empty() {
+        return Err(ZhipaiError::invalid_value(
+            "known kitty",
+            req.known.kitty,
+            "this game deals no kitty (底牌)",
+        ));
+    }
     if let Some(d) = req.dealer.filter(|&d| d >= hands) {
         return Err(ZhipaiError::invalid_value(
             "dealer",

@@ -348,19 +348,6 @@ fn baohuang_play_reason(
 #[derive(Clone)]
 pub struct PyState(State);
 
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Accession => "accession",
-        Phase::GrabWindow => "grab_window",
-        Phase::Forced => "forced",
-        Phase::GuardChoice => "guard_choice",
-        Phase::SoloChoice => "solo_choice",
-        Phase::Play => "play",
-        Phase::Over => "over",
-        Phase::Void => "void",
-    }
-}
-
 impl PyState {
     fn action_text(&self, m: &Move) -> String {
         match m {
@@ -470,7 +457,7 @@ impl PyState {
     /// accession, grab_window, forced, guard_choice, solo_choice, play, over or void (黄局).
     #[getter]
     fn phase(&self) -> &'static str {
-        phase_name(self.0.phase())
+        Phase::name(self.0.phase())
     }
 
     fn is_terminal(&self) -> bool {
@@ -597,9 +584,9 @@ impl PyState {
 
     fn __repr__(&self) -> String {
         format!(
-            "BaohuangState(phase={}, current_player={:?}, hand_sizes={:?})",
-            phase_name(self.0.phase()),
-            self.0.current_player(),
+            "BaohuangState(phase={}, current_player={}, hand_sizes={:?})",
+            Phase::name(self.0.phase()),
+            self.0.current_player().map_or("None".to_string(), |s| s.to_string()),
             (0..5).map(|s| self.0.hand(s).len()).collect::<Vec<_>>()
         )
     }
@@ -627,7 +614,7 @@ pub struct PyBaohuangGameState {
 fn state_phase(p: Phase) -> &'static str {
     match p {
         Phase::Over => "done",
-        other => phase_name(other),
+        other => Phase::name(other),
     }
 }
 

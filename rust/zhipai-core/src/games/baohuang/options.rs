@@ -1,6 +1,6 @@
 //! The options of Qingdao Baohuang (baohuang.md, "Configuration options"; defaults first).
 
-use crate::error::Result;
+use crate::error::{Result, ZhipaiError};
 use crate::options::{unknown_option, OptionInfo, OptionValue};
 
 /// Which deck is used (baohuang.md §C.1).
@@ -100,7 +100,7 @@ pub const OPTION_NAMES: [&str; 11] = [
 
 fn on_off(name: &str, v: &OptionValue) -> Result<bool> {
     // `bombs` and `tribute_between_deals` are spelled off/on in the digest; accept bools too.
-    v.as_bool(name)
+    v.as_bool(name).map_err(|_| ZhipaiError::invalid_option(name, v, "expected off or on"))
 }
 
 impl BaohuangRules {

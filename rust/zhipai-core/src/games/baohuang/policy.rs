@@ -19,9 +19,9 @@
 use super::moves::{self, shape_of, Shape};
 use super::options::{Deck, ExtraCardTo};
 use super::scoring::Mode;
-use super::state::{Move, Phase, State, PLAYERS};
+use super::state::{not_held, Move, Phase, State, PLAYERS};
 use super::BaohuangRules;
-use crate::cards::{format_cards, Card};
+use crate::cards::Card;
 use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
@@ -119,12 +119,12 @@ fn cheapest_beat(state: &State, seat: u8, prev: &Shape) -> Option<Shape> {
 }
 
 const COLUMNS: [Column; 22] = [
-    Column { name: "emperor", doc: "seat of the emperor (0..5, playing order); -1 for a 黄局 deal in hand evaluation (no redeal there; scores 0)" },
+    Column { name: "emperor", doc: "seat of the emperor (0 to 4, playing order); -1 for a 黄局 deal in hand evaluation (no redeal there; scores 0)" },
     Column { name: "guard", doc: "seat of the guard, -1 in solo modes" },
     Column { name: "mode", doc: "0 normal (暗保), 1 open_guard (明保), 2 grab (抢独), 3 open_solo (明独), 4 secret_solo (暗独); the random policy is uniform over every legal accession move, so most random deals are 抢独; -1 for 黄局 in evaluation" },
     Column { name: "open_guard", doc: "1 if the guard chose 明保 (scores doubled)" },
     Column { name: "solo", doc: "1 if the emperor played alone (抢独, 明独, 暗独)" },
-    Column { name: "dengji_card", doc: "kind index 0..54 of the 登基 card, -1 for 抢独" },
+    Column { name: "dengji_card", doc: "kind index 0 to 53 of the 登基 card, -1 for 抢独" },
     Column { name: "abdications", doc: "让位 before the emperor was found" },
     Column { name: "forced", doc: "1 if the emperor was forced (逼位)" },
     Column { name: "redeals", doc: "黄局 redeals before this deal" },
@@ -242,7 +242,7 @@ impl DealSimulator for BaohuangRules {
                 ZhipaiError::invalid_value("deal", format!("{} hands", h.len()), "Baohuang deals 5")
             })?;
         if start.seat >= PLAYERS {
-            return Err(ZhipaiError::invalid_value("seat", start.seat, "expected 0..5"));
+            return Err(ZhipaiError::invalid_value("seat", start.seat, "expected a seat 0 to 4"));
         }
         let scepter = scepter_seat(&hands, start, rng)?;
         let first_dealt = (0..PLAYERS).max_by_key(|&s| (hands[s].len(), PLAYERS - s)).unwrap_or(0);
@@ -314,9 +314,7 @@ fn check_play_candidate(state: &State, seat: u8, cards: &Multiset) -> Result<()>
     shape_of(cards, None).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
     let hand = state.hand(seat);
     if !hand.contains_all(cards) {
-        let missing = hand.missing_from(cards);
-        let why = format!("seat {seat} does not hold {}", format_cards(&missing));
-        return Err(ZhipaiError::illegal_play(cards, why));
+        return Err(ZhipaiError::illegal_play(cards, not_held(seat, hand, cards)));
     }
     Ok(())
 }

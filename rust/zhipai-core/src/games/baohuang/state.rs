@@ -45,6 +45,22 @@ pub enum Phase {
     Void,
 }
 
+impl Phase {
+    /// The phase in snake_case (`"grab_window"`), as error messages and the Python API name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Accession => "accession",
+            Phase::GrabWindow => "grab_window",
+            Phase::Forced => "forced",
+            Phase::GuardChoice => "guard_choice",
+            Phase::SoloChoice => "solo_choice",
+            Phase::Play => "play",
+            Phase::Over => "over",
+            Phase::Void => "void",
+        }
+    }
+}
+
 /// One decision of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Move {
@@ -205,6 +221,18 @@ pub struct State {
     returns: [i32; PLAYERS],
     /// The previous places 进贡 was made from, once made.
     tribute: Option<[u8; PLAYERS]>,
+}
+
+/// Why `hand` (of `seat`) cannot give `cards`: each short kind with the copies held and played
+/// (`seat 0 does not hold BJ ×3 (holds 2)`).
+pub(super) fn not_held(seat: u8, hand: &Multiset, cards: &Multiset) -> String {
+    let short: Vec<String> = cards
+        .kinds()
+        .iter()
+        .filter(|&c| hand.count(c) < cards.count(c))
+        .map(|c| format!("{c} ×{} (holds {})", cards.count(c), hand.count(c)))
+        .collect();
+    format!("seat {seat} does not hold {}", short.join(", "))
 }
 
 const fn clockwise(seat: u8) -> u8 {
@@ -713,7 +741,7 @@ impl State {
                 if self.decision_moves().contains(m) {
                     Ok(())
                 } else {
-                    Err(format!("{m} is not a choice in phase {phase:?}"))
+                    Err(format!("{m} is not a choice in phase {}", phase.name()))
                 }
             }
         }
@@ -758,12 +786,11 @@ impl State {
     /// The shape of `cards` as a legal play of the player to act.
     fn cards_shape(&self, cards: &Multiset) -> std::result::Result<Shape, String> {
         if self.phase != Phase::Play {
-            return Err(format!("no card play in phase {:?}", self.phase));
+            return Err(format!("no card play in phase {}", self.phase.name()));
         }
         let seat = self.current;
         if !self.hands[seat as usize].contains_all(cards) {
-            let missing = self.hands[seat as usize].missing_from(cards);
-            return Err(format!("seat {seat} does not hold {}", format_cards(&missing)));
+            return Err(not_held(seat, &self.hands[seat as usize], cards));
         }
         let shape = shape_of(cards, self.guard_card_of(seat))?;
         self.check_move(&Move::Play(shape))?;
