@@ -138,3 +138,12 @@ def test_messages_say_what_is_short_and_name_phases_and_spellings() -> None:
     hand = zhipai.cards(state().hand(1))
     with pytest.raises(zhipai.InvalidValueError, match="no kitty"):
         zhipai.evaluate("baohuang", seat=1, hand=hand, samples=5, known={"kitty": "3S"})
+
+
+def test_bad_ascend_card_is_quoted_as_given_and_rules_repr_shows_overrides() -> None:
+    with pytest.raises(zhipai.InvalidCardError, match='"9C 9C"'):
+        state().apply_action("Ascend 9C 9C")
+    assert repr(zhipai.rules("baohuang", bombs="on")) == "Rules('baohuang', bombs='on')"
+    assert repr(zhipai.rules("baohuang")) == "Rules('baohuang')"
+    # Move generation names what the hand lacks.
+    assert "BJ ×3 (holds 2)" in bh.play_reason("BJ BJ 3S", "BJ BJ BJ")

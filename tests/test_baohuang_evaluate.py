@@ -28,7 +28,7 @@ def test_monster_hand_ascending_beats_yielding_and_grab_always_wins() -> None:
     # Yield vs ascend, paired on the same deals: the whole 95% CI of the difference is below 0.
     # (Ascending with this hand: the emperor is nearly always 大客, the group score G ≥ 0 and he
     # gets 2G/3; yielding makes him a rebel, who gains only when the emperor's group loses.)
-    assert rows["pass"]["diff_ci95"][1] < 0  # the empty candidate (yield) is labelled "pass"
+    assert rows["abdicate"]["diff_ci95"][1] < 0  # the holder's empty candidate is 让位
     # 抢独 pays the emperor exactly ±40 (§C.10) and he is the emperor, alone, every time.
     out = ev.outcomes(GRAB)
     assert set(np.unique(out["score_0"])) <= {-40, 40}
@@ -129,3 +129,22 @@ def test_simulate_output_shows_the_mode_mix_of_random_play() -> None:
     shares = {int(tokens[j].rstrip(":")): float(tokens[j + 1].rstrip("%")) / 100 for j in range(0, len(tokens), 2)}
     assert shares[2] > 0.5, shares  # 抢独 dominates (about 64%)
     assert 0.99 < sum(shares.values()) < 1.01
+
+
+def test_requests_no_sample_can_satisfy_fail_before_sampling() -> None:
+    # Seat 1 holds no BJ; seat 2 as dealer (scepter holder) must be shown a BJ.
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q"]
+    hand = " ".join([f"{r}S {r}H {r}D {r}C" for r in ranks[:10]] + ["QS", "QH", "QD"])
+    assert len(hand.split()) == 43 and "BJ" not in hand
+    for samples in (1, 8, 200):
+        with pytest.raises(zhipai.InvalidValueError, match="dealer 2.*BJ"):
+            zhipai.evaluate("baohuang", seat=1, hand=hand, dealer=2, samples=samples, seed=0)
+    ev = zhipai.evaluate("baohuang", seat=1, hand=hand, dealer=2, samples=20, known={"hands": {2: "BJ"}})
+    assert ev.completed == 20
+    # Copies short are named; the holder's one-card candidate must be the BJ (抢独).
+    with pytest.raises(zhipai.IllegalPlayError, match=r"2S ×2 \(holds 1\)"):
+        zhipai.evaluate("baohuang", seat=1, hand=hand, samples=5, candidates=["2S 2S"])
+    with pytest.raises(zhipai.IllegalPlayError, match="BJ"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["QS"])
+    ev = zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["", "BJ"])
+    assert ev.candidates == ["abdicate", "BJ"]

@@ -19,7 +19,9 @@ Mechanics (every function takes an optional ``rules=zhipai.rules("baohuang", ...
 
 Built-in policies (``zhipai.simulate("baohuang", policy=...)``, ``zhipai.evaluate``):
 
-* ``"random"`` — uniform over every legal move at every decision, accession included: a player
+* ``"random"`` — uniform over every legal move at every decision, accession included (plays
+  counted up to suits, as :meth:`State.legal_actions` lists them; the suits taken are those of
+  ``cards_of``, the 登基 card last, so a random guard reveals himself only when he must): a player
   offered the scepter or a grab chance grabs (抢独) as often as he picks any other option, so
   **most random deals are 抢独** (about 64% 抢独, 17% 明保, 16% 暗保, 1% each 明独 / 暗独; see
   the ``mode`` column of ``zhipai simulate baohuang``). A uniform baseline, not a model of players.

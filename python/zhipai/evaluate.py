@@ -123,11 +123,13 @@ class Evaluation:
     extra column ``seat_return``.
     """
 
-    def __init__(self, raw: Mapping[str, Any], *, preset: str, seat: int, policy: str, seed: int) -> None:
+    def __init__(
+        self, raw: Mapping[str, Any], *, preset: str, seat: int, policy: str, seed: int, empty_label: str = "pass"
+    ) -> None:
         self.preset, self.seat, self.policy, self.seed = preset, seat, policy, seed
         self.columns: list[str] = list(raw["columns"])
         self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
-        self.candidates: list[str] = [_label(c) for c in raw["candidates"]]
+        self.candidates: list[str] = [_label(c, empty_label) for c in raw["candidates"]]
         self.requested: int = int(raw["requested"])
         self.completed: int = int(raw["completed"])
         self.interrupted: bool = bool(raw["interrupted"])
@@ -228,7 +230,7 @@ def _known_parts(
 
 def _run(
     engine: Callable[..., dict[str, Any]], progress: ProgressArg, samples: int, desc: str,
-    preset: str, seat: int, policy: str, seed: int,
+    preset: str, seat: int, policy: str, seed: int, empty_label: str = "pass",
 ) -> Evaluation:
     """Run ``engine(progress=callback)`` with a progress bar and turn its result into an
     :class:`Evaluation`; raises the engine's exception (Ctrl-C as :class:`SimulationInterrupted`
@@ -239,7 +241,7 @@ def _run(
     finally:
         if bar is not None:
             bar.close()
-    result = Evaluation(raw, preset=preset, seat=seat, policy=policy, seed=seed)
+    result = Evaluation(raw, preset=preset, seat=seat, policy=policy, seed=seed, empty_label=empty_label)
     exc = raw.get("exception")
     if isinstance(exc, KeyboardInterrupt):
         raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
@@ -350,7 +352,12 @@ def evaluate(
         threads=None if threads is None else int(threads),
         chunk_size=None if chunk_size is None else int(chunk_size),
     )
-    return _run(engine, progress, int(samples), f"{rules.preset} seat {seat}", rules.preset, seat, policy, int(seed))
+    # A Baohuang scepter holder's "" is 让位 (the dealer, or the seat itself when it holds a BJ).
+    d = knowledge["dealer"]
+    holder = d == seat if d is not None else "BJ" in knowledge["hand"].upper().split()
+    empty = "abdicate" if rules.preset == "baohuang" and holder else "pass"
+    desc = f"{rules.preset} seat {seat}"
+    return _run(engine, progress, int(samples), desc, rules.preset, seat, policy, int(seed), empty)
 
 
 def _text_or_none(value: Any, what: str) -> str | None:
@@ -479,8 +486,9 @@ def position_view(deal: Any, seat: int) -> dict[str, Any]:
     return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, 3))))
 
 
-def _label(candidate: str | None) -> str:
-    """How a candidate first action is shown: ``policy`` (None), ``pass`` (""), else its cards."""
+def _label(candidate: str | None, empty: str = "pass") -> str:
+    """How a candidate first action is shown: ``policy`` (None), ``empty`` (""; ``pass``, or
+    ``abdicate`` for a Baohuang scepter holder), else its cards."""
     if candidate is None:
         return "policy"
-    return candidate if candidate.strip() else "pass"
+    return candidate if candidate.strip() else empty

@@ -154,12 +154,14 @@ pub fn evaluate_declared(
             "this game cannot fix the level or trump before the deal",
         ));
     }
+    game.check_evaluation(req.seat, &req.hand, &req.known.fixed, req.dealer)?;
     let candidates = if req.candidates.is_empty() { vec![None] } else { req.candidates.clone() };
     for cand in candidates.iter().flatten() {
         if !req.hand.contains_all(cand) {
+            let short = req.hand.shortfall(cand);
             return Err(ZhipaiError::illegal_play(
                 cand,
-                format!("seat {} does not hold these cards", req.seat),
+                format!("seat {} does not hold {short}", req.seat),
             ));
         }
     }

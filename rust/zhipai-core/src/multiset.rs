@@ -157,6 +157,18 @@ impl Multiset {
         k
     }
 
+    /// The kinds of `other` this multiset holds fewer of, with the counts, for error messages:
+    /// `"BJ ×3 (holds 2), 9C ×1 (holds 0)"` (empty when it holds all of `other`).
+    pub fn shortfall(&self, other: &Multiset) -> String {
+        let short: Vec<String> = other
+            .kinds()
+            .iter()
+            .filter(|&c| self.count(c) < other.count(c))
+            .map(|c| format!("{c} ×{} (holds {})", other.count(c), self.count(c)))
+            .collect();
+        short.join(", ")
+    }
+
     /// Add every card of `other`.
     pub fn add_all(&mut self, other: &Multiset) -> Result<()> {
         for c in other.iter() {

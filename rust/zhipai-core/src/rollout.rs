@@ -21,6 +21,7 @@
 
 use crate::deal::{Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rules::Rules;
 use rand_chacha::ChaCha8Rng;
@@ -71,6 +72,21 @@ pub trait DealSimulator: Sync {
     /// them with [`ZhipaiError::InvalidOption`] instead of silently ignoring them.
     fn fixes_declaration(&self) -> bool {
         false
+    }
+
+    /// Game-specific checks of an evaluation request, before any sample (so a request no
+    /// sampled deal can satisfy fails at once, not at a seed-dependent deal): the evaluated
+    /// `seat`, its `hand`, the cards `known` in each other hand (`known[s]`) and the `dealer`.
+    /// The default accepts everything.
+    fn check_evaluation(
+        &self,
+        seat: usize,
+        hand: &Multiset,
+        known: &[Multiset],
+        dealer: Option<usize>,
+    ) -> Result<()> {
+        let _ = (seat, hand, known, dealer);
+        Ok(())
     }
 
     /// Hook of Monte Carlo hand evaluation: play one deal to the end from the *given* cards, as

@@ -329,10 +329,7 @@ fn baohuang_play_reason(
         let h = ms(&hand)?;
         let cards = ms(&play)?;
         if !h.contains_all(&cards) {
-            return Ok(Some(format!(
-                "not held: {}",
-                zhipai_core::format_cards(&h.missing_from(&cards))
-            )));
+            return Ok(Some(format!("not held: {}", h.shortfall(&cards))));
         }
         let shape = match moves::shape_of(&cards, None) {
             Ok(s) => s,
@@ -359,7 +356,8 @@ impl PyState {
     /// A move word in any letter case (`"Pass"`, `"ASCEND 9C"`), `None` when the text is not
     /// one (then it is read as cards).
     fn parse_decision(&self, text: &str) -> Result<Option<Move>> {
-        let t = text.trim().to_ascii_lowercase();
+        let text = text.trim();
+        let t = text.to_ascii_lowercase();
         Ok(Some(match t.as_str() {
             "abdicate" => Move::Abdicate,
             "grab" => Move::Grab,
@@ -371,10 +369,9 @@ impl PyState {
             "pass" => Move::Pass,
             "yield" => Move::Yield,
             "jiefeng" => Move::Jiefeng,
-            _ => match t.strip_prefix("ascend ") {
-                Some(card) => Move::Ascend(card.parse()?),
-                None => return Ok(None),
-            },
+            // The card from the text as given, so an error quotes it unchanged.
+            _ if t.starts_with("ascend ") => Move::Ascend(text["ascend ".len()..].parse()?),
+            _ => return Ok(None),
         }))
     }
 }

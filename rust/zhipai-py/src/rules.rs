@@ -23,8 +23,17 @@ impl PyRules {
         self.0.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect()
     }
 
+    /// `Rules('baohuang', bombs='on')`: the preset and the options that differ from it.
     fn __repr__(&self) -> String {
-        format!("Rules('{}')", self.0.preset())
+        let preset = self.0.preset();
+        let base = zhipai_core::rules::rules(preset, &[]).map(|r| r.options()).unwrap_or_default();
+        let mut text = format!("Rules('{preset}'");
+        for o in self.0.options() {
+            if !base.iter().any(|b| b.name == o.name && b.value == o.value) {
+                text.push_str(&format!(", {}='{}'", o.name, o.value));
+            }
+        }
+        text + ")"
     }
 }
 

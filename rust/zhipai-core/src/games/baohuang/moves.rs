@@ -246,6 +246,25 @@ impl HandCounts {
             && s.guard <= self.guard
     }
 
+    /// What the hand lacks for `shape`, for error messages: `"BJ ×3 (holds 2)"`.
+    fn shortfall(&self, s: &Shape) -> String {
+        let held_nat = if s.rank < 13 { self.nat[s.rank as usize] } else { 0 };
+        let natural =
+            if s.naturals > 0 && s.rank < 13 { strength_rank(s.rank).symbol() } else { "" };
+        let parts = [
+            (natural, s.naturals, held_nat),
+            ("SJ", s.small, self.small),
+            ("BJ", s.big, self.big),
+            ("guard card", s.guard, self.guard),
+        ];
+        let short: Vec<String> = parts
+            .iter()
+            .filter(|(_, want, have)| want > have)
+            .map(|(name, want, have)| format!("{name} ×{want} (holds {have})"))
+            .collect();
+        short.join(", ")
+    }
+
     /// Remove the cards of `shape` (the caller checked [`HandCounts::holds`]).
     pub fn remove(&mut self, s: &Shape) {
         if s.naturals > 0 {
@@ -329,7 +348,7 @@ pub fn check(
         return Err("malformed shape: rank given without naturals or naturals without rank".into());
     }
     if !hand.holds(shape) {
-        return Err("not held".into());
+        return Err(format!("not held: {}", hand.shortfall(shape)));
     }
     match prev {
         Some(p) if !beats(shape, p, bombs) => Err(format!(

@@ -19,7 +19,7 @@
 use super::moves::{self, shape_of, Shape};
 use super::options::{Deck, ExtraCardTo};
 use super::scoring::Mode;
-use super::state::{not_held, Move, Phase, State, PLAYERS};
+use super::state::{Move, Phase, State, PLAYERS};
 use super::BaohuangRules;
 use crate::cards::Card;
 use crate::deal::DealShape;
@@ -204,6 +204,29 @@ impl DealSimulator for BaohuangRules {
         DealShape::new(4, true, &[44, 43, 43, 43, 43], 0)
     }
 
+    /// A `dealer` (the scepter holder) must hold a BJ in every sample: the evaluated seat's
+    /// hand, or the cards known in the dealer's hand, must show one (`InvalidValue` otherwise,
+    /// before any sample).
+    fn check_evaluation(
+        &self,
+        seat: usize,
+        hand: &Multiset,
+        known: &[Multiset],
+        dealer: Option<usize>,
+    ) -> Result<()> {
+        let Some(d) = dealer else { return Ok(()) };
+        let cards = if d == seat { Some(hand) } else { known.get(d) };
+        if cards.is_some_and(|c| c.contains(Card::BIG_JOKER)) {
+            return Ok(());
+        }
+        Err(ZhipaiError::invalid_value(
+            "dealer",
+            d,
+            "the dealer is the scepter holder and must hold a BJ: give one as a known card of \
+             that seat (known={\"hands\": {dealer: \"BJ\"}})",
+        ))
+    }
+
     /// Baohuang reading of the hook (the hands are used unchanged; a 黄局 deal cannot be redealt
     /// here, so it is reported with `emperor = -1` and all scores 0):
     ///
@@ -314,7 +337,8 @@ fn check_play_candidate(state: &State, seat: u8, cards: &Multiset) -> Result<()>
     shape_of(cards, None).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
     let hand = state.hand(seat);
     if !hand.contains_all(cards) {
-        return Err(ZhipaiError::illegal_play(cards, not_held(seat, hand, cards)));
+        let why = format!("seat {seat} does not hold {}", hand.shortfall(cards));
+        return Err(ZhipaiError::illegal_play(cards, why));
     }
     Ok(())
 }
@@ -335,16 +359,18 @@ fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
         return if cards.is_empty() { state.apply(Move::Pass) } else { state.apply_cards(cards) };
     }
     let kinds = cards.kinds();
-    let mv =
-        match (cards.len(), kinds.len()) {
-            (0, _) => Move::Abdicate,
-            (1, _) => Move::Grab,
-            (_, 1) => Move::Ascend(kinds.iter().next().expect("one kind")),
-            _ => return Err(ZhipaiError::illegal_play(
+    let mv = match (cards.len(), kinds.len()) {
+        (0, _) => Move::Abdicate,
+        (1, _) if cards.contains(Card::BIG_JOKER) => Move::Grab,
+        (2.., 1) => Move::Ascend(kinds.iter().next().expect("one kind")),
+        _ => {
+            return Err(ZhipaiError::illegal_play(
                 cards,
-                "an accession candidate is \"\" (让位), one card (抢独) or copies of the 登基 card",
-            )),
-        };
+                "an accession candidate is \"\" (让位), \"BJ\" (抢独 with the scepter) or the \
+                 copies of the 登基 card (\"9C 9C 9C\")",
+            ))
+        }
+    };
     state
         .check_move(&mv)
         .map_err(|why| ZhipaiError::illegal_play(cards, format!("{mv}: {why}")))?;

@@ -223,18 +223,6 @@ pub struct State {
     tribute: Option<[u8; PLAYERS]>,
 }
 
-/// Why `hand` (of `seat`) cannot give `cards`: each short kind with the copies held and played
-/// (`seat 0 does not hold BJ ×3 (holds 2)`).
-pub(super) fn not_held(seat: u8, hand: &Multiset, cards: &Multiset) -> String {
-    let short: Vec<String> = cards
-        .kinds()
-        .iter()
-        .filter(|&c| hand.count(c) < cards.count(c))
-        .map(|c| format!("{c} ×{} (holds {})", cards.count(c), hand.count(c)))
-        .collect();
-    format!("seat {seat} does not hold {}", short.join(", "))
-}
-
 const fn clockwise(seat: u8) -> u8 {
     (seat + 4) % 5
 }
@@ -380,8 +368,8 @@ impl State {
         if self.phase != Phase::Accession || self.abdications > 0 {
             return Err(ZhipaiError::invalid_value(
                 "tribute",
-                "late",
-                "tribute happens before accession",
+                format!("{previous_places:?}"),
+                format!("进贡 comes before accession; the deal is in phase {}", self.phase.name()),
             ));
         }
         if let Some(done) = self.tribute {
@@ -790,7 +778,8 @@ impl State {
         }
         let seat = self.current;
         if !self.hands[seat as usize].contains_all(cards) {
-            return Err(not_held(seat, &self.hands[seat as usize], cards));
+            let short = self.hands[seat as usize].shortfall(cards);
+            return Err(format!("seat {seat} does not hold {short}"));
         }
         let shape = shape_of(cards, self.guard_card_of(seat))?;
         self.check_move(&Move::Play(shape))?;
