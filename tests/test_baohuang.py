@@ -289,3 +289,21 @@ def test_from_hands_refuses_hand_sizes_a_deal_cannot_give():
     hands[2] = hands[2][10:]
     with pytest.raises(zhipai.InvalidValueError, match="54 cards"):
         game.from_hands([" ".join(h) for h in hands], 1)
+
+
+def test_the_play_to_beat_text_feeds_back_into_move_generation():
+    # State.play_to_beat is suitless ("BJ 9 9"); the mechanics take it as the previous play.
+    s = bh.Game().new_deal(seed=4)
+    while s.phase != "play":
+        s.apply_action(s.legal_actions()[-1])
+    s.apply_action(s.legal_actions()[0])  # the emperor's lead
+    prev = s.play_to_beat
+    assert prev is not None and all(t in ("SJ", "BJ", "G") or not t[-1] in "SHDC" for t in prev.split())
+    hand = s.hand(s.current_player())
+    plays = bh.legal_plays(hand, prev)
+    assert [a for a in s.legal_actions() if a not in ("pass", "yield", "jiefeng")] == plays
+    assert bh.count_plays(hand, prev) == len(plays)
+    assert all(bh.beats(p, prev) for p in plays)
+    assert bh.beats("BJ 9H 9D", "SJ 8 8") and not bh.beats("9 9", "BJ BJ")
+    with pytest.raises(zhipai.IllegalPlayError, match="two ranks"):
+        bh.beats("9S", "8 9")

@@ -13,7 +13,9 @@ Mechanics (every function takes an optional ``rules=zhipai.rules("baohuang", ...
 * :func:`score` — the amounts of a deal for a mode and places (§C.9, §C.10);
 * :func:`legal_plays`, :func:`count_plays`, :func:`sample_play`, :func:`play_reason` — move
   generation for a hand and a previous play (plays are the same up to suits; each is returned with
-  suits taken from the hand in S, H, D, C order).
+  suits taken from the hand in S, H, D, C order). A previous play may be written without suits,
+  as ``State.play_to_beat`` gives it (``"BJ 9 9"``; ``G`` = a guard card above BJ); ``None`` or
+  ``""`` = a lead.
 
 :class:`Game` / :class:`State` play whole deals with OpenSpiel-style verbs.
 
@@ -86,9 +88,11 @@ def is_play(cards: str) -> bool:
 
 def beats(play: str, previous: str, rules: Rules | None = None) -> bool:
     """Whether ``play`` beats ``previous`` (§C.5; with ``bombs=on`` a bomb also beats fewer cards).
+    Either may be cards (``"BJ 9S 9H"``) or written without suits (``"BJ 9 9"``).
 
     Raises:
-        IllegalPlayError: either card list is not a well-formed play.
+        IllegalPlayError: either is not a well-formed play.
+        InvalidCardError: a token is neither a card nor a rank.
     """
     return _core.baohuang_beats(play, previous, rules)
 

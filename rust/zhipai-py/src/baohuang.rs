@@ -99,8 +99,10 @@ fn items<'py>(name: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, Py
     it.collect()
 }
 
+/// The play to beat, as cards or as the suitless text `State.play_to_beat` gives (`"BJ 9 9"`);
+/// empty or None = a lead.
 fn prev_shape(previous: Option<&str>) -> Result<Option<moves::Shape>> {
-    previous.filter(|p| !p.trim().is_empty()).map(|p| bh::parse_play(&ms(p)?)).transpose()
+    previous.filter(|p| !p.trim().is_empty()).map(str::parse).transpose()
 }
 
 /// `(ok, reason)`: whether `cards` form one well-formed play (§C.4).
@@ -110,7 +112,8 @@ fn baohuang_play_error(cards: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     guard(|| Ok(moves::shape_of(&ms(&cards)?, None).err()))
 }
 
-/// Whether `play` beats `previous` (§C.5). Raises IllegalPlayError for a malformed play.
+/// Whether `play` beats `previous` (§C.5), each as cards or suitless (`"BJ 9 9"`). Raises
+/// IllegalPlayError for a malformed play.
 #[pyfunction]
 #[pyo3(signature = (play, previous, rules=None))]
 fn baohuang_beats(
@@ -122,8 +125,7 @@ fn baohuang_beats(
     let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let a = bh::parse_play(&ms(&play)?)?;
-        let b = bh::parse_play(&ms(&previous)?)?;
+        let (a, b): (moves::Shape, moves::Shape) = (play.parse()?, previous.parse()?);
         Ok(bh::beats(&a, &b, r.bombs))
     })
 }

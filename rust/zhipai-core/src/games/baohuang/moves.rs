@@ -115,6 +115,44 @@ impl fmt::Display for Shape {
     }
 }
 
+impl std::str::FromStr for Shape {
+    type Err = crate::error::ZhipaiError;
+
+    /// Parse a play with or without suits: the [`Shape`] display (`"BJ SJ 9 9 9"`, `G` = a guard
+    /// card) or cards (`"BJ SJ 9S 9H 9D"`, suits ignored). Errors: `InvalidCard` for a token that
+    /// is neither, `IllegalPlay` for no card or naturals of two ranks (§C.4).
+    fn from_str(text: &str) -> crate::error::Result<Shape> {
+        use crate::error::ZhipaiError;
+        let mut shape = Shape { rank: NO_RANK, ..Shape::default() };
+        for token in text.split_whitespace() {
+            let upper = token.to_ascii_uppercase();
+            let strength = match upper.as_str() {
+                "G" => GUARD_STRENGTH,
+                _ => match Rank::parse(&upper) {
+                    Some(rank) => rank_strength(rank),
+                    None => card_strength(token.parse::<Card>()?),
+                },
+            };
+            match strength {
+                GUARD_STRENGTH => shape.guard += 1,
+                BJ_STRENGTH => shape.big += 1,
+                SJ_STRENGTH => shape.small += 1,
+                s if shape.naturals > 0 && s != shape.rank => {
+                    return Err(ZhipaiError::illegal_play(text, "naturals of two ranks (§C.4)"));
+                }
+                s => {
+                    shape.rank = s;
+                    shape.naturals += 1;
+                }
+            }
+        }
+        if shape.total() == 0 {
+            return Err(ZhipaiError::illegal_play(text, "a play has at least one card (§C.4)"));
+        }
+        Ok(shape)
+    }
+}
+
 /// Does `new` beat `prev` (§C.5)? Same number of cards and, both sorted high→low, every card of
 /// `new` strictly higher than the card in the same position of `prev`. With `bombs`, a bomb also
 /// beats any play of fewer cards.
@@ -891,6 +929,22 @@ mod tests {
         assert!(beats(&shape("3S 3H 3D 3C"), &shape("BJ BJ"), true));
         assert!(!beats(&shape("3S 3H 3D 3C"), &shape("4S 4H 4D 4C"), true));
         assert!(!beats(&shape("SJ 3H 3D 3C"), &shape("AS"), true), "jokers make it no bomb");
+    }
+
+    #[test]
+    fn shapes_parse_with_or_without_suits_and_round_trip() {
+        for text in ["BJ SJ 9 9 9", "G BJ", "SJ", "10 10", "2 2 2 2"] {
+            let s: Shape = text.parse().unwrap();
+            assert_eq!(s.to_string(), text);
+        }
+        assert_eq!("BJ 9S 9H".parse::<Shape>().unwrap(), shape("BJ 9S 9H"));
+        assert_eq!("bj 9 9".parse::<Shape>().unwrap(), shape("BJ 9S 9H"));
+        assert!("9 8".parse::<Shape>().unwrap_err().to_string().contains("two ranks"));
+        assert!("".parse::<Shape>().is_err());
+        assert!(matches!(
+            "9 X1".parse::<Shape>(),
+            Err(crate::error::ZhipaiError::InvalidCard { .. })
+        ));
     }
 
     #[test]
