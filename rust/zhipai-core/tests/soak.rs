@@ -6,8 +6,9 @@
 //! Properties: every deal terminates without error; Shengji: all hands are played out, the kitty
 //! has its size, points are conserved (tricks of both teams + kitty = 100 × decks, shengji.md
 //! §7.1) and the attackers' total is tricks + kitty × multiplier + penalty (§7.2); Gongzhu: the
-//! `exact` normalisation sums to zero (gongzhu.md §A.11); Baohuang: scores sum to zero and the
-//! places are a permutation of 1..=5 (baohuang.md §C.8–C.9); Hong Wu: attackers' and dealer's
+//! `exact` normalisation sums to zero (gongzhu.md §A.11); Baohuang (defaults and four option
+//! sets): scores sum to zero and the places are a permutation of 1..=5 (baohuang.md §C.8–C.9);
+//! Hong Wu: attackers' and dealer's
 //! points add up to 200 (hongwu.md §B.5).
 
 use rayon::prelude::*;
@@ -112,13 +113,23 @@ fn gongzhu_variants() {
 #[test]
 #[ignore]
 fn baohuang() {
-    soak_rows("baohuang", &[], |row| {
-        assert_eq!(sum_prefix(row, "score_"), 0, "{row:?}");
-        let mut places: Vec<i32> =
-            row.iter().filter(|(n, _)| n.starts_with("place_")).map(|(_, v)| *v).collect();
-        places.sort_unstable();
-        assert_eq!(places, vec![1, 2, 3, 4, 5], "{row:?}");
-    });
+    let s = |v: &str| OptionValue::Str(v.to_string());
+    let variants = [
+        vec![],
+        vec![("tribute_between_deals", s("on")), ("bombs", s("on"))],
+        vec![("deck", s("168")), ("extra_card_to", s("scepter_last"))],
+        vec![("guard_card_rank", s("above_big_joker")), ("pass_is_final_for_round", s("true"))],
+        vec![("jiefeng_applicant", s("any")), ("abdication_moves_card", s("false"))],
+    ];
+    for overrides in &variants {
+        soak_rows("baohuang", overrides, |row| {
+            assert_eq!(sum_prefix(row, "score_"), 0, "{row:?}");
+            let mut places: Vec<i32> =
+                row.iter().filter(|(n, _)| n.starts_with("place_")).map(|(_, v)| *v).collect();
+            places.sort_unstable();
+            assert_eq!(places, vec![1, 2, 3, 4, 5], "{row:?}");
+        });
+    }
 }
 
 #[test]
