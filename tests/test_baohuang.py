@@ -307,3 +307,26 @@ def test_the_play_to_beat_text_feeds_back_into_move_generation():
     assert bh.beats("BJ 9H 9D", "SJ 8 8") and not bh.beats("9 9", "BJ BJ")
     with pytest.raises(zhipai.IllegalPlayError, match="two ranks"):
         bh.beats("9S", "8 9")
+
+
+def test_previous_plays_that_cannot_exist_are_refused():
+    hand = "BJ 9C 9C 9C 3S"
+    for impossible in ["SJ SJ SJ SJ SJ", "9S 9S 9S 9S 9S", "9 " * 17, "9 " * 300]:
+        with pytest.raises(zhipai.ZhipaiError):
+            bh.legal_plays(hand, impossible)
+    # G (a guard card above BJ) exists only with guard_card_rank=above_big_joker (§C.2).
+    with pytest.raises(zhipai.IllegalPlayError, match="above_big_joker"):
+        bh.beats("G", "BJ")
+    above = zhipai.rules("baohuang", guard_card_rank="above_big_joker")
+    assert bh.beats("G", "BJ", rules=above) and not bh.beats("BJ", "G", rules=above)
+    assert bh.is_play("9 9") and not bh.is_play("9 8")
+
+
+def test_rules_repr_rebuilds_and_rules_compare_by_value():
+    r = zhipai.rules("gongzhu", decks=2, auto_expose_fourth=True)
+    assert repr(r) == "Rules('gongzhu', decks='2', auto_expose_fourth='true')"
+    assert repr(zhipai.rules("gongzhu", decks=2)) == "Rules('gongzhu', decks='2')"
+    assert zhipai.rules("baohuang") == zhipai.rules("baohuang")
+    assert zhipai.rules("baohuang", bombs="on") == zhipai.rules("baohuang", bombs=True)
+    assert zhipai.rules("baohuang") != zhipai.rules("baohuang", bombs="on")
+    assert hash(zhipai.rules("baohuang")) == hash(zhipai.rules("baohuang"))

@@ -148,3 +148,29 @@ def test_requests_no_sample_can_satisfy_fail_before_sampling() -> None:
         zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["QS"])
     ev = zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["", "BJ"])
     assert ev.candidates == ["abdicate", "BJ"]
+
+
+def test_candidates_by_word_label_or_cards_in_any_order() -> None:
+    ev = zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=20, seed=2,
+                         candidates=["abdicate", "grab", "ascend 9C"])
+    assert ev.candidates == ["abdicate", "BJ", "9C 9C 9C"]
+    assert ev.summary("")["score_0"].mean == ev.summary("abdicate")["score_0"].mean
+    assert np.array_equal(ev.outcomes("bj")["score_0"], ev.outcomes(1)["score_0"])
+    assert ev.compare("score_0", against="")[0]["candidate"] == "abdicate"
+    same = zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=20, seed=2, candidates=["", "BJ", "9C 9C 9C"])
+    for c in range(3):
+        assert np.array_equal(ev.outcomes(c)["score_0"], same.outcomes(c)["score_0"])
+    with pytest.raises(zhipai.InvalidValueError, match="twice"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["", "abdicate"])
+    with pytest.raises(zhipai.InvalidValueError, match="twice"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["BJ", "bj"])
+    # 登基 takes every copy held: two of the three ♣9 is not a choice.
+    with pytest.raises(zhipai.IllegalPlayError, match=r"9C ×3"):
+        zhipai.evaluate("baohuang", seat=0, hand=MONSTER, samples=5, candidates=["9C 9C"])
+    out = subprocess.run(
+        [sys.executable, "-m", "zhipai.cli", "evaluate", "baohuang", "-q", "--hand", MONSTER, "--samples", "50",
+         "-c", "abdicate", "-c", "grab"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "abdicate" in out.stdout and "BJ" in out.stdout

@@ -31,16 +31,23 @@ Built-in policies (``zhipai.simulate("baohuang", policy=...)``, ``zhipai.evaluat
   plays its lowest naturals, beats with the cheapest play, passes to its partner.
 
 Hand evaluation (``zhipai.evaluate("baohuang", seat, hand, candidates=[...])``): seat 0 is the
-first-dealt seat with 44 cards, seats 1..4 hold 43. The scepter holder is ``dealer`` when given,
-else the evaluated seat if its hand has a BJ, else a BJ holder drawn at random. A candidate of the
-scepter holder is its accession decision: ``""`` = 让位 (yield the scepter), one card such as
-``"BJ"`` = 抢独 (grab), copies of one card such as ``"9C 9C 9C"`` = 登基 with it. For any other
-seat a candidate is a play it holds, or ``""`` = pass, made at its first decision where it is
+first-dealt seat with 44 cards, seats 1..4 hold 43. The scepter holder is ``dealer`` when given
+(it must be shown holding a BJ: the evaluated seat's own hand, or ``known={"hands": {dealer:
+"BJ"}}``; else ``InvalidValueError`` before any sample), else the evaluated seat if its hand has a
+BJ, else a BJ holder drawn at random. A candidate of the scepter holder is its accession
+decision: ``""`` or ``"abdicate"`` = 让位 (yield the scepter; labelled ``abdicate``), ``"BJ"`` or
+``"grab"`` = 抢独, every copy it holds of one card (``"9C 9C 9C"``, or ``"ascend 9C"``) = 登基
+with it; anything else is an ``IllegalPlayError``. For any other seat a candidate is a play it
+holds, or ``""`` / ``"pass"`` = pass, made at its first decision where it is
 legal (a play: its first lead or first response it beats; a pass: its first response); the policy
 makes its decisions before that, and all of them in a sample where the candidate never becomes
 legal. A 黄局 rollout reports ``emperor = -1``. Evaluation deals four whole decks with the 44th
 card to seat 0, so ``deck=168`` and ``extra_card_to="scepter_last"`` raise
 ``InvalidOptionError`` there (``simulate`` plays both).
+
+The mechanics functions see cards at face rank: with ``guard_card_rank="above_big_joker"`` write
+the guard's copies of the 登基 card as ``G`` in a play (``"G BJ"``); they cannot know which card of
+a hand is the guard card, which the deal state (:class:`State`) does.
 
 Errors: ``InvalidCardError`` for bad card text, ``IllegalPlayError`` for a malformed play or an
 action not allowed, ``InvalidValueError`` for bad places, seats or hands, ``InvalidOptionError``

@@ -301,7 +301,9 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seat", type=int, default=0, help="the evaluated seat (default 0)")
     p.add_argument("--samples", "-n", type=int, default=10_000, help="sampled deals (default 10000)")
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
-                   help="a first action to compare (cards; 'policy' = let the policy choose), repeatable")
+                   help="a first action to compare (cards; '' or 'pass' = pass, Baohuang scepter "
+                   "holder: '' or 'abdicate' = 让位, 'grab' = 抢独, 'ascend 9C' = 登基; 'policy' = let "
+                   "the policy choose), repeatable")
     p.add_argument("--known", action="append", metavar="SEAT:CARDS", help="cards known in another hand")
     p.add_argument("--void", action="append", metavar="SEAT:CARDS",
                    help="a seat holds none of these: cards, or suit letters (1:H, 1:'S H' or 1:SHDC)")

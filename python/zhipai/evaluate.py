@@ -31,7 +31,7 @@ from typing import Any, Union
 import numpy as np
 
 from zhipai import _core
-from zhipai._core import Card, InvalidValueError, Rules
+from zhipai._core import Card, IllegalPlayError, InvalidValueError, Rules, ZhipaiError
 from zhipai.simulate import (
     POLICIES,
     ColumnSummary,
@@ -114,7 +114,8 @@ class Evaluation:
     """The rollouts of :func:`evaluate`.
 
     ``candidates``: labels (``"policy"`` when the policy chose the first action, ``"pass"`` for the
-    empty action, else the cards);
+    empty action — ``"abdicate"`` for a Baohuang scepter holder — else the cards in kind order);
+    a label, ``""`` or the cards in any order and case select a candidate;
     ``columns``: outcome column names; ``outcomes(c)``: ``{column: int32 array (samples,)}`` for
     candidate ``c`` (index or label), sample ``s`` being the same deal for every candidate;
     ``summary(c)``; ``compare(column, against=0)``: per candidate the mean and the paired
@@ -129,6 +130,7 @@ class Evaluation:
         self.preset, self.seat, self.policy, self.seed = preset, seat, policy, seed
         self.columns: list[str] = list(raw["columns"])
         self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
+        self._empty = empty_label
         self.candidates: list[str] = [_label(c, empty_label) for c in raw["candidates"]]
         self.requested: int = int(raw["requested"])
         self.completed: int = int(raw["completed"])
@@ -149,10 +151,12 @@ class Evaluation:
 
     def _index(self, candidate: int | str) -> int:
         if isinstance(candidate, str):
-            candidate = _label(candidate)
-            if candidate not in self.candidates:
+            label = _label(candidate, self._empty)
+            if label not in self.candidates:
+                label = _normal_cards(candidate) or label  # "bj 9c" finds "9C BJ"
+            if label not in self.candidates:
                 raise KeyError(f"no candidate {candidate!r}; candidates: {self.candidates}")
-            return self.candidates.index(candidate)
+            return self.candidates.index(label)
         if not 0 <= candidate < len(self.candidates):
             raise KeyError(f"no candidate {candidate!r}; there are {len(self.candidates)}")
         return candidate
@@ -339,10 +343,11 @@ def evaluate(
         "dealer": None if dealer is None else _seat(dealer, "dealer"),
         "level": level,
         "trump": trump,
-        "candidates": [None if c is None else _cards_text(c, "candidate") for c in (candidates or [None])],
+        "candidates": candidates or [None],
     }
     _check_own_known(seat, knowledge["hand"], knowledge["hands"])
     rules = _resolve_rules(rules)
+    knowledge["candidates"] = _candidates(knowledge["candidates"], knowledge["hand"], rules.preset)
     engine = functools.partial(
         _engine(rules),
         knowledge=knowledge,
@@ -358,6 +363,33 @@ def evaluate(
     empty = "abdicate" if rules.preset == "baohuang" and holder else "pass"
     desc = f"{rules.preset} seat {seat}"
     return _run(engine, progress, int(samples), desc, rules.preset, seat, policy, int(seed), empty)
+
+
+def _candidates(given: Sequence[CardsArg | None], hand: str, preset: str) -> list[str | None]:
+    """Candidate texts: ``"pass"`` (any case) = ``""``; in Baohuang also ``"abdicate"`` = ``""``,
+    ``"grab"`` = ``"BJ"`` and ``"ascend X"`` = every copy of X in ``hand``. Two candidates that
+    are the same action are refused (their results could not be told apart)."""
+    out: list[str | None] = []
+    for c in given:
+        text = None if c is None else _cards_text(c, "candidate") if not isinstance(c, str) else c
+        word = text.strip().lower() if text is not None else None
+        if word == "pass" or (preset == "baohuang" and word == "abdicate"):
+            text = ""
+        elif preset == "baohuang" and word == "grab":
+            text = "BJ"
+        elif preset == "baohuang" and word is not None and word.startswith("ascend "):
+            card = _core.cards(text.strip()[len("ascend "):])
+            held = [h for h in _core.cards(hand) if len(card) == 1 and h.index == card[0].index]
+            if not held:
+                raise IllegalPlayError(f"illegal play {text!r}: ascend takes one card the hand holds")
+            text = " ".join(str(h) for h in held)
+        elif text is not None:
+            text = _cards_text(text, "candidate")
+        same = [o for o in out if o is not None and text is not None and _normal_cards(o) == _normal_cards(text)]
+        if same or (text is None and None in out):
+            raise InvalidValueError(f"invalid candidates: {c!r} is given twice (as {text!r})")
+        out.append(text)
+    return out
 
 
 def _text_or_none(value: Any, what: str) -> str | None:
@@ -484,6 +516,15 @@ def position_view(deal: Any, seat: int) -> dict[str, Any]:
     shown to hold none of). Raises as :func:`evaluate_position`."""
     state = _shengji_state(deal)
     return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, 3))))
+
+
+def _normal_cards(text: str) -> str | None:
+    """``text`` as the engine writes a card list (kind order, upper case), or None if it is not
+    one."""
+    try:
+        return " ".join(str(c) for c in sorted(_core.cards(text), key=lambda c: c.index))
+    except ZhipaiError:
+        return None
 
 
 def _label(candidate: str | None, empty: str = "pass") -> str:

@@ -101,15 +101,32 @@ fn items<'py>(name: &str, obj: &Bound<'py, PyAny>) -> PyResult<Vec<Bound<'py, Py
 
 /// The play to beat, as cards or as the suitless text `State.play_to_beat` gives (`"BJ 9 9"`);
 /// empty or None = a lead.
-fn prev_shape(previous: Option<&str>) -> Result<Option<moves::Shape>> {
-    previous.filter(|p| !p.trim().is_empty()).map(str::parse).transpose()
+fn prev_shape(previous: Option<&str>, r: &BaohuangRules) -> Result<Option<moves::Shape>> {
+    previous.filter(|p| !p.trim().is_empty()).map(|p| shape_arg(p, r)).transpose()
 }
 
-/// `(ok, reason)`: whether `cards` form one well-formed play (§C.4).
+/// A play as cards or written without suits; `G` (a guard card above BJ) only with
+/// `guard_card_rank = above_big_joker` (§C.2).
+fn shape_arg(text: &str, r: &BaohuangRules) -> Result<moves::Shape> {
+    let shape: moves::Shape = text.parse()?;
+    if shape.guard > 0 && r.guard_card_rank != bh::options::GuardCardRank::AboveBigJoker {
+        return Err(ZhipaiError::illegal_play(
+            text,
+            "G is a guard card above BJ, which needs guard_card_rank=above_big_joker (§C.2)",
+        ));
+    }
+    Ok(shape)
+}
+
+/// `(ok, reason)`: whether `cards` (with or without suits) form one well-formed play (§C.4).
 #[pyfunction]
 fn baohuang_play_error(cards: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
     let cards = text("cards", cards)?;
-    guard(|| Ok(moves::shape_of(&ms(&cards)?, None).err()))
+    guard(|| match cards.parse::<moves::Shape>() {
+        Ok(_) => Ok(None),
+        Err(ZhipaiError::IllegalPlay { reason, .. }) => Ok(Some(reason)),
+        Err(e) => Err(e),
+    })
 }
 
 /// Whether `play` beats `previous` (§C.5), each as cards or suitless (`"BJ 9 9"`). Raises
@@ -125,7 +142,7 @@ fn baohuang_beats(
     let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let (a, b): (moves::Shape, moves::Shape) = (play.parse()?, previous.parse()?);
+        let (a, b) = (shape_arg(&play, &r)?, shape_arg(&previous, &r)?);
         Ok(bh::beats(&a, &b, r.bombs))
     })
 }
@@ -257,7 +274,7 @@ fn baohuang_legal_plays(
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
         let h = ms(&hand)?;
-        let p = prev_shape(previous.as_deref())?;
+        let p = prev_shape(previous.as_deref(), &r)?;
         let counts = moves::HandCounts::of(&h, None);
         Ok(moves::enumerate(&counts, p.as_ref(), r.bombs, limit.unwrap_or(usize::MAX))
             .iter()
@@ -278,7 +295,7 @@ fn baohuang_count_plays(
     let rules = rules_arg(rules)?;
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
-        let p = prev_shape(previous.as_deref())?;
+        let p = prev_shape(previous.as_deref(), &r)?;
         Ok(moves::count(&moves::HandCounts::of(&ms(&hand)?, None), p.as_ref(), r.bombs))
     })
 }
@@ -307,7 +324,7 @@ fn baohuang_sample_play(
     guard(|| {
         let r = bh_rules(rules.as_ref())?;
         let h = ms(&hand)?;
-        let p = prev_shape(previous.as_deref())?;
+        let p = prev_shape(previous.as_deref(), &r)?;
         let counts = moves::HandCounts::of(&h, None);
         let mut rng = deal_rng(seed, 0);
         Ok(moves::sample(&counts, p.as_ref(), r.bombs, &mut rng).map(|s| shape_cards(&h, &s)))
@@ -337,7 +354,7 @@ fn baohuang_play_reason(
             Ok(s) => s,
             Err(why) => return Ok(Some(why)),
         };
-        let p = prev_shape(previous.as_deref())?;
+        let p = prev_shape(previous.as_deref(), &r)?;
         Ok(moves::check(&moves::HandCounts::of(&h, None), &shape, p.as_ref(), r.bombs).err())
     })
 }

@@ -8,7 +8,7 @@ use zhipai_core::{OptionValue, Rules};
 /// A complete, validated rule set. Build with `zhipai.rules(preset, **options)`.
 #[pyclass(name = "Rules", module = "zhipai", frozen, from_py_object)]
 #[derive(Clone)]
-pub struct PyRules(pub Rules);
+pub struct PyRules(pub Rules, pub Vec<String>);
 
 #[pymethods]
 impl PyRules {
@@ -23,17 +23,31 @@ impl PyRules {
         self.0.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect()
     }
 
-    /// `Rules('baohuang', bombs='on')`: the preset and the options that differ from it.
+    /// `Rules('baohuang', bombs='on')`: the preset and the options given, with the values they
+    /// took (so the text rebuilds the same rules; defaults that follow from them are not shown).
     fn __repr__(&self) -> String {
-        let preset = self.0.preset();
-        let base = zhipai_core::rules::rules(preset, &[]).map(|r| r.options()).unwrap_or_default();
-        let mut text = format!("Rules('{preset}'");
-        for o in self.0.options() {
-            if !base.iter().any(|b| b.name == o.name && b.value == o.value) {
+        let options = self.0.options();
+        let mut text = format!("Rules('{}'", self.0.preset());
+        for name in &self.1 {
+            if let Some(o) = options.iter().find(|o| o.name == name) {
                 text.push_str(&format!(", {}='{}'", o.name, o.value));
             }
         }
         text + ")"
+    }
+
+    /// Equal when the preset and every option value are (however they were given).
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .extract::<PyRules>()
+            .is_ok_and(|o| o.0.preset() == self.0.preset() && o.options() == self.options())
+    }
+
+    fn __hash__(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.0.preset(), self.options()).hash(&mut h);
+        h.finish()
     }
 }
 
@@ -70,7 +84,8 @@ pub fn rules(preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRu
             overrides.push((name, value));
         }
     }
-    guard(|| Ok(PyRules(zhipai_core::rules(preset, &overrides)?)))
+    let names = overrides.iter().map(|(name, _)| name.clone()).collect();
+    guard(|| Ok(PyRules(zhipai_core::rules(preset, &overrides)?, names)))
 }
 
 /// Every preset as `(name, game, description, [(option, value, choices, doc), ...])`.

@@ -124,30 +124,45 @@ impl std::str::FromStr for Shape {
     fn from_str(text: &str) -> crate::error::Result<Shape> {
         use crate::error::ZhipaiError;
         let mut shape = Shape { rank: NO_RANK, ..Shape::default() };
+        let mut copies = Multiset::EMPTY; // tokens with suits: at most 4 of a card (§C.1)
         for token in text.split_whitespace() {
             let upper = token.to_ascii_uppercase();
             let strength = match upper.as_str() {
                 "G" => GUARD_STRENGTH,
                 _ => match Rank::parse(&upper) {
                     Some(rank) => rank_strength(rank),
-                    None => card_strength(token.parse::<Card>()?),
+                    None => {
+                        let card = token.parse::<Card>()?;
+                        copies.try_add(card)?;
+                        card_strength(card)
+                    }
                 },
             };
-            match strength {
-                GUARD_STRENGTH => shape.guard += 1,
-                BJ_STRENGTH => shape.big += 1,
-                SJ_STRENGTH => shape.small += 1,
+            // Saturating: a long text must not wrap a count back into range.
+            let count = match strength {
+                GUARD_STRENGTH => &mut shape.guard,
+                BJ_STRENGTH => &mut shape.big,
+                SJ_STRENGTH => &mut shape.small,
                 s if shape.naturals > 0 && s != shape.rank => {
-                    return Err(ZhipaiError::illegal_play(text, "naturals of two ranks (§C.4)"));
+                    return Err(ZhipaiError::illegal_play(text, TWO_RANKS));
                 }
                 s => {
                     shape.rank = s;
-                    shape.naturals += 1;
+                    &mut shape.naturals
                 }
-            }
+            };
+            *count = count.saturating_add(1);
         }
         if shape.total() == 0 {
             return Err(ZhipaiError::illegal_play(text, "a play has at least one card (§C.4)"));
+        }
+        let deck = "four decks hold 16 of a rank, 4 SJ and 4 BJ, and one guard card a guard";
+        if shape.naturals > MAX_NATURALS as u8
+            || shape.small > 4
+            || shape.big > 4
+            || shape.guard > 1
+        {
+            return Err(ZhipaiError::invalid_value("play", shape, deck));
         }
         Ok(shape)
     }
@@ -353,6 +368,9 @@ impl HandCounts {
     }
 }
 
+const TWO_RANKS: &str =
+    "naturals of two ranks; a play is n naturals of ONE rank + SJ + BJ, no sequences (§C.4)";
+
 /// The [`Shape`] of a card list, or why it is not one well-formed play (§C.4: empty, or
 /// naturals of two ranks). `guard_card` as in [`HandCounts::of`].
 pub fn shape_of(cards: &Multiset, guard_card: Option<Card>) -> Result<Shape, String> {
@@ -363,10 +381,7 @@ pub fn shape_of(cards: &Multiset, guard_card: Option<Card>) -> Result<Shape, Str
     let mut ranks = h.nat.iter().enumerate().filter(|(_, &n)| n > 0);
     let first = ranks.next();
     if ranks.next().is_some() {
-        return Err(
-            "naturals of two ranks; a play is n naturals of ONE rank + SJ + BJ, no sequences (§C.4)"
-                .into(),
-        );
+        return Err(TWO_RANKS.into());
     }
     let (rank, naturals) = first.map_or((NO_RANK, 0), |(r, &n)| (r as u8, n));
     Ok(Shape { rank, naturals, small: h.small, big: h.big, guard: h.guard })
@@ -941,6 +956,11 @@ mod tests {
         assert_eq!("bj 9 9".parse::<Shape>().unwrap(), shape("BJ 9S 9H"));
         assert!("9 8".parse::<Shape>().unwrap_err().to_string().contains("two ranks"));
         assert!("".parse::<Shape>().is_err());
+        for impossible in ["SJ SJ SJ SJ SJ", "9S 9S 9S 9S 9S", "G G", &"9 ".repeat(17)] {
+            assert!(impossible.parse::<Shape>().is_err(), "{impossible}");
+        }
+        assert!("9 ".repeat(16).parse::<Shape>().is_ok());
+        assert!("9 ".repeat(256 + 3).parse::<Shape>().is_err(), "no wrap-around");
         assert!(matches!(
             "9 X1".parse::<Shape>(),
             Err(crate::error::ZhipaiError::InvalidCard { .. })

@@ -223,7 +223,7 @@ impl DealSimulator for BaohuangRules {
             "dealer",
             d,
             "the dealer is the scepter holder and must hold a BJ: give one as a known card of \
-             that seat (known={\"hands\": {dealer: \"BJ\"}})",
+             that seat (Python known={\"hands\": {seat: \"BJ\"}}, CLI --known SEAT:BJ)",
         ))
     }
 
@@ -362,7 +362,15 @@ fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
     let mv = match (cards.len(), kinds.len()) {
         (0, _) => Move::Abdicate,
         (1, _) if cards.contains(Card::BIG_JOKER) => Move::Grab,
-        (2.., 1) => Move::Ascend(kinds.iter().next().expect("one kind")),
+        (n, 1) if n >= 2 => {
+            let card = kinds.iter().next().expect("one kind");
+            let held = state.hand(state.current_player().expect("a seat to act")).count(card);
+            if held != n {
+                let why = format!("a 登基 candidate is every copy the seat holds: {card} ×{held}");
+                return Err(ZhipaiError::illegal_play(cards, why));
+            }
+            Move::Ascend(card)
+        }
         _ => {
             return Err(ZhipaiError::illegal_play(
                 cards,
@@ -371,9 +379,7 @@ fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
             ))
         }
     };
-    state
-        .check_move(&mv)
-        .map_err(|why| ZhipaiError::illegal_play(cards, format!("{mv}: {why}")))?;
+    state.check_move(&mv).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
     state.apply_unchecked(mv);
     Ok(())
 }
