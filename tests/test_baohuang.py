@@ -210,6 +210,8 @@ def test_simulate_plays_the_tribute_and_the_step_api_reproduces_it():
         state.apply_builtin("random")
     row = dict(zip(zhipai.Game(on).columns, state.result_row()))
     assert all(row[c] == a[c][7] for c in a.columns)
+    assert state.observation(2)["tribute"] == [1, 2, 3, 4, 5]
+    assert zhipai.Game("baohuang").new_deal(3, 7).observation(2)["tribute"] is None
 
 
 def test_move_words_in_any_letter_case():

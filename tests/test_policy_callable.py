@@ -291,7 +291,7 @@ GAME_KEYS = {
     "hong_wu": {"contract", "trump", "kitty", "current_trick", "points_won", "tricks"},
     "gongzhu": {"exposed", "closed", "taken", "current_trick", "first_leader", "tricks"},
     "baohuang": {"scepter", "emperor", "dengji_card", "guard", "mode", "play_to_beat",
-                 "finishing_order", "abdications", "redeals"},
+                 "finishing_order", "abdications", "redeals", "tribute"},
 }
 
 

@@ -88,7 +88,8 @@ Per game:
   (only when the seat is the guard or the guard is revealed), ``mode`` (``"secret_solo"`` reads
   ``"normal"`` to all but the emperor), ``play_to_beat`` (suitless), ``finishing_order``,
   ``abdications``, ``redeals`` (void deals 黄局 redealt so far; the history restarts with each
-  redeal). The guard's 明保/暗保 and a 4-copy emperor's 明独/暗独 choice are secret: to every
+  redeal), ``tribute`` (the previous places 进贡 was made from under
+  ``tribute_between_deals="on"``, else ``None``; the seat's own hand shows what it gave and got). The guard's 明保/暗保 and a 4-copy emperor's 明独/暗独 choice are secret: to every
   other seat the phase reads ``"hidden_choice"`` with ``current_player`` ``None``, and a secret
   choice never appears in their history.
 

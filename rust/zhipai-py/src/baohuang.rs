@@ -822,6 +822,8 @@ impl PyBaohuangGameState {
         o.set_item("finishing_order", self.st.finishing_order())?;
         o.set_item("abdications", s.abdications())?;
         o.set_item("redeals", self.redeals)?;
+        // The previous deal's places are public; the cards exchanged are not shown.
+        o.set_item("tribute", s.tribute().map(|p| p.map(u32::from).to_vec()))?;
         o.set_item("history", self.history.view(py, seat)?)?;
         Ok(o)
     }
