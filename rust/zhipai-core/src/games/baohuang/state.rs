@@ -595,16 +595,22 @@ impl State {
             let n = self.count_moves();
             return (n > 0).then(|| self.nth_move(rng.random_range(0..n))).flatten();
         }
-        // Hot path of random rollouts: count the plays once, decode only the drawn one.
+        Some(self.draw_in_play(rng).into())
+    }
+
+    /// A move of the play phase drawn uniformly: the hot path of random rollouts counts the
+    /// plays once and decodes only the drawn one.
+    #[inline(always)]
+    fn draw_in_play<R: Rng + ?Sized>(&self, rng: &mut R) -> Response {
         let hand = &self.counts[self.current as usize];
         let prev = (!self.round.leading).then_some(self.round.last);
         let all = moves::Plays::new(hand, prev.as_ref(), self.rules.bombs);
         let plays = all.count();
         let k = rng.random_range(0..plays + self.extras_count());
         if k < plays {
-            all.nth(k).map(Move::Play)
+            Response::Play(all.nth(k).expect("k below the count"))
         } else {
-            Some(self.extra_at(k - plays).into())
+            self.extra_at(k - plays)
         }
     }
 
@@ -613,23 +619,20 @@ impl State {
     /// decisions — goes straight to the round, without building and matching a [`Move`].
     #[inline]
     pub fn step_random<R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
-        if self.phase != Phase::Play || self.round.leading {
+        if self.phase != Phase::Play {
             let Some(mv) = self.sample_move(rng) else { return false };
             self.apply_unchecked(mv);
             return true;
         }
-        let prev = self.round.last;
-        let hand = &self.counts[self.current as usize];
-        let all = moves::Plays::new(hand, Some(&prev), self.rules.bombs);
-        let plays = all.count();
-        let k = rng.random_range(0..plays + self.extras_count());
-        if k < plays {
-            let shape = all.nth(k).expect("k below the count");
-            let revealed = self.take_cards(&shape);
-            self.after_play(shape, revealed);
-        } else {
-            self.round.respond_trusted(self.extra_at(k - plays), &self.rules);
-            self.next_turn(); // nobody went out: only the round may be over
+        match self.draw_in_play(rng) {
+            Response::Play(shape) => {
+                let revealed = self.take_cards(&shape);
+                self.after_play(shape, revealed);
+            }
+            r => {
+                self.round.respond_trusted(r, &self.rules);
+                self.next_turn(); // nobody went out: only the round may be over
+            }
         }
         true
     }
