@@ -215,22 +215,23 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
     if not args.hand:
         raise ValueError("evaluate needs --hand (a whole hand) or --position (a Shengji deal record)")
     rules = _rules_from_args(args)
-    known = _known_from_args(args)
+    run = _evaluate_options(args, candidates)
     return _print_evaluation(args, lambda: zhipai.evaluate(
-        rules,
-        args.seat,
-        args.hand,
-        known=known,
-        candidates=candidates,
-        samples=args.samples,
-        policy=args.policy,
-        seed=args.seed,
-        threads=args.threads,
-        progress=False if args.quiet else None,
-        dealer=args.dealer,
-        level=args.level,
-        trump=args.trump,
+        rules, args.seat, args.hand, dealer=args.dealer, level=args.level, trump=args.trump, **run
     ))
+
+
+def _evaluate_options(args: argparse.Namespace, candidates: list[str | None] | None) -> dict[str, object]:
+    """The arguments ``evaluate`` and ``evaluate_position`` share, from the command line."""
+    return {
+        "known": _known_from_args(args),
+        "candidates": candidates,
+        "samples": args.samples,
+        "policy": args.policy,
+        "seed": args.seed,
+        "threads": args.threads,
+        "progress": False if args.quiet else None,
+    }
 
 
 def _known_from_args(args: argparse.Namespace) -> dict[str, object]:
@@ -271,18 +272,8 @@ def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | 
     recorded = (getattr(deal, "_start", None) or {}).get("preset")
     if recorded and recorded != args.preset:
         raise ValueError(f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
-    known = _known_from_args(args)
-    return _print_evaluation(args, lambda: zhipai.evaluate_position(
-        deal,
-        args.seat,
-        known=known,
-        candidates=candidates,
-        samples=args.samples,
-        policy=args.policy,
-        seed=args.seed,
-        threads=args.threads,
-        progress=False if args.quiet else None,
-    ))
+    run = _evaluate_options(args, candidates)
+    return _print_evaluation(args, lambda: zhipai.evaluate_position(deal, args.seat, **run))
 
 
 def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
