@@ -60,7 +60,7 @@ from typing import Iterable, Sequence
 
 from zhipai import _core
 from zhipai._core import BaohuangState as State
-from zhipai._core import Rules
+from zhipai._core import IllegalPlayError, Rules
 
 __all__ = [
     "Game",
@@ -179,6 +179,29 @@ def play_reason(
 ) -> str | None:
     """Why ``play`` may not be played from ``hand`` after ``previous``, or ``None`` if legal."""
     return _core.baohuang_play_reason(hand, play, previous, rules)
+
+
+def candidate_cards(text: str, hand: str) -> str:
+    """An evaluation candidate of ``hand``'s seat written as a move word, as cards: ``abdicate``
+    = ``""`` (让位), ``grab`` = ``"BJ"`` (抢独), ``ascend X`` = every copy of X in ``hand``
+    (登基, §C.3); any other text is returned unchanged.
+
+    Raises:
+        IllegalPlayError: ``ascend X`` where ``hand`` holds no X.
+        InvalidCardError: ``ascend`` followed by something that is not one card.
+    """
+    word = text.strip().lower()
+    if word == "abdicate":
+        return ""
+    if word == "grab":
+        return "BJ"
+    if not word.startswith("ascend "):
+        return text
+    card = _core.cards(text.strip()[len("ascend "):])
+    held = [h for h in _core.cards(hand) if len(card) == 1 and h.index == card[0].index]
+    if not held:
+        raise IllegalPlayError(f"illegal play {text!r}: ascend takes one card the hand holds")
+    return " ".join(str(h) for h in held)
 
 
 class Game:

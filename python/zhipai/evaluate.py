@@ -31,7 +31,8 @@ from typing import Any, Union
 import numpy as np
 
 from zhipai import _core
-from zhipai._core import Card, IllegalPlayError, InvalidValueError, Rules, ZhipaiError
+from zhipai._core import Card, InvalidValueError, Rules, ZhipaiError
+from zhipai.baohuang import candidate_cards as baohuang_candidate_cards
 from zhipai.simulate import (
     POLICIES,
     ColumnSummary,
@@ -365,26 +366,20 @@ def evaluate(
     return _run(engine, progress, int(samples), desc, rules.preset, seat, policy, int(seed), empty)
 
 
+#: A game's move words for evaluation candidates: ``(text, hand) -> cards text``.
+_CANDIDATE_WORDS: dict[str, Callable[[str, str], str]] = {"baohuang": baohuang_candidate_cards}
+
+
 def _candidates(given: Sequence[CardsArg | None], hand: str, preset: str) -> list[str | None]:
-    """Candidate texts: ``"pass"`` (any case) = ``""``; in Baohuang also ``"abdicate"`` = ``""``,
-    ``"grab"`` = ``"BJ"`` and ``"ascend X"`` = every copy of X in ``hand``. Two candidates that
-    are the same action are refused (their results could not be told apart)."""
+    """Candidate texts as cards: ``"pass"`` (any case) = ``""``, and the game's own move words
+    (Baohuang: :func:`zhipai.baohuang.candidate_cards`). Two candidates that are the same action
+    are refused (their results could not be told apart)."""
+    words = _CANDIDATE_WORDS.get(preset, lambda text, _hand: text)
     out: list[str | None] = []
     for c in given:
         text = None if c is None else _cards_text(c, "candidate") if not isinstance(c, str) else c
-        word = text.strip().lower() if text is not None else None
-        if word == "pass" or (preset == "baohuang" and word == "abdicate"):
-            text = ""
-        elif preset == "baohuang" and word == "grab":
-            text = "BJ"
-        elif preset == "baohuang" and word is not None and word.startswith("ascend "):
-            card = _core.cards(text.strip()[len("ascend "):])
-            held = [h for h in _core.cards(hand) if len(card) == 1 and h.index == card[0].index]
-            if not held:
-                raise IllegalPlayError(f"illegal play {text!r}: ascend takes one card the hand holds")
-            text = " ".join(str(h) for h in held)
-        elif text is not None:
-            text = _cards_text(text, "candidate")
+        if text is not None:
+            text = "" if text.strip().lower() == "pass" else _cards_text(words(text, hand), "candidate")
         same = [o for o in out if o is not None and text is not None and _normal_cards(o) == _normal_cards(text)]
         if same or (text is None and None in out):
             raise InvalidValueError(f"invalid candidates: {c!r} is given twice (as {text!r})")
