@@ -209,7 +209,6 @@ class IdleRay(FakeRay):
     def __init__(self):
         super().__init__(initialized=True)
         self.cluster_resources = lambda: {"CPU": 2.0}
-        self.cancel = lambda ref: None
 
     def remote(self, **options):
         return lambda fn: type("Task", (), {"remote": staticmethod(lambda *a, **k: object())})
@@ -262,6 +261,53 @@ def test_default_chunk_and_plan():
     assert ray_backend.default_chunk(cluster_of(2), 2_000, 1) == 2_000
     assert ray_backend.plan(5, 10, 4) == [(5, 4), (9, 4), (13, 2)]
     assert ray_backend.plan(2**64 - 3, 2, 1) == [(2**64 - 3, 1), (2**64 - 2, 1)]
+
+
+class InlineRay(FakeRay):
+    """A 2-CPU cluster that runs each task in the driver when it is waited for, in submission
+    order, and fails the test on any ``ray.cancel`` (which can abort a real driver)."""
+
+    def __init__(self):
+        super().__init__(initialized=True)
+        self.cluster_resources = lambda: {"CPU": 2.0}
+        self.exceptions = type("exceptions", (), {"RayError": RuntimeError})
+        self.in_flight = self.most_in_flight = self.submitted = 0
+
+    def remote(self, **options):
+        def task(fn):
+            def submit(*args, **kwargs):
+                self.submitted += 1
+                self.in_flight += 1
+                self.most_in_flight = max(self.most_in_flight, self.in_flight)
+                return functools.partial(fn, *args, **kwargs)
+
+            return type("Task", (), {"remote": staticmethod(submit)})
+
+        return task
+
+    def wait(self, pending, num_returns, timeout):
+        self.in_flight -= 1
+        return pending[:1], pending[1:]
+
+    def get(self, ref):
+        return ref()
+
+    def cancel(self, ref, **kwargs):
+        raise AssertionError("ray.cancel must not be called")
+
+
+def test_chunks_go_out_two_per_slot_and_are_never_cancelled(monkeypatch):
+    fake = InlineRay()
+    monkeypatch.setitem(sys.modules, "ray", fake)
+    r = zhipai.simulate("gongzhu", 20_000, seed=3, backend="ray", chunk_deals=1_000, threads=1, progress=False)
+    assert_same(r, local("gongzhu", 20_000, seed=3))
+    assert fake.submitted == 20 and fake.most_in_flight == 4  # 2 slots × 2
+    # Stopped after the first chunk: only the window was submitted, nothing cancelled.
+    stop = InlineRay()
+    monkeypatch.setitem(sys.modules, "ray", stop)
+    r = zhipai.simulate("gongzhu", 20_000, seed=3, backend="ray", chunk_deals=1_000, threads=1,
+                        progress=lambda done, total: done < 1_000)
+    assert r.interrupted and len(r) == 1_000 and stop.submitted == 4
 
 
 def test_missing_ray_says_how_to_install(monkeypatch):

@@ -14,10 +14,15 @@ aggregates merged exactly. The result is therefore array-equal to ``backend="loc
   zhipai version installed (rules travel as preset + options, rebuilt on the worker).
 * Resources: each task asks Ray for ``threads`` CPUs (default 1) and runs that many engine
   threads, so Ray's scheduler — not each task — decides how many deals run at once.
+* Submission: chunks are submitted in deal order, at most :data:`TASKS_IN_FLIGHT_PER_SLOT` per
+  task slot of the cluster at a time, so a stopped run leaves little work behind. Ray tasks are
+  never cancelled: ``ray.cancel`` of a task that is just finishing can abort the driver (Ray
+  2.60: "Check failed: Tried to complete task that was not pending"); the few tasks in flight
+  when a run stops finish on the cluster and their results are dropped.
 * Progress: the bar (or callable) advances as chunks finish; a callable returning ``False``
-  cancels the outstanding tasks and returns the completed prefix (``interrupted`` true).
-* Ctrl-C: the outstanding tasks are cancelled and :class:`zhipai.SimulationInterrupted` is
-  raised with the completed prefix of chunks, as in a local run.
+  stops the run and returns the completed prefix (``interrupted`` true).
+* Ctrl-C: the run stops and :class:`zhipai.SimulationInterrupted` is raised with the completed
+  prefix of chunks, as in a local run.
 * Errors: the chunk whose deal range comes first among the failing ones is reported, with the
   same exception type as locally and the chunk's range prepended ("deals A..B (seed S) on
   Ray: ..."); a task that dies (worker lost) raises ``ZhipaiError`` naming its range.
@@ -40,6 +45,8 @@ MIN_CHUNK = 10_000
 MAX_CHUNK = 1_000_000
 #: Most tasks one run may submit (each holds a Ray object reference in the driver).
 MAX_TASKS = 1_000_000
+#: Tasks submitted ahead per task slot: one running and one queued keeps every slot busy.
+TASKS_IN_FLIGHT_PER_SLOT = 2
 
 #: How often (seconds) the driver wakes while waiting, so Ctrl-C is seen promptly.
 POLL = 0.2
@@ -136,8 +143,13 @@ def plan(first: int, deals: int, chunk: int) -> list[tuple[int, int]]:
     return [(s, min(chunk, first + deals - s)) for s in range(first, first + deals, chunk)]
 
 
+def task_slots(ray: Any, cpus_per_task: int) -> int:
+    """How many tasks of ``cpus_per_task`` CPUs the cluster runs at once (at least 1)."""
+    return max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task)
+
+
 def default_chunk(ray: Any, deals: int, cpus_per_task: int) -> int:
-    slots = max(1, int(ray.cluster_resources().get("CPU", 1)) // cpus_per_task)
+    slots = task_slots(ray, cpus_per_task)
     chunk = -(-deals // (TASKS_PER_CPU * slots))
     return max(min(MIN_CHUNK, deals), min(chunk, MAX_CHUNK))
 
@@ -188,20 +200,23 @@ def simulate(
         dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only),
         plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus)),
     )
+    task = ray.remote(num_cpus=cpus, max_retries=0)(run_chunk)
+
+    def submit(start: int, count: int) -> Any:
+        return task.remote(run.engine, threads, deals=count, first_deal=start, **run.common)
+
+    window = TASKS_IN_FLIGHT_PER_SLOT * task_slots(ray, cpus)
     try:
-        run.submit(ray.remote(num_cpus=cpus, max_retries=0)(run_chunk), threads)
+        run.fill(submit, window)
         # Report at once (the bar shows before the first chunk, which may take minutes).
         stopped = progress is not None and progress(0, deals) is False
         while run.pending and not stopped:
             if run.wait() and progress is not None and not run.failed:
                 stopped = progress(run.done, deals) is False
+            if not stopped:
+                run.fill(submit, window)
     except KeyboardInterrupt as e:
-        run.cancel()
         raise SimulationInterrupted(run.result(deals)) from e
-    except BaseException:
-        run.cancel()
-        raise
-    run.cancel()
     if run.failed:
         raise run.failed[min(run.failed)]
     return run.result(deals)
@@ -214,16 +229,20 @@ class _Run:
         self.ray, self.engine, self.preset, self.common, self.chunks = ray, engine, preset, common, chunks
         self.which: dict[Any, int] = {}  # object ref → chunk index
         self.pending: list[Any] = []
+        self.next = 0  # the next chunk to submit (chunks go out in deal order)
         self.parts: dict[int, Any] = {}  # chunk index → its SimResult
         self.failed: dict[int, Exception] = {}
         self.done = 0  # deals in finished chunks (in any order: the progress count)
 
-    def submit(self, task: Any, threads: int | None) -> None:
-        # One at a time, so a Ctrl-C while submitting cancels what was already submitted.
-        for k, (start, count) in enumerate(self.chunks):
-            ref = task.remote(self.engine, threads, deals=count, first_deal=start, **self.common)
-            self.which[ref] = k
+    def fill(self, submit: Callable[[int, int], Any], window: int) -> None:
+        """Submit chunks in deal order (``submit(first_deal, deals)`` → object ref) until
+        ``window`` are in flight; none after a failing one (every earlier chunk went out)."""
+        while len(self.pending) < window and self.next < len(self.chunks) and not self.failed:
+            start, count = self.chunks[self.next]
+            ref = submit(start, count)
+            self.which[ref] = self.next
             self.pending.append(ref)
+            self.next += 1
 
     def wait(self) -> bool:
         """Wait up to :data:`POLL` for chunks; file what finished. True if any did."""
@@ -244,18 +263,10 @@ class _Run:
     def fail(self, k: int, name: str, message: str) -> None:
         start, count = self.chunks[k]
         self.failed[k] = _error(name, message, start, count, self.common["seed"])
-        # Later chunks cannot matter any more; earlier ones might fail too, and the first
-        # failing range in deal order is the one reported (as a local run reports the first
-        # failing deal).
-        late = [r for r in self.pending if self.which[r] > k]
-        for ref in late:
-            self.ray.cancel(ref)
+        # Later chunks cannot matter any more (left to finish, not cancelled: see the module
+        # docs); earlier ones might fail too, and the first failing range in deal order is the
+        # one reported (as a local run reports the first failing deal).
         self.pending = [r for r in self.pending if self.which[r] < k]
-
-    def cancel(self) -> None:
-        for ref in self.pending:
-            self.ray.cancel(ref)
-        self.pending = []
 
     def part(self, raw: dict[str, Any], first_deal: int) -> Any:
         from zhipai.simulate import SimResult
