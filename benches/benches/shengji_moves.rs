@@ -5,9 +5,9 @@
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
-use zhipai_core::combos::decompose;
-use zhipai_core::order::{CardOrder, TrumpTierTractors};
-use zhipai_core::trick::{
+use zhipai_core::tricks::combos::decompose;
+use zhipai_core::tricks::order::{CardOrder, TrumpTierTractors};
+use zhipai_core::tricks::{
     check_lead, check_throw, trick_winner, Decomposition, FollowMoves, TrickRules,
 };
 use zhipai_core::{Multiset, Rank, Suit};

@@ -2,20 +2,32 @@
 //!
 //! No Python here: the `zhipai-py` crate binds this crate for the `zhipai` Python package.
 //! Rules follow the digests in `shared/rules/` (cited per rule as `shengji.md §x.y` etc.).
+//!
+//! Layers, bottom to top; a module uses only those below it (CI checks that no file-level import
+//! cycle exists):
+//!
+//! 1. vocabulary: [`error`], [`cards`], [`multiset`], [`sample`] (exact bounded draws), [`options`]
+//! 2. dealing: [`deal`]
+//! 3. trick machinery shared by the Shengji family and Hong Wu: [`tricks`]
+//! 4. the contract every game meets: [`game`] ([`game::GameState`], [`game::Game`]) and the
+//!    built-in [`policy`] names
+//! 5. the games, one folder each: [`games`]
+//! 6. algorithms written once over the games: [`rules`] (presets → a game), [`rollout`]
+//!    (batch simulation), [`eval`] (Monte Carlo evaluation)
 
 pub mod cards;
-pub mod combos;
 pub mod deal;
 pub mod error;
 pub mod eval;
+pub mod game;
 pub mod games;
 pub mod multiset;
 pub mod options;
-pub mod order;
 pub mod policy;
 pub mod rollout;
 pub mod rules;
-pub mod trick;
+pub mod sample;
+pub mod tricks;
 
 pub use cards::{format_cards, parse_cards, Card, CardSet, Rank, Suit, NUM_KINDS};
 pub use error::{Result, ZhipaiError};

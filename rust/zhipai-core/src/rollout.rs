@@ -21,6 +21,7 @@
 
 use crate::deal::{Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
+pub use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rules::Rules;
@@ -36,13 +37,6 @@ pub fn deal_rng(seed: u64, index: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     rng.set_stream(index);
     rng
-}
-
-/// One result column: its name (snake_case, in the field's terms) and what it means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Column {
-    pub name: &'static str,
-    pub doc: &'static str,
 }
 
 /// A game that can play complete deals for simulation. Implemented by each game's rules type.

@@ -2,9 +2,12 @@
 //!
 //! Presets are those of shared/rules/README.md; each game module parses its own options.
 
+use crate::cards::{Rank, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::games::{baohuang, gongzhu, hongwu, shengji};
+use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue, PresetInfo};
+use crate::tricks::TrickRules;
 
 /// A complete rule set of one game: a preset plus overrides, validated.
 #[derive(Clone, Debug, PartialEq)]
@@ -95,5 +98,47 @@ fn describe(preset: &str) -> &'static str {
         "gongzhu" => "QQ 拱猪 Gongzhu (seed 000); decks 1 or 2; partnership",
         "baohuang" => "青岛保皇 Qingdao Baohuang (seed 003), 5 players, 4 decks",
         _ => "",
+    }
+}
+
+impl Rules {
+    /// The trick rules of one deal at level rank `level` with trump suit `trump` (`None` =
+    /// no-trump), for the games with Shengji-style tricks. `InvalidOption` for Gongzhu and
+    /// Baohuang, which are other games.
+    pub fn trick_rules(&self, level: Rank, trump: Option<Suit>) -> Result<TrickRules> {
+        match self {
+            Rules::Shengji(r) => Ok(r.play.trick_rules(r.decks, level, trump)),
+            Rules::HongWu(r) => r.trick_rules(trump),
+            other => Err(ZhipaiError::invalid_option(
+                "preset",
+                other.preset(),
+                "this game has no Shengji-style tricks",
+            )),
+        }
+    }
+
+    /// The kitty multiplier when the attackers win the last trick with lead `lead` and
+    /// `winning_play` (for bases that read it): shengji.md §7.2, hongwu.md §B.10.
+    pub fn kitty_multiplier(
+        &self,
+        tr: &TrickRules,
+        lead: &Multiset,
+        winning_play: Option<&Multiset>,
+    ) -> Result<u32> {
+        match self {
+            Rules::Shengji(r) => shengji::kitty::kitty_multiplier(
+                r.play.kitty_multiplier,
+                r.play.kitty_multiplier_basis,
+                tr,
+                lead,
+                winning_play,
+            ),
+            Rules::HongWu(r) => r.kitty_multiplier(tr, lead),
+            other => Err(ZhipaiError::invalid_option(
+                "preset",
+                other.preset(),
+                "this game has no kitty multiplier",
+            )),
+        }
     }
 }

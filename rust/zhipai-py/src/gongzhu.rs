@@ -509,7 +509,7 @@ impl PyGongzhuGameState {
     fn result_row(&self) -> PyResult<Vec<i32>> {
         let rules = Rules::Gongzhu(*self.state.rules());
         finished_row(&rules, self.state.is_terminal(), |row| {
-            gongzhu::policy::write_row(self.state.rules(), &self.state.summary(), row);
+            gongzhu::row::write_row(self.state.rules(), &self.state.summary(), row);
             Ok(())
         })
     }

@@ -20,9 +20,9 @@ use zhipai_core::games::hongwu::policy::{choose, play_out};
 use zhipai_core::games::hongwu::settle::{self, DealPoints, Settlement, LEVELS};
 use zhipai_core::games::hongwu::{Action, HongWuRules, HongWuState, Phase};
 use zhipai_core::multiset::Multiset;
-use zhipai_core::order::{CardOrder, TRUMP};
 use zhipai_core::policy::Policy;
 use zhipai_core::rollout::deal_rng;
+use zhipai_core::tricks::order::{CardOrder, TRUMP};
 use zhipai_core::{Card, Rules, Suit, ZhipaiError};
 
 fn invalid(what: &str, value: impl std::fmt::Display, reason: &str) -> PyErr {

@@ -1,13 +1,13 @@
 //! `TrickMechanics`: the trick machinery of the Shengji family (and, later, Hong Wu) for one
-//! deal's level and trump. Thin: parsing, error mapping; every rule is in `zhipai_core::trick`.
+//! deal's level and trump. Thin: parsing, error mapping; every rule is in `zhipai_core::tricks`.
 
 use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use pyo3::prelude::*;
-use zhipai_core::combos::{decompose, Format};
 use zhipai_core::games::shengji::options::throw_penalty;
-use zhipai_core::trick::{self, FollowMoves, TrickRules};
+use zhipai_core::tricks::combos::{decompose, Format};
+use zhipai_core::tricks::{self, FollowMoves, TrickRules};
 use zhipai_core::{Multiset, Rank, Rules, Suit, ZhipaiError};
 
 /// Players at a Shengji-family table (shengji.md §1.1; Hong Wu too): a trick has 4 plays.
@@ -35,7 +35,7 @@ fn parse_trump(text: &str) -> Result<Option<Suit>, ZhipaiError> {
 
 impl PyTrickMechanics {
     /// A refused lead in the words of the game's digest (Hong Wu cites hongwu.md §B.6–§B.7).
-    fn lead_reason(&self, e: &trick::LeadError) -> String {
+    fn lead_reason(&self, e: &tricks::LeadError) -> String {
         match self.rules {
             Rules::HongWu(_) => zhipai_core::games::hongwu::lead_error_reason(e),
             _ => e.to_string(),
@@ -43,7 +43,7 @@ impl PyTrickMechanics {
     }
 
     /// A refused follow in the words of the game's digest (Hong Wu cites hongwu.md §B.8).
-    fn follow_reason(&self, e: &trick::FollowError) -> String {
+    fn follow_reason(&self, e: &tricks::FollowError) -> String {
         match self.rules {
             Rules::HongWu(_) => zhipai_core::games::hongwu::follow_error_reason(e),
             _ => e.to_string(),
@@ -144,7 +144,7 @@ impl PyTrickMechanics {
                 return Ok(PyTrickMechanics { rules: rules.0, tr, level: lv, trump: tp });
             }
             let lv: Rank = level.parse()?;
-            let tr = trick::trick_rules(&rules.0, lv, tp)?;
+            let tr = rules.0.trick_rules(lv, tp)?;
             Ok(PyTrickMechanics { rules: rules.0, tr, level: Some(lv), trump: tp })
         })
     }
@@ -185,7 +185,7 @@ impl PyTrickMechanics {
     ) -> PyResult<Option<String>> {
         let m = self.arg("cards", cards)?;
         let h = hand.filter(|h| !h.is_none()).map(|h| self.arg("hand", h)).transpose()?;
-        Ok(trick::check_lead(&self.tr, &m, h.as_ref()).err().map(|e| self.lead_reason(&e)))
+        Ok(tricks::check_lead(&self.tr, &m, h.as_ref()).err().map(|e| self.lead_reason(&e)))
     }
 
     /// `(valid, played, beaten_cards)` for a throw checked against the 3 other hands.
@@ -199,9 +199,9 @@ impl PyTrickMechanics {
         guard(|| {
             let all: Vec<&Multiset> = std::iter::once(&m).chain(others.iter()).collect();
             self.check_total("cards and others", &all)?;
-            let format = trick::check_lead(&self.tr, &m, None)
+            let format = tricks::check_lead(&self.tr, &m, None)
                 .map_err(|e| ZhipaiError::illegal_play(m, e))?;
-            let r = trick::check_throw(&self.tr, &format, &others);
+            let r = tricks::check_throw(&self.tr, &format, &others);
             Ok((r.valid, r.played.to_string(), r.beaten_cards))
         })
     }
@@ -221,7 +221,7 @@ impl PyTrickMechanics {
             };
             let all: Vec<&Multiset> = std::iter::once(&m).chain(others.iter()).collect();
             self.check_total("cards and others", &all)?;
-            let format = trick::check_lead(&self.tr, &m, None)
+            let format = tricks::check_lead(&self.tr, &m, None)
                 .map_err(|e| ZhipaiError::illegal_play(m, e))?;
             Ok(throw_penalty(r.play.throw_fail_penalty, &self.tr, &format, &others))
         })
@@ -278,7 +278,7 @@ impl PyTrickMechanics {
         let plays = self.args("plays", plays, Some(NUM_PLAYERS))?;
         guard(|| {
             self.check_total("plays", &plays.iter().collect::<Vec<_>>())?;
-            trick::trick_winner(&self.tr, &plays)
+            tricks::trick_winner(&self.tr, &plays)
         })
     }
 
@@ -295,7 +295,7 @@ impl PyTrickMechanics {
             .map(|w| self.arg("winning_play", w))
             .transpose()?;
         // No copy check across the two: the winning play may be the lead itself.
-        guard(|| trick::kitty_multiplier(&self.rules, &self.tr, &l, w.as_ref()))
+        guard(|| self.rules.kitty_multiplier(&self.tr, &l, w.as_ref()))
     }
 
     fn __repr__(&self) -> String {

@@ -614,7 +614,7 @@ impl PyShengjiGameState {
     fn finish_trick(&mut self) -> Result<()> {
         let tr = self.deal.trick_rules().expect("trick rules exist in play");
         let plays: Vec<Multiset> = self.trick.iter().map(|(_, m)| *m).collect();
-        let w = zhipai_core::trick::trick_winner(tr, &plays)?;
+        let w = zhipai_core::tricks::trick_winner(tr, &plays)?;
         let points: i32 = plays.iter().flat_map(|m| m.iter()).map(|c| c.points() as i32).sum();
         self.won[self.trick[w].0] += points;
         self.tricks += 1;
@@ -699,7 +699,7 @@ impl PyShengjiGameState {
                 match d.current_trick().first() {
                     None => match all_leads(tr, &hand) {
                         Some(leads) => out = leads.iter().map(play).collect(),
-                        None => zhipai_core::trick::lead_candidates::for_each_lead_candidate(
+                        None => zhipai_core::tricks::lead_candidates::for_each_lead_candidate(
                             tr,
                             &hand,
                             &mut |m| {
@@ -709,9 +709,9 @@ impl PyShengjiGameState {
                         ),
                     },
                     Some(lead) => {
-                        if let Ok(format) = zhipai_core::trick::check_lead(tr, lead, None) {
+                        if let Ok(format) = zhipai_core::tricks::check_lead(tr, lead, None) {
                             if let Ok(moves) =
-                                zhipai_core::trick::FollowMoves::new(tr, &format, &hand)
+                                zhipai_core::tricks::FollowMoves::new(tr, &format, &hand)
                             {
                                 out = moves.enumerate(MOVE_LIST_LIMIT).iter().map(play).collect();
                             }

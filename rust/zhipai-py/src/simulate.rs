@@ -664,9 +664,10 @@ pub fn sub_multisets(
 /// suit that passes `check_lead` (trump throws may be barred), suit by suit (the four side
 /// suits, then trump), fewer cards first, in card order. `None` when there would be more than
 /// [`MOVE_LIST_LIMIT`] (a long suit has 2^n subsets): the caller then lists candidates.
-pub fn all_leads(tr: &zhipai_core::trick::TrickRules, hand: &Multiset) -> Option<Vec<Multiset>> {
-    let suits: Vec<Multiset> =
-        (0..=zhipai_core::order::TRUMP).map(|s| hand.restrict(tr.order.suit_mask(s))).collect();
+pub fn all_leads(tr: &zhipai_core::tricks::TrickRules, hand: &Multiset) -> Option<Vec<Multiset>> {
+    let suits: Vec<Multiset> = (0..=zhipai_core::tricks::order::TRUMP)
+        .map(|s| hand.restrict(tr.order.suit_mask(s)))
+        .collect();
     let mut total = 0usize;
     for m in &suits {
         let subsets = m.kinds().iter().fold(1usize, |n, c| n.saturating_mul(m.count(c) + 1));
@@ -679,10 +680,10 @@ pub fn all_leads(tr: &zhipai_core::trick::TrickRules, hand: &Multiset) -> Option
     for (suit, m) in suits.iter().enumerate() {
         // Any held cards of one effective suit form a lead; only a trump throw can be barred,
         // so `check_lead` (a decomposition) is needed for trumps alone.
-        let checked = suit == zhipai_core::order::TRUMP && !tr.trump_throw_allowed;
+        let checked = suit == zhipai_core::tricks::order::TRUMP && !tr.trump_throw_allowed;
         for k in 1..=m.len() {
             let mut ok = |l: &Multiset| {
-                !checked || zhipai_core::trick::check_lead(tr, l, Some(hand)).is_ok()
+                !checked || zhipai_core::tricks::check_lead(tr, l, Some(hand)).is_ok()
             };
             out.extend(sub_multisets(m, k, MOVE_LIST_LIMIT, MOVE_LIST_LIMIT, &mut ok));
         }

@@ -22,7 +22,8 @@
 
 use super::options::{ExposureMode, GongzhuRules};
 use super::play::Play;
-use super::policy::{choose, write_row};
+use super::policy::choose;
+use super::row::write_row;
 use super::scoring::exposable_index;
 use super::state::{first_leader, Move, Opening, Phase, State};
 use crate::deal::{Deal, DealShape};

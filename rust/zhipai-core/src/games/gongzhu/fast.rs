@@ -16,14 +16,15 @@
 //! [`super::state::State::legal_moves`] (expose each exposable card still held openly — and
 //! closed in `closed_open` mode — or end); each play over the seat's legal cards.
 
-use super::draw::{draw_descending, nth_bit, DEAL_ONE_DECK};
 use super::options::{ExposedDiscard, ExposureMode, FirstLead, GongzhuRules};
 use super::policy::pick_index;
-use super::policy::{write_row_of, DealSummary};
+use super::row::{write_row_of, DealSummary};
 use super::scoring::{Exposure, Takes, EXPOSABLE, PIG};
+use super::state::DEAL_ONE_DECK;
 use super::state::ONE_DECK;
 use crate::cards::{CardSet, Suit};
 use crate::multiset::Multiset;
+use crate::sample::{draw_descending, fast_pdep, nth_bit};
 use rand::Rng;
 
 const SUIT: u64 = 0x1FFF;
@@ -104,7 +105,7 @@ fn dispatch<R: Rng + ?Sized>(
 ) -> DealSummary {
     #[cfg(target_arch = "x86_64")]
     {
-        if super::draw::fast_pdep() {
+        if fast_pdep() {
             // SAFETY: the CPU supports `bmi1`, `bmi2`, `lzcnt` and `popcnt` (`fast_pdep`).
             return unsafe { deal_and_row_bmi2(rules, rng, row) };
         }

@@ -8,18 +8,20 @@
 //! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
-//! * [`draw`]: the exactly uniform random draws (dealing, choices) both paths share.
-//! * [`policy`]: the `random` and `greedy` players and the simulation contract.
+//! * [`policy`]: the `random` and `greedy` players.
+//! * [`row`]: the result columns and how a finished deal fills them.
+//! * [`simulator`]: whole deals for `simulate` (the `DealSimulator` contract).
 //! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
 
-pub mod draw;
 pub mod evaluate;
 pub mod fast;
 pub mod options;
 pub mod play;
 pub mod policy;
+pub mod row;
 pub mod scoring;
 pub mod session;
+pub mod simulator;
 pub mod state;
 
 pub use options::GongzhuRules;

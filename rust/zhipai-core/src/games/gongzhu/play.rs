@@ -245,7 +245,7 @@ pub fn pick_legal_play(
 
 /// The `i`-th card (ascending) of `set` (`i < set.len()`).
 fn nth_card(set: CardSet, i: usize) -> Card {
-    let bit = super::draw::nth_bit_portable(set.0, i as u32);
+    let bit = crate::sample::nth_bit_portable(set.0, i as u32);
     Card::from_index(bit.trailing_zeros() as usize).expect("a card of the set")
 }
 

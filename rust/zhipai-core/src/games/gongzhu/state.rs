@@ -4,7 +4,6 @@
 //! Seats are 0..4; the seat after `s` is [`GongzhuRules::next_seat`]. Actions are integers
 //! `0..NUM_ACTIONS`: plays as [`Play::action`], then the exposure actions (see [`Move`]).
 
-use super::draw;
 use super::options::{ExposureMode, FirstLead, GongzhuRules, NextLeader};
 use super::play::{legal_plays, suit_of, trick_winner, Play, Position, PLAY_ACTIONS};
 use super::scoring::{
@@ -13,6 +12,7 @@ use super::scoring::{
 use crate::cards::{Card, CardSet};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
+use crate::sample::{self, DrawPlan};
 use rand::Rng;
 
 /// Action code of [`Move::Expose`] of `EXPOSABLE[i]` is `EXPOSE_ACTION + i`.
@@ -126,19 +126,24 @@ pub struct State {
 }
 
 /// All 52 kinds of one deck as a bitboard.
+/// One deck: 39 cards dealt to seats 0, 1, 2 from 52, 51, …, 14 remaining (4 `u64`s).
+pub const DEAL_ONE_DECK: DrawPlan = DrawPlan::new(52, 39);
+/// Two decks: 78 cards from 104, 103, …, 27 remaining.
+pub const DEAL_TWO_DECKS: DrawPlan = DrawPlan::new(104, 78);
+
 pub const ONE_DECK: u64 = (1 << 52) - 1;
 
 /// Deal `13 · decks` cards to each seat (§A.1, §A.12): seats 0, 1 and 2 in turn receive their
 /// cards one at a time, each exactly uniform among the cards not yet dealt (the draws of
-/// [`draw::DEAL_ONE_DECK`] / [`draw::DEAL_TWO_DECKS`]: 4 or 10 `u64`s), and seat 3 gets the
+/// [`DEAL_ONE_DECK`] / [`DEAL_TWO_DECKS`]: 4 or 10 `u64`s), and seat 3 gets the
 /// rest. A draw `r` takes the `r`-th remaining physical card in the order: first copies of kinds
 /// 0..52, then second copies. Every partition of the deck(s) into four hands is equally likely,
 /// as with a shuffled physical deck.
 pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multiset; 4] {
     let two = rules.decks == 2;
-    let plan = if two { &draw::DEAL_TWO_DECKS } else { &draw::DEAL_ONE_DECK };
+    let plan = if two { &DEAL_TWO_DECKS } else { &DEAL_ONE_DECK };
     let mut draws = [0u8; 78];
-    draw::draw_descending(rng, plan, &mut draws);
+    sample::draw_descending(rng, plan, &mut draws);
     // Not yet dealt: `rest[k]` = kinds whose copy k is still in the deck.
     let mut rest = [ONE_DECK, if two { ONE_DECK } else { 0 }];
     let per = 13 * rules.decks as usize;
@@ -146,7 +151,7 @@ pub fn deal_hands<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> [Multis
     for (i, &r) in draws[..plan.count()].iter().enumerate() {
         let first = rest[0].count_ones();
         let (k, r) = if (r as u32) < first { (0, r as u32) } else { (1, r as u32 - first) };
-        let bit = draw::nth_bit_portable(rest[k], r);
+        let bit = sample::nth_bit_portable(rest[k], r);
         rest[k] ^= bit;
         hands[i / per].add(card_of_bit(bit));
     }
@@ -181,7 +186,7 @@ pub fn first_leader<R: Rng + ?Sized>(
         }
     }
     if n > 1 {
-        holders[draw::below(rng, n as u32) as usize]
+        holders[sample::below_always(rng, n as u32) as usize]
     } else {
         holders[0]
     }

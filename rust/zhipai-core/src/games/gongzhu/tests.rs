@@ -398,8 +398,8 @@ proptest! {
         let general = st.summary();
         let mut a = vec![0; r.columns().len()];
         let mut b = vec![0; r.columns().len()];
-        super::policy::write_row(&r, &fast, &mut a);
-        super::policy::write_row(&r, &general, &mut b);
+        super::row::write_row(&r, &fast, &mut a);
+        super::row::write_row(&r, &general, &mut b);
         prop_assert_eq!(a, b);
         prop_assert_eq!(fast.taken, general.taken);
     }

@@ -8,7 +8,7 @@
 //! * [`state`] — a whole deal as a state machine (deal, auction, trump, kitty, tricks, result);
 //! * [`policy`] — the random and greedy players and the [`crate::rollout::DealSimulator`] impl.
 //!
-//! The tricks themselves use the game-neutral machinery of [`crate::trick`] with the rules of
+//! The tricks themselves use the game-neutral machinery of [`crate::tricks`] with the rules of
 //! [`HongWuRules::trick_rules`].
 
 pub mod auction;
@@ -22,8 +22,8 @@ use crate::cards::{Card, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue};
-use crate::order::CardOrder;
-use crate::trick::{self, FollowError, LeadError, TrickRules};
+use crate::tricks::order::CardOrder;
+use crate::tricks::{self, FollowError, LeadError, TrickRules};
 pub use options::HongWuOptions;
 use options::{FailedThrowPlay, FollowShapeObligation, KittyRule, ThrowCheck, ThrowCompare};
 pub use state::{Action, HongWuState, Phase};
@@ -73,30 +73,30 @@ impl HongWuRules {
         })?;
         let o = &self.options;
         let mut tr = TrickRules::standard(self.order(trump), 2);
-        tr.decomposition = trick::Decomposition::MultiplicityFirst;
+        tr.decomposition = tricks::Decomposition::MultiplicityFirst;
         tr.trump_throw_allowed = false; // "主牌不能甩" (§B.7)
-        tr.throw_scope = trick::ThrowScope::AllOthers; // no partners: all three are opponents
+        tr.throw_scope = tricks::ThrowScope::AllOthers; // no partners: all three are opponents
         tr.throw_check = match o.throw_check {
-            ThrowCheck::Component => trick::ThrowCheck::Component,
-            ThrowCheck::Literal => trick::ThrowCheck::Literal,
+            ThrowCheck::Component => tricks::ThrowCheck::Component,
+            ThrowCheck::Literal => tricks::ThrowCheck::Literal,
         };
         tr.forced_play = match o.failed_throw_play {
-            FailedThrowPlay::LowestCard => trick::ForcedPlay::SmallestCard,
-            FailedThrowPlay::LowestBeatableComponent => trick::ForcedPlay::LowestBeaten,
+            FailedThrowPlay::LowestCard => tricks::ForcedPlay::SmallestCard,
+            FailedThrowPlay::LowestBeatableComponent => tricks::ForcedPlay::LowestBeaten,
         };
         tr.shape_obligation = match o.follow_shape_obligation {
-            FollowShapeObligation::Standard => trick::ShapeObligation::Standard,
-            FollowShapeObligation::SuitOnly => trick::ShapeObligation::SuitOnly,
+            FollowShapeObligation::Standard => tricks::ShapeObligation::Standard,
+            FollowShapeObligation::SuitOnly => tricks::ShapeObligation::SuitOnly,
         };
         // §B.8: a tractor if held, otherwise as many pairs as possible (no shorter-tractor duty).
         tr.partial_tractor_follow = false;
         tr.longer_tuples_protected = false;
-        tr.throw_follow = trick::ThrowFollow::ComponentGreedy;
+        tr.throw_follow = tricks::ThrowFollow::ComponentGreedy;
         tr.throw_compare = match o.throw_compare {
-            ThrowCompare::MaxCard => trick::ThrowCompare::HighestCard,
-            ThrowCompare::HighestComponent => trick::ThrowCompare::LargestComponent,
+            ThrowCompare::MaxCard => tricks::ThrowCompare::HighestCard,
+            ThrowCompare::HighestComponent => tricks::ThrowCompare::LargestComponent,
         };
-        tr.shape_match = trick::ShapeMatch::Exact;
+        tr.shape_match = tricks::ShapeMatch::Exact;
         Ok(tr)
     }
 
@@ -106,7 +106,7 @@ impl HongWuRules {
     /// never goes to the 闲家 (`always_dealer`, `ignored`). Errors with `InvalidValue` for an
     /// empty or mixed lead.
     pub fn kitty_multiplier(&self, tr: &TrickRules, lead: &Multiset) -> Result<u32> {
-        let format = trick::check_lead(tr, lead, None)
+        let format = tricks::check_lead(tr, lead, None)
             .map_err(|e| ZhipaiError::invalid_value("lead", lead, lead_error_reason(&e)))?;
         Ok(match self.options.kitty {
             KittyRule::LastTrickMultiplied => state::kitty_multiplier_of(&format) as u32,
@@ -213,33 +213,33 @@ mod tests {
     fn leads_of_b6_and_b7() {
         let tr = tr_with(&[], Suit::Hearts);
         for t in ["5H 5H BJ BJ", "3H 3H 3D 3D", "2H 2H 2C 2C", "2C 2C AH AH", "6H 6H 4H 4H"] {
-            let f = trick::check_lead(&tr, &ms(t), None).unwrap();
-            assert_eq!(f.kind(), crate::combos::LeadKind::Tractor, "{t}");
+            let f = tricks::check_lead(&tr, &ms(t), None).unwrap();
+            assert_eq!(f.kind(), crate::tricks::combos::LeadKind::Tractor, "{t}");
         }
         // H13: ♠2♠2 ♣2♣2 is two 副2 pairs, a trump throw: illegal (主牌不能甩).
         assert_eq!(
-            trick::check_lead(&tr, &ms("2S 2S 2C 2C"), None).unwrap_err(),
-            trick::LeadError::TrumpThrow
+            tricks::check_lead(&tr, &ms("2S 2S 2C 2C"), None).unwrap_err(),
+            tricks::LeadError::TrumpThrow
         );
         let tr = tr_with(&[("tractor_above_A", "jokers_only")], Suit::Spades);
-        assert!(trick::check_lead(&tr, &ms("BJ BJ SJ SJ"), None).is_ok());
-        assert!(trick::check_lead(&tr, &ms("3S 3S 3C 3C"), None).is_err());
+        assert!(tricks::check_lead(&tr, &ms("BJ BJ SJ SJ"), None).is_ok());
+        assert!(tricks::check_lead(&tr, &ms("3S 3S 3C 3C"), None).is_err());
         assert!(HongWuRules::default().trick_rules(None).is_err(), "no no-trump");
     }
 
     #[test]
     fn throw_h12_and_its_options() {
         let tr = tr_with(&[], Suit::Spades);
-        let f = trick::check_lead(&tr, &ms("KC KC JC JC 8C"), None).unwrap();
+        let f = tricks::check_lead(&tr, &ms("KC KC JC JC 8C"), None).unwrap();
         let others = [ms("3H 4H 6D"), ms("7D 9S 6C"), ms("9C 10H 4C")];
-        let r = trick::check_throw(&tr, &f, &others);
+        let r = tricks::check_throw(&tr, &f, &others);
         assert!(!r.valid);
         assert_eq!(r.played, ms("8C"));
-        let f = trick::check_lead(&tr, &ms("JC JC AC"), None).unwrap();
+        let f = tricks::check_lead(&tr, &ms("JC JC AC"), None).unwrap();
         let others = [ms("QC QC 4H"), ms("7C 6C 5D"), ms("9C 10H 4C")];
-        assert_eq!(trick::check_throw(&tr, &f, &others).played, ms("JC"));
+        assert_eq!(tricks::check_throw(&tr, &f, &others).played, ms("JC"));
         let alt = tr_with(&[("failed_throw_play", "lowest_beatable_component")], Suit::Spades);
-        assert_eq!(trick::check_throw(&alt, &f, &others).played, ms("JC JC"));
+        assert_eq!(tricks::check_throw(&alt, &f, &others).played, ms("JC JC"));
     }
 
     #[test]
@@ -247,25 +247,25 @@ mod tests {
         let tr = tr_with(&[], Suit::Spades);
         let plays = |v: &[&str]| v.iter().map(|p| ms(p)).collect::<Vec<_>>();
         assert_eq!(
-            trick::trick_winner(&tr, &plays(&["QD QD", "AD AD", "4S 4S", "BJ 6S"])).unwrap(),
+            tricks::trick_winner(&tr, &plays(&["QD QD", "AD AD", "4S 4S", "BJ 6S"])).unwrap(),
             2
         );
         let h12 = plays(&["KC KC JC JC 8C", "9S 9S 4S 4S JS", "KS KS 5S 5S 6S", "4C 5C 6C 7C 4D"]);
-        assert_eq!(trick::trick_winner(&tr, &h12).unwrap(), 2);
+        assert_eq!(tricks::trick_winner(&tr, &h12).unwrap(), 2);
         let p = plays(&["KC KC JC JC 8C", "4S 4S 6S 6S AS", "KS KS 10S 10S 5S", "4C 5C 6C 7C 4D"]);
-        assert_eq!(trick::trick_winner(&tr, &p).unwrap(), 1, "max_card: ♠A");
+        assert_eq!(tricks::trick_winner(&tr, &p).unwrap(), 1, "max_card: ♠A");
         let hc = tr_with(&[("throw_compare", "highest_component")], Suit::Spades);
-        assert_eq!(trick::trick_winner(&hc, &p).unwrap(), 2, "highest pair ♠K♠K");
-        assert_eq!(trick::trick_winner(&tr, &plays(&["BJ", "5H", "BJ", "3S"])).unwrap(), 1);
-        assert_eq!(trick::trick_winner(&tr, &plays(&["2H", "2D", "2C", "AS"])).unwrap(), 0);
+        assert_eq!(tricks::trick_winner(&hc, &p).unwrap(), 2, "highest pair ♠K♠K");
+        assert_eq!(tricks::trick_winner(&tr, &plays(&["BJ", "5H", "BJ", "3S"])).unwrap(), 1);
+        assert_eq!(tricks::trick_winner(&tr, &plays(&["2H", "2D", "2C", "AS"])).unwrap(), 0);
     }
 
     #[test]
     fn follows_of_b8() {
         let tr = tr_with(&[], Suit::Spades);
         let follow = |tr: &TrickRules, lead: &str, hand: &str, play: &str| {
-            let f = trick::check_lead(tr, &ms(lead), None).unwrap();
-            trick::FollowMoves::new(tr, &f, &ms(hand)).unwrap().check(&ms(play)).is_ok()
+            let f = tricks::check_lead(tr, &ms(lead), None).unwrap();
+            tricks::FollowMoves::new(tr, &f, &ms(hand)).unwrap().check(&ms(play)).is_ok()
         };
         assert!(follow(&tr, "AS", "5H 4H 7D", "5H") && !follow(&tr, "AS", "5H 4H 7D", "4H"));
         assert!(!follow(&tr, "9D", "3D 5C 8H", "5C"), "♦3 is a plain diamond");
@@ -289,14 +289,14 @@ mod tests {
     #[test]
     fn refusals_cite_the_hong_wu_digest() {
         let tr = tr_with(&[], Suit::Spades);
-        let e = trick::check_lead(&tr, &ms("SJ SJ 3C 3C"), None);
+        let e = tricks::check_lead(&tr, &ms("SJ SJ 3C 3C"), None);
         // SJ SJ 3C 3C is not a tractor (♠3 sits between them): a trump throw.
         let msg = lead_error_reason(&e.unwrap_err());
         assert!(msg.contains("hongwu.md §B.7") && !msg.contains("shengji"), "{msg}");
-        let mixed = lead_error_reason(&trick::check_lead(&tr, &ms("AD AH"), None).unwrap_err());
+        let mixed = lead_error_reason(&tricks::check_lead(&tr, &ms("AD AH"), None).unwrap_err());
         assert!(mixed.contains("hongwu.md §B.6") && !mixed.contains("shengji"), "{mixed}");
-        let f = trick::check_lead(&tr, &ms("QD QD"), None).unwrap();
-        let moves = trick::FollowMoves::new(&tr, &f, &ms("9D 9D 3D 4C")).unwrap();
+        let f = tricks::check_lead(&tr, &ms("QD QD"), None).unwrap();
+        let moves = tricks::FollowMoves::new(&tr, &f, &ms("9D 9D 3D 4C")).unwrap();
         for play in ["9D 4C", "9D 3D", "9D"] {
             let msg = follow_error_reason(&moves.check(&ms(play)).unwrap_err());
             assert!(msg.contains("hongwu.md §B.8") && !msg.contains("shengji"), "{play}: {msg}");

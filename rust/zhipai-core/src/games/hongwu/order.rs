@@ -8,7 +8,7 @@
 
 use super::options::{OtherThrees, TractorAboveA};
 use crate::cards::{Card, Rank, Suit};
-use crate::order::{CardOrder, TRUMP};
+use crate::tricks::order::{CardOrder, TRUMP};
 
 /// ♥5, the top trump whatever the trump suit (hongwu.md §B.4 level 1).
 pub const RED_FIVE: Card = Card::new(Suit::Hearts, Rank::FIVE);

@@ -4,9 +4,9 @@
 //! drawn uniformly from the dealer's 33 to bury; a lead drawn uniformly from
 //! [`HongWuState::lead_candidates`] (singles, pairs, tractors, and the whole holding of a plain
 //! suit when that is a throw — the Shengji random policy's candidates and sampler,
-//! [`crate::trick::lead_candidates::sample_lead`]; a throw another hand can beat fails and is
+//! [`crate::tricks::lead_candidates::sample_lead`]; a throw another hand can beat fails and is
 //! reduced per §B.7); a follow drawn uniformly from the legal follows
-//! ([`crate::trick::sample_follow`]: the distribution of `FollowMoves::sample`, without follow
+//! ([`crate::tricks::sample_follow`]: the distribution of `FollowMoves::sample`, without follow
 //! tables for one-card and pair leads).
 //!
 //! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
@@ -34,18 +34,18 @@ use super::order::RED_FIVE;
 use super::state::{one_unit_lead, points_of, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::combos::Format;
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
 use crate::multiset::Multiset;
-use crate::order::{CardOrder, TRUMP};
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator, StartingDeal};
-use crate::trick::lead::is_beaten;
-use crate::trick::lead_candidates::sample_lead;
-use crate::trick::winner::tuple_winner;
-use crate::trick::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
+use crate::tricks::combos::Format;
+use crate::tricks::lead::is_beaten;
+use crate::tricks::lead_candidates::sample_lead;
+use crate::tricks::order::{CardOrder, TRUMP};
+use crate::tricks::winner::tuple_winner;
+use crate::tricks::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

@@ -11,13 +11,13 @@ use super::settle::{DealPoints, Settlement};
 use super::{follow_error_reason, lead_error_reason};
 use super::{options::Red5PenaltyScope, HongWuRules, HAND_SIZE, KITTY_SIZE};
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::combos::{Format, Unit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::order::CardOrder;
-use crate::trick::lead_candidates::for_each_lead_candidate;
-use crate::trick::winner::{trick_winner_of, tuple_winner};
-use crate::trick::{
+use crate::tricks::combos::{Format, Unit};
+use crate::tricks::lead_candidates::for_each_lead_candidate;
+use crate::tricks::order::CardOrder;
+use crate::tricks::winner::{trick_winner_of, tuple_winner};
+use crate::tricks::{
     check_follow, check_lead_into, check_throw, FollowMoves, LeadError, TrickRules,
 };
 use rand::seq::SliceRandom;
@@ -564,7 +564,7 @@ impl HongWuState {
     /// tractor it holds (each run of ≥ 2 adjacent pairs, every length and start), plus, per plain
     /// suit, the whole holding of that suit when it is a throw (several units, hongwu.md §B.7;
     /// trumps cannot be thrown). These are the leads the random policy draws from uniformly
-    /// ([`crate::trick::lead_candidates::for_each_lead_candidate`], shared with Shengji). Other
+    /// ([`crate::tricks::lead_candidates::for_each_lead_candidate`], shared with Shengji). Other
     /// throws (part of a suit) are legal too ([`HongWuState::check`]) but are not listed.
     pub fn lead_candidates(&self) -> Vec<Multiset> {
         let Some(tr) = self.tr.as_deref() else { return Vec::new() };
@@ -617,7 +617,7 @@ fn single_card(m: &Multiset) -> Option<Card> {
 }
 
 /// The unit of `cards` when they are one held single or one held pair (one kind, one or two
-/// copies, all in `hand`), as [`crate::combos::decompose`] would give it; `None` otherwise.
+/// copies, all in `hand`), as [`crate::tricks::combos::decompose`] would give it; `None` otherwise.
 pub(crate) fn one_unit_lead(order: &CardOrder, cards: &Multiset, hand: &Multiset) -> Option<Unit> {
     let [p0, p1, p2, _] = cards.planes();
     if !p0.is_power_of_two() || p2 != 0 || (p1 != 0 && p1 != p0) || !hand.contains_all(cards) {
@@ -662,9 +662,9 @@ pub fn kitty_multiplier_of(lead: &Format) -> i32 {
 mod tests {
     use super::*;
     use crate::cards::CardSet;
-    use crate::order::TRUMP;
     use crate::policy::Policy;
     use crate::rollout::deal_rng;
+    use crate::tricks::order::TRUMP;
 
     fn ms(s: &str) -> Multiset {
         s.parse().unwrap()
@@ -978,7 +978,7 @@ mod props {
     use crate::games::hongwu::options::OtherThrees;
     use crate::policy::Policy;
     use crate::rollout::deal_rng;
-    use crate::trick::{check_lead, trick_winner};
+    use crate::tricks::{check_lead, trick_winner};
     use proptest::prelude::*;
 
     fn rules_with(other_threes: bool) -> HongWuRules {

@@ -1,9 +1,9 @@
 //! Kitty multiplier (抠底) when the attackers win the last trick (shengji.md §7.2).
 
-use crate::combos::{decompose, Format, LeadKind};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::trick::TrickRules;
+use crate::tricks::combos::{decompose, Format, LeadKind};
+use crate::tricks::TrickRules;
 
 /// Option `kitty_multiplier` (shengji.md §7.2). c = cards in the largest unit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -92,7 +92,7 @@ pub fn multiplier_of(rule: KittyMultiplier, f: &Format) -> u32 {
 mod tests {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
 
     fn tr(decks: u8) -> TrickRules {
         let o = CardOrder::shengji(Rank::TWO, Some(Suit::Spades), true, TrumpTierTractors::Full);

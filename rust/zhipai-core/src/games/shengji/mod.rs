@@ -8,6 +8,7 @@
 pub mod chaodi;
 pub mod declare;
 pub mod kitty;
+pub mod moves;
 pub mod options;
 pub mod policy;
 pub mod scoring;

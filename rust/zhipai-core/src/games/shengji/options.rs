@@ -1,18 +1,18 @@
 //! Shengji play options: order and adjacency, decomposition, throws, following, trick winner and
 //! kitty multiplier (shengji.md §10), with the preset values of shared/rules/README.md.
 //!
-//! Values are stored as the game-neutral enums of [`crate::trick`] (plus the Shengji-only kitty
+//! Values are stored as the game-neutral enums of [`crate::tricks`] (plus the Shengji-only kitty
 //! and penalty options) and mapped to a [`TrickRules`] per deal by [`PlayOptions::trick_rules`].
 
 use super::kitty::{KittyBasis, KittyMultiplier};
 use crate::cards::{Card, Rank, Suit};
-use crate::combos::{Format, Unit};
 use crate::error::Result;
 use crate::multiset::Multiset;
 use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
-use crate::order::{CardOrder, TrumpTierTractors, TRUMP};
-use crate::trick::lead::is_beaten;
-use crate::trick::{
+use crate::tricks::combos::{Format, Unit};
+use crate::tricks::lead::is_beaten;
+use crate::tricks::order::{CardOrder, TrumpTierTractors, TRUMP};
+use crate::tricks::{
     Decomposition, ForcedPlay, ShapeMatch, ShapeObligation, ThrowCheck, ThrowCompare, ThrowFollow,
     ThrowScope, TrickRules,
 };
@@ -36,7 +36,7 @@ pub enum ThrowPenalty {
 /// the sign: the deal adds them to the attackers' total when the thrower is on the dealer team
 /// and subtracts them when the thrower is an attacker (BZ). `format` is the whole throw, `others`
 /// the other hands in playing order after the thrower (the hands
-/// [`crate::trick::check_throw`] saw).
+/// [`crate::tricks::check_throw`] saw).
 ///
 /// * `none` → 0; `10_per_attempt` → 10 (RB);
 /// * `10_per_card_returned` → 10 × the cards in all beaten components (PG per CT; BZ);
@@ -393,7 +393,8 @@ mod tests {
             Some(Suit::Spades),
         );
         let f =
-            crate::combos::decompose(&cards.parse().unwrap(), &tr.order, tr.decomposition).unwrap();
+            crate::tricks::combos::decompose(&cards.parse().unwrap(), &tr.order, tr.decomposition)
+                .unwrap();
         let others = others.map(|h| h.parse::<Multiset>().unwrap());
         throw_penalty(rule, &tr, &f, &others)
     }
@@ -425,8 +426,12 @@ mod tests {
         let mut o = PlayOptions::for_preset("tractor", 2);
         o.throw_check_scope = ThrowScope::OpponentsOnly;
         let tr = o.trick_rules(2, Rank::TWO, Some(Suit::Spades));
-        let f = crate::combos::decompose(&"QH QH JH".parse().unwrap(), &tr.order, tr.decomposition)
-            .unwrap();
+        let f = crate::tricks::combos::decompose(
+            &"QH QH JH".parse().unwrap(),
+            &tr.order,
+            tr.decomposition,
+        )
+        .unwrap();
         let others = ["", "KH KH", ""].map(|h| h.parse::<Multiset>().unwrap());
         assert_eq!(throw_penalty(Structured, &tr, &f, &others), 0);
     }

@@ -20,14 +20,14 @@
 //!   [`TRUMP_COST`] for trumps.
 
 use super::declare::{Bid, Declaring};
-use super::state::Move;
+use super::moves::Move;
 use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::combos::Format;
 use crate::error::Result;
 use crate::multiset::Multiset;
-use crate::order::TRUMP;
-use crate::trick::winner::trick_winner_of;
-use crate::trick::{FollowMoves, TrickRules};
+use crate::tricks::combos::Format;
+use crate::tricks::order::TRUMP;
+use crate::tricks::winner::trick_winner_of;
+use crate::tricks::{FollowMoves, TrickRules};
 use std::ops::ControlFlow;
 
 /// Smallest share of the hand (trumps / cards received) that makes the greedy player declare.

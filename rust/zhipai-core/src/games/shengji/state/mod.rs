@@ -1,6 +1,6 @@
 //! One whole Shengji deal as a state machine (shengji.md §1–§8). A match of deals is in
 //! [`super::session`], the simulator rows in [`super::simulator`], the random policy's lead
-//! candidates in [`crate::trick::lead_candidates`].
+//! candidates in [`crate::tricks::lead_candidates`].
 //!
 //! Phases of a [`Deal`]:
 //! 1. **Dealing** (§1.1, §2.2): cards are drawn one at a time counter-clockwise from the first
@@ -35,20 +35,21 @@ use super::chaodi::{chaodi_follows, ChaodiRound};
 use super::declare::{
     first_hand_dealer, flip_kitty_trump, Bid, Declaring, KittyBuryRestrictions, NoDeclaration,
 };
+pub use super::moves::Move;
 use super::options::throw_penalty;
 use super::policy;
 use super::scoring::{AfterA, Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
-use crate::combos::{decompose_into, single_card, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::order::TRUMP;
 use crate::policy::Policy;
-use crate::trick::lead_candidates::{for_each_unit_lead, sample_lead};
-use crate::trick::sample::below;
-use crate::trick::winner::{one_kind_unit, trick_winner_of, tuple_winner};
-use crate::trick::{
+use crate::sample::below;
+use crate::tricks::combos::{decompose_into, single_card, Format};
+use crate::tricks::lead_candidates::{for_each_unit_lead, sample_lead};
+use crate::tricks::order::TRUMP;
+use crate::tricks::winner::{one_kind_unit, trick_winner_of, tuple_winner};
+use crate::tricks::{
     check_lead, check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules,
 };
 use rand::seq::SliceRandom;
@@ -82,31 +83,6 @@ pub enum Phase {
     Chaodi,
     Playing,
     Done,
-}
-
-/// A structured move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Move {
-    /// No declaration now (dealing phase).
-    Pass,
-    /// Declare or overcall (dealing phase).
-    Declare(Bid),
-    /// The dealer's burial: exactly the kitty size of held cards.
-    Bury(Multiset),
-    /// A lead or a follow.
-    Play(Multiset),
-}
-
-impl std::fmt::Display for Move {
-    /// `pass`, `declare 2H 2H`, `bury …`, `play …` (cards in canonical notation).
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Move::Pass => f.write_str("pass"),
-            Move::Declare(b) => write!(f, "declare {b}"),
-            Move::Bury(m) => write!(f, "bury {m}"),
-            Move::Play(m) => write!(f, "play {m}"),
-        }
-    }
 }
 
 /// The end of a deal.

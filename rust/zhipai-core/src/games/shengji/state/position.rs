@@ -25,8 +25,8 @@ use crate::games::shengji::scoring::Level;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rollout::{Column, DealSimulator};
-use crate::trick::lead_candidates::for_each_lead_candidate;
-use crate::trick::FollowMoves;
+use crate::tricks::lead_candidates::for_each_lead_candidate;
+use crate::tricks::FollowMoves;
 use rand::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::ControlFlow;
@@ -189,7 +189,7 @@ impl Position for ShengjiPosition {
         let tr = d.tr.as_deref().expect("after dealing");
         for p in (0..NUM_PLAYERS).filter(|&p| p != seat) {
             let voids = d.shown_voids(p as u8);
-            let mask = (0..crate::order::NUM_EFFECTIVE_SUITS)
+            let mask = (0..crate::tricks::order::NUM_EFFECTIVE_SUITS)
                 .filter(|s| voids & (1 << s) != 0)
                 .fold(CardSet::EMPTY, |m, s| m | tr.order.suit_mask(s));
             if !mask.is_empty() {

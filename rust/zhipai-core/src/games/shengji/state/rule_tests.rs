@@ -214,9 +214,10 @@ fn joker_only_level_tractors() {
     let r = rules("tractor", &[]);
     let tr = r.play.trick_rules_at(2, None, Some(Suit::Hearts));
     let kind = |c: &str| {
-        crate::combos::decompose(&c.parse().unwrap(), &tr.order, tr.decomposition).map(|f| f.kind())
+        crate::tricks::combos::decompose(&c.parse().unwrap(), &tr.order, tr.decomposition)
+            .map(|f| f.kind())
     };
-    use crate::combos::LeadKind::*;
+    use crate::tricks::combos::LeadKind::*;
     assert_eq!(kind("SJ SJ BJ BJ"), Some(Tractor));
     assert_eq!(kind("2H 2H 3H 3H"), Some(Tractor), "2 is an ordinary card: 2-3 adjacent");
     assert_eq!(kind("KH KH AH AH"), Some(Tractor));

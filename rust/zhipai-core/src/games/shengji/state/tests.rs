@@ -3,7 +3,7 @@ use crate::games::shengji::session::Match;
 use crate::options::OptionValue;
 use crate::rollout::deal_rng;
 use crate::rollout::{DealSimulator, StartingDeal};
-use crate::trick::lead_candidates::{
+use crate::tricks::lead_candidates::{
     count_runs, for_each_lead_candidate, for_each_run, is_single_unit, sample_lead,
 };
 use proptest::prelude::*;
@@ -183,7 +183,7 @@ fn single_unit_check_agrees_with_decompose() {
                         part.add(*c);
                     }
                 }
-                let want = !crate::combos::decompose(&part, &tr.order, tr.decomposition)
+                let want = !crate::tricks::combos::decompose(&part, &tr.order, tr.decomposition)
                     .unwrap()
                     .is_throw();
                 assert_eq!(is_single_unit(&tr, s, &part), want, "{part} level {level}");

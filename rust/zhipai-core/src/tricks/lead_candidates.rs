@@ -3,11 +3,11 @@
 //! it is a throw; [`sample_lead`] draws one uniformly without enumerating (shengji.md §4.1–§4.3,
 //! hongwu.md §B.6–§B.7).
 
-use super::sample::{below, nth_card};
-use super::TrickRules;
+use super::rules::TrickRules;
 use crate::cards::CardSet;
 use crate::multiset::Multiset;
-use crate::order::TRUMP;
+use crate::sample::{below, nth_card};
+use crate::tricks::order::TRUMP;
 use rand::RngCore;
 use std::ops::ControlFlow;
 
@@ -70,13 +70,13 @@ pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
         if !two_or_more(held) {
             break;
         }
-        for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+        for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
             let hs = held.intersect(tr.order.suit_mask(s));
             if !two_or_more(hs) {
                 continue;
             }
             let mask = tr.order.index_mask(s, hs);
-            crate::combos::for_each_run(mask, tr.order.links(s), |low, len| {
+            crate::tricks::combos::for_each_run(mask, tr.order.links(s), |low, len| {
                 for k in 0..len.saturating_sub(1) {
                     let kinds = hs.intersect(tr.order.kinds_at(s, low + k)).len();
                     n += kinds * (len - 1 - k) as u32;
@@ -92,7 +92,7 @@ pub(crate) fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
     let kinds = hand.kinds();
     let pairs = hand.pairs();
     let mut bits = 0u8;
-    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+    for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
         let k = kinds.intersect(tr.order.suit_mask(s));
         if k.is_empty() || (s == TRUMP && !tr.trump_throw_allowed) {
             continue;
@@ -160,7 +160,7 @@ fn lead_candidates(
     if for_each_unit_lead(tr, hand, f).is_break() {
         return;
     }
-    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+    for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
         if throws & (1 << s) != 0 && f(&hand.restrict(tr.order.suit_mask(s))).is_break() {
             return;
         }
@@ -206,7 +206,7 @@ pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &
         return out;
     }
     pick -= runs;
-    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+    for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
         if throws & (1 << s) != 0 {
             if pick == 0 {
                 return hand.restrict(tr.order.suit_mask(s));
@@ -221,7 +221,7 @@ pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &
 mod properties {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
     use proptest::prelude::*;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
@@ -247,7 +247,7 @@ mod properties {
             let start = rng.random_range(0..deck.len() - size);
             let hand = Multiset::from_cards(&deck[start..start + size]).unwrap();
             let mut want = 0u8;
-            for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+            for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
                 let part = hand.restrict(tr.order.suit_mask(s));
                 let allowed = s != TRUMP || tr.trump_throw_allowed;
                 if part.len() >= 2 && allowed && !is_single_unit(&tr, s, &part) {

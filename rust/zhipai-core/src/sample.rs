@@ -1,21 +1,64 @@
-//! Exactly uniform random draws for Gongzhu deals, shared by the general [`super::state::State`]
-//! and the bitboard rollout of [`super::fast`] so that both consume the generator identically.
+//! Exact, game-neutral sampling helpers for the random policies' hot paths (one module for every
+//! game, so equal draws consume the generator identically wherever they are made):
 //!
-//! * [`below`]: one integer uniform in `0..n` from one `u32` (Lemire's multiply-and-reject:
-//!   exactly uniform; a rejection, probability < n / 2³², draws again).
+//! * [`below`] / [`below_always`]: one integer uniform in `0..n`, usually from one `u32` (Lemire's
+//!   multiply-and-reject: exactly uniform; a rejection, probability < n / 2³², draws again).
 //! * [`DrawPlan`] / [`draw_descending`]: the bounds `n, n − 1, …, n − k + 1` of a deal, several
 //!   per `u64` (Brackett-Rozinsky & Lemire, *Batched ranged random integer generation*, 2024):
 //!   a batch of bounds with product `P ≤ 2⁵⁷` is drawn from one `u64` x by successive
 //!   multiplications `x·b = r·2⁶⁴ + x'`; then `x·P = R·2⁶⁴ + L` where `R` is the mixed-radix
 //!   number of the digits `r`, so rejecting `L < 2⁶⁴ mod P` (Lemire) makes `R` — hence every
 //!   digit — exactly uniform and independent. Rejection has probability < 2⁻⁷ per batch.
-//! * [`nth_bit`]: the `k`-th lowest set bit of a bitboard — the `k`-th legal card in card order.
+//! * [`nth_card`], [`nth_bit`], [`nth_bit_portable`]: the `k`-th lowest set bit of a bitboard —
+//!   the `k`-th legal card in card order (`pdep` where the CPU has a fast one, [`fast_pdep`]).
 
+use crate::cards::{Card, CardSet};
 use rand::RngCore;
 
-/// A uniform integer in `0..n` (`n ≥ 1`), exactly (Lemire's multiply-shift with rejection),
-/// one draw even when `n = 1`: the shared [`crate::trick::sample::below_always`].
-pub use crate::trick::sample::below_always as below;
+/// A number drawn exactly uniformly from `0..n` (`n ≥ 1`; `n = 0` gives 0).
+///
+/// Lemire's multiply-and-reject method ("Fast random integer generation in an interval", 2019):
+/// one 32-bit word per draw except with probability < n / 2³², then rejection keeps it exactly
+/// uniform (`rand`'s `random_range` reads 32 or 64 bits and is uniform only up to a tiny bias).
+#[inline]
+pub fn below<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    if n <= 1 {
+        return 0;
+    }
+    below_always(rng, n)
+}
+
+/// [`below`] without the shortcut for `n = 1`: always reads at least one word (`n ≥ 1`). Where
+/// forced choices are frequent and unpredictable (Gongzhu's plays), a draw is cheaper than a
+/// mispredicted branch.
+#[inline(always)]
+pub fn below_always<R: RngCore + ?Sized>(rng: &mut R, n: u32) -> u32 {
+    let mut m = rng.next_u32() as u64 * n as u64;
+    if (m as u32) < n {
+        // 2³² mod n: the low words below it would make some results more likely.
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = rng.next_u32() as u64 * n as u64;
+        }
+    }
+    (m >> 32) as u32
+}
+
+/// The `k`-th card (0-based, ascending kind index) of `set`; `k` must be below `set.len()`.
+#[inline]
+pub fn nth_card(set: CardSet, k: u32) -> Card {
+    let mut bits = set.0;
+    for _ in 0..k {
+        bits &= bits - 1;
+    }
+    debug_assert!(bits != 0, "k is below the size of the set");
+    set_first(bits)
+}
+
+#[inline]
+fn set_first(bits: u64) -> Card {
+    CardSet(bits).first().unwrap_or(Card::SMALL_JOKER)
+}
 
 /// Products of a batch stay ≤ 2⁵⁷, so a batch is rejected with probability < 2⁻⁷.
 const BATCH_LIMIT: u64 = 1 << 57;
@@ -60,11 +103,6 @@ impl DrawPlan {
         self.count
     }
 }
-
-/// One deck: 39 cards dealt to seats 0, 1, 2 from 52, 51, …, 14 remaining (4 `u64`s).
-pub const DEAL_ONE_DECK: DrawPlan = DrawPlan::new(52, 39);
-/// Two decks: 78 cards from 104, 103, …, 27 remaining.
-pub const DEAL_TWO_DECKS: DrawPlan = DrawPlan::new(104, 78);
 
 /// Fill `out[i]` (`i < plan.count()`) with independent integers uniform in `0..first − i`.
 #[inline(always)]
@@ -176,12 +214,56 @@ pub fn fast_pdep() -> bool {
 mod tests {
     use super::*;
     use crate::rollout::deal_rng;
-    use proptest::prelude::*;
+    use proptest::prelude::{any, prop_assert_eq, prop_assume, proptest};
+    use rand::SeedableRng;
+
+    #[test]
+    fn nth_card_walks_the_set_in_order() {
+        let set: CardSet = ["3S", "KH", "2D", "BJ"].iter().map(|s| s.parse().unwrap()).collect();
+        let got: Vec<Card> = (0..4).map(|k| nth_card(set, k)).collect();
+        assert_eq!(got, set.iter().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn below_is_uniform_and_in_range() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+        assert_eq!(below(&mut rng, 0), 0);
+        assert_eq!(below(&mut rng, 1), 0);
+        let n = 7u32;
+        let mut counts = [0u32; 7];
+        for _ in 0..70_000 {
+            counts[below(&mut rng, n) as usize] += 1;
+        }
+        // Chi-square with df = 6: the 0.001 critical value is 22.46.
+        let x2: f64 = counts.iter().map(|&c| (c as f64 - 10_000.0).powi(2) / 10_000.0).sum();
+        assert!(x2 < 22.46, "chi-square {x2} over {counts:?}");
+    }
+
+    #[test]
+    fn below_rejects_the_biased_low_words() {
+        // A generator whose first word falls in the rejected zone of n = 3 (2³² mod 3 = 1):
+        // word 0 gives m = 0 < threshold, so the next word decides.
+        struct Words(Vec<u32>);
+        impl RngCore for Words {
+            fn next_u32(&mut self) -> u32 {
+                self.0.remove(0)
+            }
+            fn next_u64(&mut self) -> u64 {
+                self.next_u32() as u64
+            }
+            fn fill_bytes(&mut self, _: &mut [u8]) {
+                unimplemented!()
+            }
+        }
+        let mut w = Words(vec![0, u32::MAX]);
+        assert_eq!(below(&mut w, 3), 2);
+        assert!(w.0.is_empty(), "both words were used");
+    }
 
     #[test]
     fn plans_cover_the_deals_and_keep_products_small() {
         for (plan, first, count, max_len) in
-            [(DEAL_ONE_DECK, 52u64, 39usize, 4usize), (DEAL_TWO_DECKS, 104, 78, 10)]
+            [(DrawPlan::new(52, 39), 52u64, 39usize, 4usize), (DrawPlan::new(104, 78), 104, 78, 10)]
         {
             let bounds: usize = plan.batches[..plan.len].iter().map(|&(m, _)| m as usize).sum();
             assert_eq!(bounds, count);
@@ -202,7 +284,7 @@ mod tests {
         let mut seen = [[false; 52]; 39];
         let mut out = [0u8; 39];
         for _ in 0..4000 {
-            draw_descending(&mut rng, &DEAL_ONE_DECK, &mut out);
+            draw_descending(&mut rng, &DrawPlan::new(52, 39), &mut out);
             for (i, &r) in out.iter().enumerate() {
                 assert!((r as usize) < 52 - i, "draw {i} = {r}");
                 seen[i][r as usize] = true;

@@ -7,11 +7,11 @@
 //! one class a strictly higher value is needed (ties go to the earlier play, §3.3). Every
 //! arrangement of a play is considered, so a ruff is valued by its best arrangement.
 
-use super::{ShapeMatch, ThrowCompare, TrickRules};
-use crate::combos::{decompose, one_bit, single_suit, Format, Unit, MAX_UNITS};
+use super::rules::{ShapeMatch, ThrowCompare, TrickRules};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::order::TRUMP;
+use crate::tricks::combos::{decompose, one_bit, single_suit, Format, Unit, MAX_UNITS};
+use crate::tricks::order::TRUMP;
 use std::ops::ControlFlow;
 
 /// One arrangement of a play as a format: the top index of each non-single unit (in the
@@ -271,7 +271,7 @@ fn place(
     let (m, k) = (u.mult as usize, u.len as usize);
     let avail = rem.at_least(m).intersect(tr.order.suit_mask(s));
     let mask = tr.order.index_mask(s, avail);
-    let starts = crate::combos::run_starts(mask, tr.order.links(s), k);
+    let starts = crate::tricks::combos::run_starts(mask, tr.order.links(s), k);
     let mut bits = starts;
     while bits != 0 {
         let low = 31 - bits.leading_zeros() as usize;
@@ -333,7 +333,7 @@ fn sort_groups(units: &[Unit], a: &mut Arrangement) {
 mod tests {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
 
     fn tr(level: Rank, trump: Option<Suit>, decks: u8) -> TrickRules {
         TrickRules::standard(CardOrder::shengji(level, trump, true, TrumpTierTractors::Full), decks)
@@ -387,7 +387,7 @@ mod tests {
 mod properties {
     use super::*;
     use crate::cards::{Card, Rank, Suit};
-    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
     use proptest::prelude::*;
 
     fn rules(level: u8, trump: u8) -> TrickRules {
@@ -408,11 +408,11 @@ mod properties {
     /// beats the led suit; otherwise a strictly higher index is needed.
     fn oracle(tr: &TrickRules, plays: &[(Card, usize)]) -> usize {
         let led = tr.order.suit(plays[0].0);
-        let key = |c: Card| (tr.order.suit(c) == crate::order::TRUMP, tr.order.index(c));
+        let key = |c: Card| (tr.order.suit(c) == crate::tricks::order::TRUMP, tr.order.index(c));
         let mut best = 0;
         for (i, &(c, m)) in plays.iter().enumerate().skip(1) {
             let s = tr.order.suit(c);
-            if m != plays[0].1 || (s != led && s != crate::order::TRUMP) {
+            if m != plays[0].1 || (s != led && s != crate::tricks::order::TRUMP) {
                 continue;
             }
             if key(c) > key(plays[best].0) {
@@ -454,7 +454,7 @@ mod properties {
             prop_assume!(plays.iter().all(|p| p.at_least(3).is_empty()));
             prop_assert_eq!(trick_winner(&tr, &plays).unwrap(), oracle(&tr, &shape));
             // The one-kind fast path agrees with the general eligibility/arrangement path.
-            let f = crate::combos::decompose(&plays[0], &tr.order, tr.decomposition).unwrap();
+            let f = crate::tricks::combos::decompose(&plays[0], &tr.order, tr.decomposition).unwrap();
             let mut exact = tr.clone();
             exact.shape_match = ShapeMatch::Exact;
             for t in [&tr, &exact] {

@@ -1,11 +1,11 @@
 //! Leads: structural legality (shengji.md §4.3; hongwu.md §B.7) and the throw check against the
 //! other hands with the forced component of a failed throw (shengji.md §4.4–§4.5).
 
-use super::{ForcedPlay, ThrowCheck, ThrowScope, TrickRules};
+use super::rules::{ForcedPlay, ThrowCheck, ThrowScope, TrickRules};
 use crate::cards::{format_cards, CardSet};
-use crate::combos::{decompose_into, run_starts, Format, Unit};
 use crate::multiset::{Multiset, MAX_COPIES};
-use crate::order::TRUMP;
+use crate::tricks::combos::{decompose_into, run_starts, Format, Unit};
+use crate::tricks::order::TRUMP;
 use std::fmt;
 
 /// Why a lead is illegal.
@@ -95,7 +95,7 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
         return ThrowResult { valid: true, played: whole, beaten_cards: 0 };
     }
     let units = format.units.as_slice();
-    let mut beaten = [false; crate::combos::MAX_UNITS];
+    let mut beaten = [false; crate::tricks::combos::MAX_UNITS];
     for (i, h) in others.iter().enumerate() {
         if tr.throw_scope == ThrowScope::OpponentsOnly && i == 1 {
             continue;
@@ -152,7 +152,7 @@ pub fn for_each_unit_lead(
     hand: &Multiset,
     f: &mut dyn FnMut(&Unit) -> std::ops::ControlFlow<()>,
 ) -> std::ops::ControlFlow<()> {
-    for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+    for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
         for m in 1..=tr.decks.min(crate::multiset::MAX_COPIES as u8) {
             let avail = hand.at_least(m as usize).intersect(tr.order.suit_mask(s));
             if avail.is_empty() {
@@ -271,7 +271,7 @@ pub fn format_cards_multiset(f: &Format) -> Multiset {
 mod tests {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
 
     fn ms(s: &str) -> Multiset {
         s.parse().unwrap()
@@ -377,7 +377,7 @@ mod tests {
 mod properties {
     use super::*;
     use crate::cards::{Card, Rank, Suit};
-    use crate::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
     use proptest::prelude::*;
     use rand::seq::SliceRandom;
     use rand::SeedableRng;

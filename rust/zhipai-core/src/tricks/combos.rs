@@ -13,9 +13,17 @@
 
 use crate::cards::{Card, CardSet};
 use crate::multiset::Multiset;
-use crate::order::CardOrder;
-use crate::trick::Decomposition;
+use crate::tricks::order::CardOrder;
 use std::fmt;
+
+/// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Decomposition {
+    /// Triples (and Titanics) first, then pairs and tractors (layered), then singles (S004).
+    MultiplicityFirst,
+    /// Repeatedly take the longest component, tractors preferred on ties (RB).
+    LongestComponent,
+}
 
 /// Most units a decomposition holds. Each kind of an effective suit ends up in at most two units
 /// (`MultiplicityFirst` puts all copies of a kind in one unit; `LongestComponent` can split 3 or
@@ -463,7 +471,7 @@ pub fn run_starts(mask: u32, links: u32, k: usize) -> u32 {
 mod tests {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::order::TrumpTierTractors;
+    use crate::tricks::order::TrumpTierTractors;
 
     fn ms(s: &str) -> Multiset {
         s.parse().unwrap()
@@ -621,7 +629,7 @@ mod tests {
             let level = Rank::from_index(level).unwrap();
             for trump in [None, Some(Suit::Spades), Some(Suit::Hearts)] {
                 let o = order(level, trump);
-                for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+                for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
                     most = most.max(o.suit_mask(s).len() as usize);
                 }
             }
@@ -632,14 +640,14 @@ mod tests {
             let o = crate::games::hongwu::HongWuRules::from_preset("hong_wu", &[])
                 .unwrap()
                 .order(trump);
-            for s in 0..crate::order::NUM_EFFECTIVE_SUITS {
+            for s in 0..crate::tricks::order::NUM_EFFECTIVE_SUITS {
                 assert!(o.suit_mask(s).len() as usize <= MAX_UNITS, "Hong Wu suit {s}");
             }
         }
         // The worst case, four copies of all 18 trump kinds split by LongestComponent.
         let o = order(Rank::TWO, Some(Suit::Spades));
         let mut all = Multiset::EMPTY;
-        for c in o.suit_mask(crate::order::TRUMP) {
+        for c in o.suit_mask(crate::tricks::order::TRUMP) {
             for _ in 0..3 {
                 all.add(c);
             }

@@ -12,13 +12,13 @@
 //! Counting multiplies the number of legal s-parts by the number of discard multisets, which is
 //! counted by dynamic programming and sampled by unranking, never enumerated.
 
-use super::sample::{below, nth_card};
-use super::{ShapeObligation, ThrowFollow, TrickRules};
+use super::rules::{ShapeObligation, ThrowFollow, TrickRules};
 use crate::cards::{format_cards, Card, CardSet};
-use crate::combos::{for_each_run, Format};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::order::MAX_INDEX;
+use crate::sample::{below, nth_card};
+use crate::tricks::combos::{for_each_run, Format};
+use crate::tricks::order::MAX_INDEX;
 use rand::Rng;
 use std::cmp::Ordering;
 use std::fmt;
@@ -731,9 +731,9 @@ const _: () = assert!(MAX_INDEX <= 32);
 mod tests {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::combos::decompose;
-    use crate::order::{CardOrder, TrumpTierTractors};
-    use crate::trick::Decomposition;
+    use crate::tricks::combos::decompose;
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::Decomposition;
 
     fn ms(s: &str) -> Multiset {
         s.parse().unwrap()
@@ -824,9 +824,9 @@ mod tests {
 mod properties {
     use super::*;
     use crate::cards::{Rank, Suit};
-    use crate::combos::decompose;
-    use crate::order::{CardOrder, TrumpTierTractors};
-    use crate::trick::Decomposition;
+    use crate::tricks::combos::decompose;
+    use crate::tricks::order::{CardOrder, TrumpTierTractors};
+    use crate::tricks::Decomposition;
     use proptest::prelude::*;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};

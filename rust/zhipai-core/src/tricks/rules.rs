@@ -1,60 +1,10 @@
-//! Trick machinery shared by the Shengji family and Hong Wu: lead legality and the throw check
-//! ([`lead`]), following ([`follow`]) and the trick winner ([`winner`]).
-//!
-//! Everything here works on a [`TrickRules`]: one deal's [`CardOrder`] (effective suits, strength
-//! indices, adjacency), the number of decks and the play options in a game-neutral form. Each game
-//! maps its own option names onto these enums ([`trick_rules`] dispatches on the game), so the
-//! rules themselves are written once. Rule references are to `shared/rules/shengji.md` (§4–§6)
-//! and `shared/rules/hongwu.md` (§B.6–§B.9).
-//!
-//! Hands, leads and plays are [`Multiset`]s; nothing in the hot paths allocates (fixed arrays,
-//! bit masks over strength indices).
-//!
-//! Typical use by a deal state machine:
-//!
-//! 1. once per deal: `let tr = trick_rules(&rules, level, trump)?;`
-//! 2. lead: [`check_lead`] (structure, with the reason) → a [`crate::combos::Format`]; for a
-//!    throw, [`check_throw`] against the other hands gives the cards actually led
-//!    ([`ThrowResult::played`]); re-decompose those for the trick's format. Policies can list
-//!    single-unit leads with [`lead_candidates`].
-//! 3. follows: [`FollowMoves::new`] then `check` / `enumerate` / `count` / `sample`.
-//! 4. [`trick_winner`] on the plays (lead first); [`kitty_multiplier`] after the last trick.
-//!
-//! Hong Wu (hongwu.md §B.6–§B.9) maps onto these enums: its own [`CardOrder`] (built with
-//! `CardOrder::empty`, `place`, `set_link`); `trump_throw_allowed = false`;
-//! `throw_check` `component | literal` → [`ThrowCheck`]; `failed_throw_play` `lowest_card` →
-//! [`ForcedPlay::SmallestCard`], `lowest_beatable_component` → [`ForcedPlay::LowestBeaten`];
-//! `throw_compare` `max_card` → [`ThrowCompare::HighestCard`], `highest_component` →
-//! [`ThrowCompare::LargestComponent`]; `follow_shape_obligation` → [`ShapeObligation`];
-//! "a play of a different shape loses" → [`ShapeMatch::Exact`]; "a tractor of equal length,
-//! otherwise as many pairs as possible" → `partial_tractor_follow = false`.
+//! One deal's trick rules in a game-neutral form ([`TrickRules`]) and the option enums each game
+//! maps its own option names onto.
 
-pub mod follow;
-pub mod lead;
-pub mod lead_candidates;
-pub mod sample;
-pub mod winner;
-
-use crate::cards::{Rank, Suit};
+use super::combos::Decomposition;
+use super::order::CardOrder;
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::order::CardOrder;
-use crate::rules::Rules;
-
-pub use follow::{check_follow, sample_follow, structure_score, FollowError, FollowMoves};
-pub use lead::{
-    check_lead, check_lead_into, check_throw, for_each_unit_lead, LeadError, ThrowResult,
-};
-pub use winner::{trick_winner, trick_winner_of};
-
-/// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Decomposition {
-    /// Triples (and Titanics) first, then pairs and tractors (layered), then singles (S004).
-    MultiplicityFirst,
-    /// Repeatedly take the longest component, tractors preferred on ties (RB).
-    LongestComponent,
-}
 
 /// Whose hands a throw is checked against (shengji.md §4.4 `throw_check_scope`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -191,46 +141,5 @@ impl TrickRules {
             ));
         }
         Ok(())
-    }
-}
-
-/// The trick rules of `rules` for one deal with level rank `level` and trump suit `trump`
-/// (`None` = no-trump). Errors with `InvalidOption` for a game without trick play (Gongzhu and
-/// Baohuang are other games) and, for now, Hong Wu (its helper maps its options here).
-pub fn trick_rules(rules: &Rules, level: Rank, trump: Option<Suit>) -> Result<TrickRules> {
-    match rules {
-        Rules::Shengji(r) => Ok(r.play.trick_rules(r.decks, level, trump)),
-        Rules::HongWu(r) => r.trick_rules(trump),
-        other => Err(ZhipaiError::invalid_option(
-            "preset",
-            other.preset(),
-            "this game has no Shengji-style tricks",
-        )),
-    }
-}
-
-/// The kitty multiplier of `rules` when the attackers win the last trick with lead `lead`
-/// (the last trick's lead format) and `winning_play` (the play that won it, for bases that read
-/// it). Dispatches on the game; see [`crate::games::shengji::kitty`].
-pub fn kitty_multiplier(
-    rules: &Rules,
-    tr: &TrickRules,
-    lead: &Multiset,
-    winning_play: Option<&Multiset>,
-) -> Result<u32> {
-    match rules {
-        Rules::Shengji(r) => crate::games::shengji::kitty::kitty_multiplier(
-            r.play.kitty_multiplier,
-            r.play.kitty_multiplier_basis,
-            tr,
-            lead,
-            winning_play,
-        ),
-        Rules::HongWu(r) => r.kitty_multiplier(tr, lead),
-        other => Err(ZhipaiError::invalid_option(
-            "preset",
-            other.preset(),
-            "this game has no kitty multiplier",
-        )),
     }
 }

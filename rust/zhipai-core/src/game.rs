@@ -1,0 +1,439 @@
+//! The contract every game meets: [`GameState`] (one deal in progress) and [`Game`] (the
+//! factory of deals of one rule set). Algorithms — simulation, evaluation, search, arenas,
+//! environments — are written once against these traits.
+//!
+//! Verbs and meanings follow OpenSpiel's `State` (`current_player`, `legal_actions`,
+//! `apply_action`, `is_terminal`, `returns`, `clone`, `observation`), so AI users feel at home.
+//! A state speaks two move vocabularies on the same rules:
+//!
+//! * **Whole moves** ([`GameState::Move`]): a bid, a declaration, a burial, a play as a card
+//!   multiset. Listing them all can be impossible (a void Shengji follower may discard any k of
+//!   25 cards), so there are four operations kept consistent by tests: [`GameState::check_move`]
+//!   (exact, with the reason), [`GameState::legal_moves`] (deterministic order, at most `limit`),
+//!   [`GameState::count_legal_moves`] and [`GameState::sample_legal_move`]. Text:
+//!   [`GameState::move_to_string`] / [`GameState::parse_move`] (the grammar lives in the game).
+//! * **Integer actions** in a fixed space `0..num_distinct_actions()`: multi-card moves are built
+//!   card by card (an action adds one card kind to the move being built, the game's *stop* action
+//!   ends a variable-size one), so the action space stays small and fixed, and the legal-action
+//!   mask is exact: it holds exactly the actions that can still be completed to a legal move.
+//!   While a move is being built, [`GameState::apply_move`] is refused.
+//!
+//! Information: [`GameState::observation`] is what one seat knows (never another seat's hidden
+//! cards); [`GameState::history_entry`] records every move with what the mover and the other
+//! seats saw of it, and whether a built-in policy chose it (a replay asks the policy again, since
+//! it draws from the deal's own generator).
+//!
+//! Randomness: a state owns the generator of its deal ([`GameRng`]); chance events inside the
+//! deal (a random dealer, a redeal) and the built-in policies ([`GameState::builtin_move`]) draw
+//! from it, exactly as `simulate` does, so a deal stepped through this trait with built-in moves
+//! gives `simulate`'s row. Algorithms that need their own draws pass a generator explicitly
+//! ([`GameState::sample_legal_move`]).
+
+use crate::cards::{Rank, Suit};
+use crate::error::{Result, ZhipaiError};
+use crate::multiset::Multiset;
+use crate::policy::Policy;
+use rand_chacha::ChaCha8Rng;
+use std::fmt::Debug;
+
+/// The generator every deal and algorithm draws from (ChaCha8: fast, portable, reproducible).
+pub type GameRng = ChaCha8Rng;
+
+/// The phase of a deal, in one vocabulary for every game. The trick play is [`Phase::Play`] and
+/// the end [`Phase::Done`] everywhere; the other phases belong to one game each.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Shengji family: cards are dealt one at a time and may be declared (shengji.md §2.2).
+    Dealing,
+    /// Shengji family: the kitty owner buries (shengji.md §2.4).
+    Burying,
+    /// Shengji family, option `chaodi`: overcalls after a burial (shengji.md §2.2).
+    Chaodi,
+    /// Hong Wu: bidding 叫分 (hongwu.md §B.2).
+    Auction,
+    /// Hong Wu: the dealer names the trump 叫主 (hongwu.md §B.3).
+    Trump,
+    /// Hong Wu: the dealer buries 8 扣底 (hongwu.md §B.3).
+    Kitty,
+    /// Gongzhu: exposures 亮牌 (gongzhu.md §A.6).
+    Exposure,
+    /// Baohuang: 登基 / 让位 (baohuang.md §C.3).
+    Accession,
+    /// Baohuang: the others may grab 抢独 after a 让位.
+    GrabWindow,
+    /// Baohuang: 逼位, the forced accession.
+    Forced,
+    /// Baohuang: the guard chooses 明保 / 暗保.
+    GuardChoice,
+    /// Baohuang: a 4-copy emperor chooses 明独 / 暗独.
+    SoloChoice,
+    /// Tricks or rounds of play.
+    Play,
+    /// The deal is over and scored.
+    Done,
+}
+
+impl Phase {
+    /// The phase in snake_case, as the Python API and error messages name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Dealing => "dealing",
+            Phase::Burying => "burying",
+            Phase::Chaodi => "chaodi",
+            Phase::Auction => "auction",
+            Phase::Trump => "trump",
+            Phase::Kitty => "kitty",
+            Phase::Exposure => "exposure",
+            Phase::Accession => "accession",
+            Phase::GrabWindow => "grab_window",
+            Phase::Forced => "forced",
+            Phase::GuardChoice => "guard_choice",
+            Phase::SoloChoice => "solo_choice",
+            Phase::Play => "play",
+            Phase::Done => "done",
+        }
+    }
+}
+
+impl std::fmt::Display for Phase {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One value of an [`Observation`]: the shapes a card game's public and private information
+/// takes. The binding converts each to its Python form (`Cards` → card text, `Tuple` → tuple,
+/// `List` → list).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    None,
+    Bool(bool),
+    Int(i64),
+    Text(String),
+    Cards(Multiset),
+    Tuple(Vec<Value>),
+    List(Vec<Value>),
+}
+
+impl From<bool> for Value {
+    fn from(v: bool) -> Value {
+        Value::Bool(v)
+    }
+}
+impl From<i64> for Value {
+    fn from(v: i64) -> Value {
+        Value::Int(v)
+    }
+}
+impl From<usize> for Value {
+    fn from(v: usize) -> Value {
+        Value::Int(v as i64)
+    }
+}
+impl From<u8> for Value {
+    fn from(v: u8) -> Value {
+        Value::Int(v as i64)
+    }
+}
+impl From<i32> for Value {
+    fn from(v: i32) -> Value {
+        Value::Int(v as i64)
+    }
+}
+impl From<u32> for Value {
+    fn from(v: u32) -> Value {
+        Value::Int(v as i64)
+    }
+}
+impl From<&str> for Value {
+    fn from(v: &str) -> Value {
+        Value::Text(v.to_string())
+    }
+}
+impl From<String> for Value {
+    fn from(v: String) -> Value {
+        Value::Text(v)
+    }
+}
+impl From<Multiset> for Value {
+    fn from(v: Multiset) -> Value {
+        Value::Cards(v)
+    }
+}
+impl<T: Into<Value>> From<Option<T>> for Value {
+    fn from(v: Option<T>) -> Value {
+        v.map_or(Value::None, Into::into)
+    }
+}
+impl<T: Into<Value>> From<Vec<T>> for Value {
+    fn from(v: Vec<T>) -> Value {
+        Value::List(v.into_iter().map(Into::into).collect())
+    }
+}
+impl<A: Into<Value>, B: Into<Value>> From<(A, B)> for Value {
+    fn from((a, b): (A, B)) -> Value {
+        Value::Tuple(vec![a.into(), b.into()])
+    }
+}
+
+/// What one seat knows, as ordered `(key, value)` pairs (the Python observation dict). Keys
+/// common to every game: `game`, `seat`, `phase`, `current_player` (`None` once over, or while
+/// who is asked is hidden from this seat), `hand`, `hand_sizes`; the rest per game (each game's
+/// `observation` documents its keys). The public history is not in it: see
+/// [`GameState::history_seen_by`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Observation {
+    pub entries: Vec<(&'static str, Value)>,
+}
+
+impl Observation {
+    /// Append `key = value`.
+    pub fn set(&mut self, key: &'static str, value: impl Into<Value>) {
+        self.entries.push((key, value.into()));
+    }
+
+    /// The value of `key`, if present.
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.entries.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+/// One move of a deal's history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HistoryEntry {
+    /// The seat that moved.
+    pub seat: usize,
+    /// The move as applied, in move text ([`GameState::move_to_string`]): what a replay applies.
+    pub applied: String,
+    /// What the mover sees of it: `applied`, or more (a failed throw: what was actually played).
+    pub mover_view: String,
+    /// What every other seat sees: the move, only its kind (`"bury"`), or nothing (`None`: a
+    /// secret move, such as Baohuang's 暗保 or a Shengji pass while dealing).
+    pub public_view: Option<String>,
+    /// The built-in policy that chose the move, if one did ([`GameState::apply_builtin`]).
+    pub builtin: Option<Policy>,
+    /// Which deal of the state the move belongs to: 0, or `n` after the `n`-th redeal
+    /// (Baohuang 黄局). The visible history is that of the current deal.
+    pub deal: u32,
+}
+
+impl HistoryEntry {
+    /// The text `seat` sees of this move, `None` when the move is secret to it.
+    pub fn seen_by(&self, seat: usize) -> Option<&str> {
+        if seat == self.seat {
+            Some(&self.mover_view)
+        } else {
+            self.public_view.as_deref()
+        }
+    }
+}
+
+/// One result column of a deal (all values `i32`): its name (snake_case, in the field's terms)
+/// and what it means.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Column {
+    pub name: &'static str,
+    pub doc: &'static str,
+}
+
+/// The cards and known facts of a deal built for analysis ([`Game::deal_from`]). Fields a game
+/// has no use for must be `None` (the game refuses them by name rather than ignoring them).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct DealSetup {
+    /// Every seat's hand, in seat order.
+    pub hands: Vec<Multiset>,
+    /// The kitty (games with one; `None` elsewhere).
+    pub kitty: Option<Multiset>,
+    /// The level rank (Shengji family); `Some(None)` = the joker-only level; `None` = level 2.
+    pub level: Option<Option<Rank>>,
+    /// The trump when known (`Some(None)` = no-trump): the deal starts after the declaring.
+    pub trump: Option<Option<Suit>>,
+    /// The dealer / first player when fixed; `None` = chosen as `simulate` does.
+    pub dealer: Option<usize>,
+    /// Seed of the deal's own generator (chance events and built-in policies).
+    pub seed: u64,
+}
+
+/// One deal in progress. `Clone` gives an independent copy with its own copy of the generator
+/// (both copies then replay alike).
+///
+/// Seats are `0..num_players()`. Every method that takes a move or an action leaves the state
+/// unchanged when it returns an error.
+pub trait GameState: Clone + Debug + Send + Sync + 'static {
+    /// A whole move of this game (bid, declaration, burial, exposure, play, …).
+    type Move: Clone + Copy + Debug + PartialEq + Send + Sync + 'static;
+
+    // ----------------------------------------------------------------- who and when
+
+    /// Seats at the table.
+    fn num_players(&self) -> usize;
+
+    /// The seat to decide, `None` once the deal is over.
+    fn current_player(&self) -> Option<usize>;
+
+    /// The phase, in the vocabulary shared by every game.
+    fn phase(&self) -> Phase;
+
+    /// Whether the deal is over and scored.
+    fn is_terminal(&self) -> bool {
+        self.phase() == Phase::Done
+    }
+
+    /// One value per seat, zeros before the end. The unit is the game's: levels gained by the
+    /// seat's team (Shengji family), settled score (Hong Wu, Gongzhu, Baohuang); each game
+    /// documents its sum rule (zero-sum, or not).
+    fn returns(&self) -> Vec<f64>;
+
+    // ----------------------------------------------------------------- whole moves
+
+    /// At most `limit` legal moves of the seat to act, in the game's documented deterministic
+    /// order (`[]` once over). Where the move set can be huge the game documents which moves come
+    /// first; [`GameState::count_legal_moves`] tells whether the list is complete.
+    fn legal_moves(&self, limit: usize) -> Vec<Self::Move>;
+
+    /// How many legal moves there are (saturating at `u64::MAX`; 0 once over). The count is of
+    /// distinct moves as [`GameState::Move`] tells them apart.
+    fn count_legal_moves(&self) -> u64;
+
+    /// One legal move drawn from `rng` with the game's documented distribution (that of its
+    /// `random` policy); `None` once over.
+    fn sample_legal_move(&self, rng: &mut GameRng) -> Option<Self::Move>;
+
+    /// `Ok` when `mv` is legal for the seat to act, else `IllegalPlay` with the rule it breaks.
+    fn check_move(&self, mv: &Self::Move) -> Result<()>;
+
+    /// Whether `mv` is legal for the seat to act.
+    fn is_legal(&self, mv: &Self::Move) -> bool {
+        self.check_move(mv).is_ok()
+    }
+
+    /// Apply `mv` for the seat to act after checking it (`IllegalPlay` naming the move and the
+    /// rule otherwise, the state unchanged).
+    fn apply_move(&mut self, mv: &Self::Move) -> Result<()>;
+
+    /// Apply a move known to be legal (drawn from [`GameState::legal_moves`],
+    /// [`GameState::sample_legal_move`] or a built-in policy) without checking it again: the
+    /// fast path of rollouts. An illegal move here is a bug of the caller; the state is then
+    /// unspecified (debug builds assert).
+    fn apply_move_unchecked(&mut self, mv: &Self::Move);
+
+    /// The move in move text (`"play 9C 9C"`, `"bid 60"`, `"expose QS"`, …).
+    fn move_to_string(&self, mv: &Self::Move) -> String;
+
+    /// The move of `text`, read in any letter case, spacing and card order. Errors:
+    /// `InvalidValue` / `InvalidCard` for text that is not a move of this game. A parsed move
+    /// may still be illegal here ([`GameState::check_move`]).
+    fn parse_move(&self, text: &str) -> Result<Self::Move>;
+
+    /// The move `policy` chooses for the seat to act, drawn from the deal's own generator as
+    /// `simulate` draws it (so the generator advances); not applied. `IllegalPlay` once over.
+    fn builtin_move(&mut self, policy: Policy) -> Result<Self::Move>;
+
+    /// Choose with `policy` and apply, as `simulate` does; returns the move.
+    fn apply_builtin(&mut self, policy: Policy) -> Result<Self::Move>;
+
+    // ----------------------------------------------------------------- integer actions
+
+    /// Size of the fixed action space (the game documents each action's meaning).
+    fn num_distinct_actions(&self) -> usize;
+
+    /// The legal actions now, ascending (`[]` once over).
+    fn legal_actions(&self) -> Vec<usize>;
+
+    /// `out[a]` = whether action `a` is legal now (`out.len() == num_distinct_actions()`).
+    fn legal_action_mask(&self, out: &mut [bool]) {
+        out.fill(false);
+        for a in self.legal_actions() {
+            out[a] = true;
+        }
+    }
+
+    /// Apply action `action` (`IllegalPlay` naming it when it is not legal, the state unchanged).
+    fn apply_action(&mut self, action: usize) -> Result<()>;
+
+    /// The action as text (`"9C"`, `"stop"`, `"bid 60"`), whether legal now or not; errors for an
+    /// action outside `0..num_distinct_actions()`.
+    fn action_to_string(&self, action: usize) -> Result<String>;
+
+    /// The action of `text` (the inverse of [`GameState::action_to_string`]).
+    fn string_to_action(&self, text: &str) -> Result<usize> {
+        let wanted = text.trim();
+        (0..self.num_distinct_actions())
+            .find(|&a| self.action_to_string(a).is_ok_and(|t| t.eq_ignore_ascii_case(wanted)))
+            .ok_or_else(|| {
+                ZhipaiError::invalid_value("action", format!("{text:?}"), "not an action name")
+            })
+    }
+
+    /// The cards of a move being built card by card (empty when none is pending).
+    fn pending_cards(&self) -> Multiset;
+
+    // ----------------------------------------------------------------- information
+
+    /// What `seat` knows now (see [`Observation`]); `InvalidValue` for a seat out of range.
+    fn observation(&self, seat: usize) -> Result<Observation>;
+
+    /// Moves recorded since the state was made (every deal, see [`HistoryEntry::deal`]).
+    fn history_len(&self) -> usize;
+
+    /// Move `i` of the history, `i < history_len()`.
+    fn history_entry(&self, i: usize) -> HistoryEntry;
+
+    /// Every recorded move.
+    fn history(&self) -> Vec<HistoryEntry> {
+        (0..self.history_len()).map(|i| self.history_entry(i)).collect()
+    }
+
+    /// The current deal's moves as `seat` sees them: `(mover, text)`, secret moves left out.
+    fn history_seen_by(&self, seat: usize) -> Vec<(usize, String)> {
+        let all = self.history();
+        let current = all.last().map_or(0, |e| e.deal);
+        all.iter()
+            .filter(|e| e.deal == current)
+            .filter_map(|e| e.seen_by(seat).map(|t| (e.seat, t.to_string())))
+            .collect()
+    }
+
+    /// Write the deal's `simulate` row (one value per [`Game::columns`] column) into `row`.
+    /// `InvalidValue` while the deal is not over.
+    fn result_row(&self, row: &mut [i32]) -> Result<()>;
+}
+
+/// The deals of one rule set: the factory of [`GameState`]s.
+pub trait Game: Send + Sync {
+    type State: GameState;
+
+    /// The state of deal `index` of a run seeded `seed`: the same cards, chance events and
+    /// generator as deal `index` of `simulate(rules, …, seed)`, at its first decision.
+    fn new_deal(&self, seed: u64, index: u64) -> Result<Self::State>;
+
+    /// A deal of given cards and facts, for analysis; errors name the field a game cannot take
+    /// or a setup no deal matches.
+    fn deal_from(&self, setup: &DealSetup) -> Result<Self::State>;
+
+    /// The columns of a result row ([`GameState::result_row`]), as `simulate` returns them.
+    fn columns(&self) -> Vec<Column>;
+}
+
+/// The error of a move or action asked of a finished deal.
+pub fn deal_over(what: impl std::fmt::Display) -> ZhipaiError {
+    ZhipaiError::illegal_play(what, "the deal is over")
+}
+
+/// The error of [`GameState::result_row`] while the deal is running.
+pub fn not_over() -> ZhipaiError {
+    ZhipaiError::invalid_value(
+        "call",
+        "result_row() during the deal",
+        "the deal is not over yet (is_terminal() is false)",
+    )
+}
+
+/// Check a seat argument against `num_players`.
+pub fn check_seat(seat: usize, num_players: usize) -> Result<()> {
+    if seat < num_players {
+        Ok(())
+    } else {
+        Err(ZhipaiError::invalid_value("seat", seat, format!("seats are 0 to {}", num_players - 1)))
+    }
+}
