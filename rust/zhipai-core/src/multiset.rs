@@ -268,6 +268,63 @@ impl std::str::FromStr for Multiset {
     }
 }
 
+/// Up to `limit` distinct `k`-card sub-multisets of `hand` accepted by `ok`, in lexicographic
+/// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
+/// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
+/// applied, listed or not).
+pub fn sub_multisets(
+    hand: &Multiset,
+    k: usize,
+    limit: usize,
+    scan: usize,
+    ok: &mut dyn FnMut(&Multiset) -> bool,
+) -> Vec<Multiset> {
+    let kinds: Vec<(Card, usize)> = hand.kinds().iter().map(|c| (c, hand.count(c))).collect();
+    // suffix[i] = cards available in kinds i.. (prunes branches that cannot reach k).
+    let mut suffix = vec![0; kinds.len() + 1];
+    for i in (0..kinds.len()).rev() {
+        suffix[i] = suffix[i + 1] + kinds[i].1;
+    }
+    struct Walk<'a> {
+        kinds: &'a [(Card, usize)],
+        suffix: &'a [usize],
+        out: Vec<Multiset>,
+        limit: usize,
+        scan: usize,
+        ok: &'a mut dyn FnMut(&Multiset) -> bool,
+    }
+    fn go(w: &mut Walk<'_>, i: usize, need: usize, cur: &mut Multiset) {
+        if w.out.len() >= w.limit || w.scan == 0 {
+            return;
+        }
+        if need == 0 {
+            w.scan -= 1;
+            if (w.ok)(cur) {
+                w.out.push(*cur);
+            }
+            return;
+        }
+        if i == w.kinds.len() || w.suffix[i] < need {
+            return;
+        }
+        let (card, n) = w.kinds[i];
+        // Most copies of this kind first = lexicographically smallest card list first.
+        for take in (0..=n.min(need)).rev() {
+            for _ in 0..take {
+                cur.add(card);
+            }
+            go(w, i + 1, need - take, cur);
+            for _ in 0..take {
+                cur.remove(card);
+            }
+        }
+    }
+    let mut w = Walk { kinds: &kinds, suffix: &suffix, out: Vec::new(), limit, scan, ok };
+    let mut cur = Multiset::EMPTY;
+    go(&mut w, 0, k, &mut cur);
+    w.out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,5 +422,20 @@ mod tests {
             let equal = sub == m;
             prop_assert!(sub.remove_all(&m).is_err() || equal);
         }
+    }
+
+    #[test]
+    fn sub_multisets_are_distinct_lexicographic_and_bounded() {
+        let hand = ms("2S 2S 3S 4H");
+        let all = sub_multisets(&hand, 2, 100, 1000, &mut |_| true);
+        // {2S 2S}, {2S 3S}, {2S 4H}, {3S 4H}: distinct multisets, lowest kinds first.
+        assert_eq!(all, vec![ms("2S 2S"), ms("2S 3S"), ms("2S 4H"), ms("3S 4H")]);
+        assert_eq!(sub_multisets(&hand, 2, 2, 1000, &mut |_| true).len(), 2, "limit");
+        let no_spade_pair = sub_multisets(&hand, 2, 100, 1000, &mut |m| {
+            m.count(ms("2S").iter().next().unwrap()) < 2
+        });
+        assert_eq!(no_spade_pair.len(), 3, "the filter");
+        assert!(sub_multisets(&hand, 5, 100, 1000, &mut |_| true).is_empty(), "k > hand");
+        assert_eq!(sub_multisets(&hand, 2, 100, 1, &mut |_| true).len(), 1, "scan budget");
     }
 }

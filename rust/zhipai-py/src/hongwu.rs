@@ -10,8 +10,8 @@ use crate::cards::PyCard;
 use crate::errors::{guard, to_py};
 use crate::rules::PyRules;
 use crate::simulate::{
-    all_leads, builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seed_index,
-    sub_multisets, History, Step, MOVE_LIST_LIMIT,
+    builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seed_index, History,
+    Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
@@ -857,10 +857,16 @@ impl PyHongWuGameState {
             Phase::Trump => "SHDC".chars().map(|c| format!("trump {c}")).collect(),
             Phase::Kitty => {
                 let mut ok = |m: &Multiset| s.check(&Action::Bury(*m)).is_ok();
-                sub_multisets(&s.hand(seat), 8, MOVE_LIST_LIMIT, 50 * MOVE_LIST_LIMIT, &mut ok)
-                    .iter()
-                    .map(|m| format!("bury {m}"))
-                    .collect()
+                zhipai_core::multiset::sub_multisets(
+                    &s.hand(seat),
+                    8,
+                    MOVE_LIST_LIMIT,
+                    50 * MOVE_LIST_LIMIT,
+                    &mut ok,
+                )
+                .iter()
+                .map(|m| format!("bury {m}"))
+                .collect()
             }
             Phase::Play => match s.follow_moves() {
                 Some(m) => {
@@ -868,11 +874,15 @@ impl PyHongWuGameState {
                 }
                 None => {
                     let tr = s.trick_rules().expect("trump chosen in play");
-                    all_leads(tr, &s.hand(seat))
-                        .unwrap_or_else(|| s.lead_candidates())
-                        .iter()
-                        .map(|m| format!("play {m}"))
-                        .collect()
+                    zhipai_core::tricks::lead_candidates::all_leads(
+                        tr,
+                        &s.hand(seat),
+                        MOVE_LIST_LIMIT,
+                    )
+                    .unwrap_or_else(|| s.lead_candidates())
+                    .iter()
+                    .map(|m| format!("play {m}"))
+                    .collect()
                 }
             },
             Phase::Over => Vec::new(),

@@ -6,8 +6,8 @@ use crate::convert;
 use crate::errors::guard;
 use crate::rules::PyRules;
 use crate::simulate::{
-    all_leads, builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seat_arg,
-    seed_index, History, Step, MOVE_LIST_LIMIT,
+    builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seat_arg, seed_index,
+    History, Step, MOVE_LIST_LIMIT,
 };
 use pyo3::prelude::*;
 use zhipai_core::games::shengji::chaodi::check_chaodi;
@@ -697,7 +697,11 @@ impl PyShengjiGameState {
                 let hand = d.hand(p);
                 let mut out = Vec::new();
                 match d.current_trick().first() {
-                    None => match all_leads(tr, &hand) {
+                    None => match zhipai_core::tricks::lead_candidates::all_leads(
+                        tr,
+                        &hand,
+                        MOVE_LIST_LIMIT,
+                    ) {
                         Some(leads) => out = leads.iter().map(play).collect(),
                         None => zhipai_core::tricks::lead_candidates::for_each_lead_candidate(
                             tr,

@@ -602,95 +602,6 @@ pub fn finished_row(
     })
 }
 
-/// Up to `limit` distinct `k`-card sub-multisets of `hand` accepted by `ok`, in lexicographic
-/// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
-/// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
-/// applied, listed or not).
-pub fn sub_multisets(
-    hand: &Multiset,
-    k: usize,
-    limit: usize,
-    scan: usize,
-    ok: &mut dyn FnMut(&Multiset) -> bool,
-) -> Vec<Multiset> {
-    let kinds: Vec<(zhipai_core::Card, usize)> =
-        hand.kinds().iter().map(|c| (c, hand.count(c))).collect();
-    // suffix[i] = cards available in kinds i.. (prunes branches that cannot reach k).
-    let mut suffix = vec![0; kinds.len() + 1];
-    for i in (0..kinds.len()).rev() {
-        suffix[i] = suffix[i + 1] + kinds[i].1;
-    }
-    struct Walk<'a> {
-        kinds: &'a [(zhipai_core::Card, usize)],
-        suffix: &'a [usize],
-        out: Vec<Multiset>,
-        limit: usize,
-        scan: usize,
-        ok: &'a mut dyn FnMut(&Multiset) -> bool,
-    }
-    fn go(w: &mut Walk<'_>, i: usize, need: usize, cur: &mut Multiset) {
-        if w.out.len() >= w.limit || w.scan == 0 {
-            return;
-        }
-        if need == 0 {
-            w.scan -= 1;
-            if (w.ok)(cur) {
-                w.out.push(*cur);
-            }
-            return;
-        }
-        if i == w.kinds.len() || w.suffix[i] < need {
-            return;
-        }
-        let (card, n) = w.kinds[i];
-        // Most copies of this kind first = lexicographically smallest card list first.
-        for take in (0..=n.min(need)).rev() {
-            for _ in 0..take {
-                cur.add(card);
-            }
-            go(w, i + 1, need - take, cur);
-            for _ in 0..take {
-                cur.remove(card);
-            }
-        }
-    }
-    let mut w = Walk { kinds: &kinds, suffix: &suffix, out: Vec::new(), limit, scan, ok };
-    let mut cur = Multiset::EMPTY;
-    go(&mut w, 0, k, &mut cur);
-    w.out
-}
-
-/// Every legal lead of `hand` (Shengji family, Hong Wu): each sub-multiset of one effective
-/// suit that passes `check_lead` (trump throws may be barred), suit by suit (the four side
-/// suits, then trump), fewer cards first, in card order. `None` when there would be more than
-/// [`MOVE_LIST_LIMIT`] (a long suit has 2^n subsets): the caller then lists candidates.
-pub fn all_leads(tr: &zhipai_core::tricks::TrickRules, hand: &Multiset) -> Option<Vec<Multiset>> {
-    let suits: Vec<Multiset> = (0..=zhipai_core::tricks::order::TRUMP)
-        .map(|s| hand.restrict(tr.order.suit_mask(s)))
-        .collect();
-    let mut total = 0usize;
-    for m in &suits {
-        let subsets = m.kinds().iter().fold(1usize, |n, c| n.saturating_mul(m.count(c) + 1));
-        total = total.saturating_add(subsets - 1);
-    }
-    if total > MOVE_LIST_LIMIT {
-        return None;
-    }
-    let mut out = Vec::new();
-    for (suit, m) in suits.iter().enumerate() {
-        // Any held cards of one effective suit form a lead; only a trump throw can be barred,
-        // so `check_lead` (a decomposition) is needed for trumps alone.
-        let checked = suit == zhipai_core::tricks::order::TRUMP && !tr.trump_throw_allowed;
-        for k in 1..=m.len() {
-            let mut ok = |l: &Multiset| {
-                !checked || zhipai_core::tricks::check_lead(tr, l, Some(hand)).is_ok()
-            };
-            out.extend(sub_multisets(m, k, MOVE_LIST_LIMIT, MOVE_LIST_LIMIT, &mut ok));
-        }
-    }
-    Some(out)
-}
-
 /// `_columns(rules) -> list[(name, doc)]`: the result columns of `rules`' simulation, in row
 /// order (what `result_row()` of a step-wise state fills).
 #[pyfunction]
@@ -701,25 +612,6 @@ fn _columns(rules: PyRules) -> PyResult<Vec<(&'static str, &'static str)>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn ms(s: &str) -> Multiset {
-        s.parse().unwrap()
-    }
-
-    #[test]
-    fn sub_multisets_are_distinct_lexicographic_and_bounded() {
-        let hand = ms("2S 2S 3S 4H");
-        let all = sub_multisets(&hand, 2, 100, 1000, &mut |_| true);
-        // {2S 2S}, {2S 3S}, {2S 4H}, {3S 4H}: distinct multisets, lowest kinds first.
-        assert_eq!(all, vec![ms("2S 2S"), ms("2S 3S"), ms("2S 4H"), ms("3S 4H")]);
-        assert_eq!(sub_multisets(&hand, 2, 2, 1000, &mut |_| true).len(), 2, "limit");
-        let no_spade_pair = sub_multisets(&hand, 2, 100, 1000, &mut |m| {
-            m.count(ms("2S").iter().next().unwrap()) < 2
-        });
-        assert_eq!(no_spade_pair.len(), 3, "the filter");
-        assert!(sub_multisets(&hand, 5, 100, 1000, &mut |_| true).is_empty(), "k > hand");
-        assert_eq!(sub_multisets(&hand, 2, 100, 1, &mut |_| true).len(), 1, "scan budget");
-    }
 
     #[test]
     fn hidden_steps_show_their_text_only_to_the_mover() {

@@ -3,8 +3,10 @@
 //! it is a throw; [`sample_lead`] draws one uniformly without enumerating (shengji.md §4.1–§4.3,
 //! hongwu.md §B.6–§B.7).
 
+use super::lead::check_lead;
 use super::rules::TrickRules;
 use crate::cards::CardSet;
+use crate::multiset::sub_multisets;
 use crate::multiset::Multiset;
 use crate::sample::{below, nth_card};
 use crate::tricks::order::TRUMP;
@@ -215,6 +217,33 @@ pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &
         }
     }
     out
+}
+
+/// Every legal lead of `hand` (Shengji family, Hong Wu): each sub-multiset of one effective
+/// suit that passes `check_lead` (trump throws may be barred), suit by suit (the four side
+/// suits, then trump), fewer cards first, in card order. `None` when there would be more than
+/// `limit` (a long suit has 2^n subsets): the caller then lists candidates.
+pub fn all_leads(tr: &TrickRules, hand: &Multiset, limit: usize) -> Option<Vec<Multiset>> {
+    let suits: Vec<Multiset> = (0..=TRUMP).map(|s| hand.restrict(tr.order.suit_mask(s))).collect();
+    let mut total = 0usize;
+    for m in &suits {
+        let subsets = m.kinds().iter().fold(1usize, |n, c| n.saturating_mul(m.count(c) + 1));
+        total = total.saturating_add(subsets - 1);
+    }
+    if total > limit {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (suit, m) in suits.iter().enumerate() {
+        // Any held cards of one effective suit form a lead; only a trump throw can be barred,
+        // so `check_lead` (a decomposition) is needed for trumps alone.
+        let checked = suit == TRUMP && !tr.trump_throw_allowed;
+        for k in 1..=m.len() {
+            let mut ok = |l: &Multiset| !checked || check_lead(tr, l, Some(hand)).is_ok();
+            out.extend(sub_multisets(m, k, limit, limit, &mut ok));
+        }
+    }
+    Some(out)
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@
 //! "a play of a different shape loses" → [`ShapeMatch::Exact`]; "a tractor of equal length,
 //! otherwise as many pairs as possible" → `partial_tractor_follow = false`.
 
+pub mod building;
 pub mod combos;
 pub mod follow;
 pub mod lead;

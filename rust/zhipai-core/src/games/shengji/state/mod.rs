@@ -45,17 +45,15 @@ use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::sample::below;
+use crate::tricks::building;
 use crate::tricks::combos::{decompose_into, single_card, Format};
-use crate::tricks::lead_candidates::{for_each_unit_lead, sample_lead};
+use crate::tricks::lead_candidates::sample_lead;
 use crate::tricks::order::TRUMP;
 use crate::tricks::winner::{one_kind_unit, trick_winner_of, tuple_winner};
-use crate::tricks::{
-    check_lead, check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules,
-};
+use crate::tricks::{check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::ops::ControlFlow;
 
 /// Players at the table.
 pub const NUM_PLAYERS: usize = 4;
@@ -757,20 +755,9 @@ impl Deal {
         (0..NUM_ACTIONS).filter(|a| m & (1 << a) != 0).collect()
     }
 
-    /// Kinds with copies left in `hand` beyond those already in the move being built.
-    fn remaining(&self, hand: &Multiset) -> CardSet {
-        let mut out = CardSet::EMPTY;
-        for c in hand.kinds() {
-            if hand.count(c) > self.building.count(c) {
-                out.insert(c);
-            }
-        }
-        out
-    }
-
     fn bury_mask(&self) -> u64 {
         let hand = self.hands[self.to_move as usize];
-        let mut mask = self.remaining(&hand);
+        let mut mask = building::remaining(&hand, &self.building);
         if let Some(restricted) = self.bury_restricted() {
             let (_, k) = hand_and_kitty(self.rules.decks);
             let spare = hand.len() - hand.count_in(restricted);
@@ -783,62 +770,12 @@ impl Deal {
     }
 
     fn lead_mask(&self) -> u64 {
-        let hand = self.hands[self.to_move as usize];
-        let tr = self.tr();
-        let rem = self.remaining(&hand);
-        let Some(first) = self.building.kinds().first() else { return rem.0 };
-        let suit = tr.order.suit(first);
-        let mut mask = rem.intersect(tr.order.suit_mask(suit)).0;
-        if !tr.trump_throw_allowed && suit == TRUMP {
-            // Only single units may be led in trump: keep the cards that can still complete one.
-            mask = 0;
-            for c in rem.intersect(tr.order.suit_mask(TRUMP)) {
-                let mut next = self.building;
-                next.add(c);
-                if self.completes_to_trump_unit(&next) {
-                    mask |= c.bit();
-                }
-            }
-        }
-        if check_lead(tr, &self.building, Some(&hand)).is_ok() {
-            mask |= 1 << STOP;
-        }
-        mask
-    }
-
-    /// Whether some single trump unit held by the leader contains `part`.
-    fn completes_to_trump_unit(&self, part: &Multiset) -> bool {
-        let hand = self.hands[self.to_move as usize];
-        let tr = self.tr();
-        let trumps = hand.restrict(tr.order.suit_mask(TRUMP));
-        let mut found = false;
-        let _ = for_each_unit_lead(tr, &trumps, &mut |u| {
-            if u.contains_all(part) {
-                found = true;
-                return ControlFlow::Break(());
-            }
-            ControlFlow::Continue(())
-        });
-        found
+        building::lead_mask(self.tr(), &self.hands[self.to_move as usize], &self.building)
     }
 
     fn follow_mask(&self) -> u64 {
-        let p = self.to_move as usize;
-        let format = &self.lead_format;
-        let Ok(moves) = FollowMoves::new(self.tr(), format, &self.hands[p]) else { return 0 };
-        let mut mask = 0u64;
-        let b = self.building;
-        moves.for_each(&mut |play| {
-            if play.contains_all(&b) {
-                for c in play.kinds() {
-                    if play.count(c) > b.count(c) {
-                        mask |= c.bit();
-                    }
-                }
-            }
-            ControlFlow::Continue(())
-        });
-        mask
+        let hand = &self.hands[self.to_move as usize];
+        building::follow_mask(self.tr(), &self.lead_format, hand, &self.building)
     }
 
     /// Apply card-by-card action `action` (0..54 a card kind, 54 [`STOP`]). Errors with

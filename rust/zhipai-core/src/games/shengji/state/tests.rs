@@ -8,6 +8,7 @@ use crate::tricks::lead_candidates::{
 };
 use proptest::prelude::*;
 use rand::Rng;
+use std::ops::ControlFlow;
 
 fn rules(preset: &str, opts: &[(&str, OptionValue)]) -> ShengjiRules {
     let o: Vec<(String, OptionValue)> =

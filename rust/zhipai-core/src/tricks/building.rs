@@ -1,0 +1,87 @@
+//! Plays built card by card: the exact masks of the integer-action encoding shared by the games
+//! with Shengji-style tricks (the Shengji family, Hong Wu). Action `k < 54` adds one card of kind
+//! `k` to the play being built; [`STOP`] ends a lead (a follow ends by itself when it has the
+//! lead's number of cards). A mask holds exactly the actions after which the partial play can
+//! still be completed to a legal play, so an agent walking the mask always reaches a legal move.
+
+use super::combos::Format;
+use super::follow::FollowMoves;
+use super::lead::check_lead;
+use super::lead_candidates::for_each_unit_lead;
+use super::order::TRUMP;
+use super::rules::TrickRules;
+use crate::cards::{CardSet, NUM_KINDS};
+use crate::multiset::Multiset;
+use std::ops::ControlFlow;
+
+/// The action that ends a lead being built (bit `STOP` of a mask).
+pub const STOP: usize = NUM_KINDS;
+
+/// Kinds with copies left in `hand` beyond those already in `building`.
+pub fn remaining(hand: &Multiset, building: &Multiset) -> CardSet {
+    let mut out = CardSet::EMPTY;
+    for c in hand.kinds() {
+        if hand.count(c) > building.count(c) {
+            out.insert(c);
+        }
+    }
+    out
+}
+
+/// The mask of a lead being built from `hand`: any card of the effective suit already begun (any
+/// held card when nothing is built), except that where trump throws are barred
+/// (`trump_throw_allowed = false`) only cards that still complete one trump unit; [`STOP`] when
+/// `building` is itself a legal lead (shengji.md §4.3).
+pub fn lead_mask(tr: &TrickRules, hand: &Multiset, building: &Multiset) -> u64 {
+    let rem = remaining(hand, building);
+    let Some(first) = building.kinds().first() else { return rem.0 };
+    let suit = tr.order.suit(first);
+    let mut mask = rem.intersect(tr.order.suit_mask(suit)).0;
+    if !tr.trump_throw_allowed && suit == TRUMP {
+        // Only single units may be led in trump: keep the cards that can still complete one.
+        mask = 0;
+        for c in rem.intersect(tr.order.suit_mask(TRUMP)) {
+            let mut next = *building;
+            next.add(c);
+            if completes_to_trump_unit(tr, hand, &next) {
+                mask |= c.bit();
+            }
+        }
+    }
+    if check_lead(tr, building, Some(hand)).is_ok() {
+        mask |= 1 << STOP;
+    }
+    mask
+}
+
+/// Whether some single trump unit held in `hand` contains `part`.
+fn completes_to_trump_unit(tr: &TrickRules, hand: &Multiset, part: &Multiset) -> bool {
+    let trumps = hand.restrict(tr.order.suit_mask(TRUMP));
+    let mut found = false;
+    let _ = for_each_unit_lead(tr, &trumps, &mut |u| {
+        if u.contains_all(part) {
+            found = true;
+            return ControlFlow::Break(());
+        }
+        ControlFlow::Continue(())
+    });
+    found
+}
+
+/// The mask of a follow to `lead` being built from `hand`: the cards some legal follow
+/// containing `building` still adds (0 when `lead` cannot be followed from `hand`).
+pub fn follow_mask(tr: &TrickRules, lead: &Format, hand: &Multiset, building: &Multiset) -> u64 {
+    let Ok(moves) = FollowMoves::new(tr, lead, hand) else { return 0 };
+    let mut mask = 0u64;
+    moves.for_each(&mut |play| {
+        if play.contains_all(building) {
+            for c in play.kinds() {
+                if play.count(c) > building.count(c) {
+                    mask |= c.bit();
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    });
+    mask
+}
