@@ -5,11 +5,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::baohuang::moves::{self, HandCounts};
 use zhipai_core::games::baohuang::state::deal;
 use zhipai_core::games::baohuang::BaohuangRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 
 fn whole_deals(c: &mut Criterion) {
     let rules = BaohuangRules::default();

@@ -8,8 +8,8 @@ use rand_chacha::ChaCha8Rng;
 use std::hint::black_box;
 use std::time::Duration;
 use zhipai_core::cards::{CardSet, Suit};
+use zhipai_core::deal::deal_rng;
 use zhipai_core::deal::{deal, ConstrainedDealer, Constraints, Deal, DealShape};
-use zhipai_core::rollout::deal_rng;
 use zhipai_core::{Card, Multiset};
 
 fn shapes() -> Vec<(&'static str, DealShape)> {

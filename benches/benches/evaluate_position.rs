@@ -9,13 +9,16 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use zhipai_core::deal::deal_rng;
 use zhipai_core::deal::Constraints;
-use zhipai_core::eval::{evaluate_position, Position};
+use zhipai_core::eval::evaluate_position;
 use zhipai_core::games::shengji::state::position::ShengjiPosition;
 use zhipai_core::games::shengji::state::Deal;
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, Control, DealSimulator, RunOptions};
+use zhipai_core::rollout::{Control, RunOptions};
+use zhipai_core::simulator::DealSimulator;
+use zhipai_core::simulator::Position;
 use zhipai_core::{Multiset, Rank, Suit};
 
 fn position() -> Deal {

@@ -8,10 +8,11 @@
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::gongzhu::GongzhuRules;
 use zhipai_core::options::OptionValue;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 
 const DEALS: u64 = 1000;
 

@@ -5,11 +5,12 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::hongwu::options::{OtherThrees, TractorAboveA};
 use zhipai_core::games::hongwu::order::hongwu_order;
 use zhipai_core::games::hongwu::HongWuRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 use zhipai_core::Suit;
 
 fn bench(c: &mut Criterion) {

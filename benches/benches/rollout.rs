@@ -6,10 +6,12 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64};
+use zhipai_core::deal::deal_rng;
 use zhipai_core::policy::Policy;
 use zhipai_core::rollout::{
-    deal_rng, simulate_aggregates, simulate_rows, toy::CoinGame, Control, DealSimulator, RunOptions,
+    simulate_aggregates, simulate_rows, toy::CoinGame, Control, RunOptions,
 };
+use zhipai_core::simulator::DealSimulator;
 
 const DEALS: u64 = 100_000;
 

@@ -6,9 +6,10 @@
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 use zhipai_core::OptionValue;
 
 fn bench(c: &mut Criterion) {

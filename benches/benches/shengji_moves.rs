@@ -70,7 +70,7 @@ fn bench(c: &mut Criterion) {
         c.bench_function(&format!("follow_count_{name}"), |b| {
             b.iter(|| FollowMoves::new(&tr, lead, black_box(h)).unwrap().count())
         });
-        let mut rng = zhipai_core::rollout::deal_rng(1, 0);
+        let mut rng = zhipai_core::deal::deal_rng(1, 0);
         c.bench_function(&format!("follow_sample_{name}"), |b| {
             b.iter(|| FollowMoves::new(&tr, lead, black_box(h)).unwrap().sample(&mut rng))
         });

@@ -13,9 +13,10 @@
 //! result rows (changes exactly when some deal's outcome changes) and the wall time.
 
 use std::time::Instant;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::baohuang::BaohuangRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -8,10 +8,11 @@
 //! `bench` (default) reuses one generator for all deals, like `benches/benches/gongzhu.rs`;
 //! `simulate` seeds `deal_rng(seed, i)` per deal, like the simulation driver.
 
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::gongzhu::GongzhuRules;
 use zhipai_core::options::OptionValue;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

@@ -8,10 +8,11 @@
 //! `greedy`, number of deals (default 1000). Prints a checksum of the result rows so that a
 //! change of play shows up, and the deals are reproducible (seed 1, streams 0..N).
 
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::hongwu::HongWuRules;
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 use zhipai_core::OptionValue;
 
 fn run(sim: &dyn DealSimulator, policy: Policy, n: u64) -> i64 {

@@ -4,9 +4,10 @@
 //! Run: `cargo run --release -p zhipai-core --example shengji_deals -- [deals] [preset] [decks]
 //! [random|greedy]` (defaults: 2000 tractor 2 random).
 
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, DealSimulator};
+use zhipai_core::simulator::DealSimulator;
 use zhipai_core::OptionValue;
 
 fn main() {

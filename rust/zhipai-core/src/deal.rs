@@ -9,7 +9,7 @@
 //! sizes: N hands (sizes may differ, e.g. Baohuang 43/43/43/43/44) and a kitty (底牌, may be 0).
 //!
 //! Randomness always comes from the caller's generator. Deal `i` of a batch seeded with `s` uses
-//! [`crate::rollout::deal_rng`]`(s, i)`, the one source of per-deal generators, so a deal is
+//! [`crate::deal::deal_rng`]`(s, i)`, the one source of per-deal generators, so a deal is
 //! reproducible from `(s, i)` alone.
 //!
 //! # Constraints
@@ -57,7 +57,17 @@ use crate::error::{Result, ZhipaiError};
 use crate::multiset::{Multiset, MAX_COPIES};
 use rand::seq::SliceRandom;
 use rand::Rng;
+use rand_chacha::ChaCha8Rng;
 use std::fmt::Write as _;
+
+/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
+/// `index` (independent streams, reproducible from `(seed, index)` alone).
+pub fn deal_rng(seed: u64, index: u64) -> ChaCha8Rng {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
 use std::sync::OnceLock;
 
 /// Most hands a deal may have.
@@ -858,7 +868,7 @@ fn binomial(n: usize, k: usize) -> f64 {
 mod tests {
     use super::*;
     use crate::cards::Suit;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
     use proptest::prelude::*;
     use rand::Rng;
     use std::collections::HashMap;

@@ -7,26 +7,29 @@
 //! cycle exists):
 //!
 //! 1. vocabulary: [`error`], [`cards`], [`multiset`], [`sample`] (exact bounded draws), [`options`]
-//! 2. dealing: [`deal`]
+//! 2. dealing: [`deal`], and what a seat knows of a deal: [`knowledge`]
 //! 3. trick machinery shared by the Shengji family and Hong Wu: [`tricks`]
-//! 4. the contract every game meets: [`game`] ([`game::GameState`], [`game::Game`]) and the
-//!    built-in [`policy`] names
+//! 4. the contract every game meets: [`game`] ([`game::GameState`], [`game::Game`]), its fast
+//!    whole-deal path [`simulator`] ([`simulator::DealSimulator`]) and the built-in [`policy`] names
 //! 5. the games, one folder each: [`games`]
 //! 6. algorithms written once over the games: [`rules`] (presets → a game), [`rollout`]
 //!    (batch simulation), [`eval`] (Monte Carlo evaluation)
 
+pub mod any_state;
 pub mod cards;
 pub mod deal;
 pub mod error;
 pub mod eval;
 pub mod game;
 pub mod games;
+pub mod knowledge;
 pub mod multiset;
 pub mod options;
 pub mod policy;
 pub mod rollout;
 pub mod rules;
 pub mod sample;
+pub mod simulator;
 pub mod tricks;
 
 pub use cards::{format_cards, parse_cards, Card, CardSet, Rank, Suit, NUM_KINDS};

@@ -19,157 +19,17 @@
 //! `0..completed` with `interrupted = true`; deals past the prefix that happened to finish are
 //! dropped (they were never reported), so the prefix equals a fresh run of `completed` deals.
 
-use crate::deal::{Deal, DealShape};
+use crate::deal::deal_rng;
+use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
-pub use crate::game::Column;
-use crate::multiset::Multiset;
+use crate::game::Column;
 use crate::policy::Policy;
 use crate::rules::Rules;
+use crate::simulator::DealSimulator;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-
-/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
-/// `index` (independent streams, reproducible from `(seed, index)` alone).
-pub fn deal_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    use rand::SeedableRng;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
-
-/// A game that can play complete deals for simulation. Implemented by each game's rules type.
-pub trait DealSimulator: Sync {
-    /// The columns of one result row (all `i32`), fixed for this rule set.
-    fn columns(&self) -> Vec<Column>;
-
-    /// Play one complete deal (deal, bidding/declaring, kitty, tricks/rounds, scoring) with
-    /// `policy` for every seat, drawing all randomness from `rng`, and write one value per
-    /// column into `row` (`row.len() == self.columns().len()`).
-    fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()>;
-
-    /// The shape of one deal before play (decks, hand sizes in seat order, kitty size), for Monte
-    /// Carlo hand evaluation (`eval.rs`), which samples deals of this shape and passes them to
-    /// [`DealSimulator::play_from_deal`]. The default is `InvalidOption` "hand evaluation is not
-    /// available for this game"; a game without evaluation under some options names them.
-    fn deal_shape(&self) -> Result<DealShape> {
-        Err(ZhipaiError::invalid_option(
-            "evaluate",
-            "deal_shape",
-            "hand evaluation is not available for this game yet",
-        ))
-    }
-
-    /// Whether [`DealSimulator::play_from_deal`] honours [`StartingDeal::level`] and
-    /// [`StartingDeal::trump`] (a known declaration). `false` (the default): evaluation refuses
-    /// them with [`ZhipaiError::InvalidOption`] instead of silently ignoring them.
-    fn fixes_declaration(&self) -> bool {
-        false
-    }
-
-    /// Game-specific checks of an evaluation request, before any sample (so a request no
-    /// sampled deal can satisfy fails at once, not at a seed-dependent deal): the evaluated
-    /// `seat`, its `hand`, the cards `known` in each other hand (`known[s]`) and the `dealer`.
-    /// The default accepts everything.
-    fn check_evaluation(
-        &self,
-        seat: usize,
-        hand: &Multiset,
-        known: &[Multiset],
-        dealer: Option<usize>,
-    ) -> Result<()> {
-        let _ = (seat, hand, known, dealer);
-        Ok(())
-    }
-
-    /// Hook of Monte Carlo hand evaluation: play one deal to the end from the *given* cards, as
-    /// [`DealSimulator::play_deal`] does after its dealing step, and write one row.
-    ///
-    /// Contract (what a game implementing it must do):
-    /// * `start.deal.hands[s]` is seat `s`'s hand and `start.deal.kitty` the kitty, exactly as
-    ///   shaped by [`DealSimulator::deal_shape`]; the game must not reshuffle or redeal them.
-    /// * `start.dealer`: `Some(seat)` fixes the dealer (庄家) / first player of the deal;
-    ///   `None` = choose as `play_deal` does (drawing from `rng`).
-    /// * `start.first_action`: `Some(cards)` forces the *first decision of `start.seat`* (its
-    ///   declaration, bury, exposure or first play, whichever comes first in the game) to the
-    ///   given cards; an empty multiset means "pass / declare nothing". If that action is
-    ///   illegal at that point, return [`ZhipaiError::IllegalPlay`] naming it. `None` = `policy`
-    ///   decides, as for every other decision.
-    /// * All other randomness comes from `rng` (evaluation passes the same generator state to
-    ///   every candidate action: common random numbers).
-    ///
-    /// The default returns [`ZhipaiError::InvalidOption`] "hand evaluation … not available".
-    fn play_from_deal(
-        &self,
-        policy: Policy,
-        start: &StartingDeal<'_>,
-        rng: &mut ChaCha8Rng,
-        row: &mut [i32],
-    ) -> Result<()> {
-        let _ = (policy, start, rng, row);
-        Err(ZhipaiError::invalid_option(
-            "evaluate",
-            "play_from_deal",
-            "hand evaluation is not available for this game yet",
-        ))
-    }
-}
-
-/// A deal fixed card by card plus the decision forced on one seat: the input of
-/// [`DealSimulator::play_from_deal`]. Built by `eval.rs`; fields may be added later
-/// (hence `non_exhaustive`: games read it, never build it).
-#[derive(Clone, Copy, Debug)]
-#[non_exhaustive]
-pub struct StartingDeal<'a> {
-    /// Every seat's hand (seat order) and the kitty.
-    pub deal: &'a Deal,
-    /// The seat whose hand is being evaluated.
-    pub seat: usize,
-    /// The dealer, when fixed by the caller.
-    pub dealer: Option<usize>,
-    /// The candidate action forced on `seat`'s first decision (see the trait method).
-    pub first_action: Option<&'a crate::multiset::Multiset>,
-    /// The level rank (级牌) of the deal, when fixed by the caller (Shengji family); `None` =
-    /// the game's default (hand 1 at level 2). Games without levels refuse `Some`.
-    /// `Some(None)` = the joker-only level (Shengji `after_A = no_trump_level`).
-    pub level: Option<Option<crate::cards::Rank>>,
-    /// The trump, when the declaration is known (`Some(None)` = no-trump): the deal skips the
-    /// declaring phase. `None` = declare as `play_deal` does. Games that cannot fix it refuse
-    /// `Some`.
-    pub trump: Option<Option<crate::cards::Suit>>,
-}
-
-impl<'a> StartingDeal<'a> {
-    /// A starting deal with no dealer fixed and no forced action.
-    pub fn new(deal: &'a Deal, seat: usize) -> Self {
-        StartingDeal { deal, seat, dealer: None, first_action: None, level: None, trump: None }
-    }
-
-    /// The same deal with `dealer` fixed (or not).
-    pub fn with_dealer(mut self, dealer: Option<usize>) -> Self {
-        self.dealer = dealer;
-        self
-    }
-
-    /// The same deal at level `level` (or the game's default).
-    pub fn with_level(mut self, level: Option<Option<crate::cards::Rank>>) -> Self {
-        self.level = level;
-        self
-    }
-
-    /// The same deal with the trump known (`Some(None)` = no-trump) or declared in play (`None`).
-    pub fn with_trump(mut self, trump: Option<Option<crate::cards::Suit>>) -> Self {
-        self.trump = trump;
-        self
-    }
-
-    /// The same deal with `seat`'s first decision forced to `action` (or left to the policy).
-    pub fn with_first_action(mut self, action: Option<&'a crate::multiset::Multiset>) -> Self {
-        self.first_action = action;
-        self
-    }
-}
 
 /// The simulator of a rule set: every game's rules type implements [`DealSimulator`].
 pub fn simulator(rules: &Rules) -> Result<&dyn DealSimulator> {
@@ -705,6 +565,7 @@ pub mod toy {
     use super::*;
     use crate::cards::{Card, Rank};
     use crate::multiset::Multiset;
+    use crate::simulator::StartingDeal;
     use rand::Rng;
 
     /// The toy "coin" game: see the module docs.

@@ -213,7 +213,7 @@ pub fn fast_pdep() -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
     use proptest::prelude::{any, prop_assert_eq, prop_assume, proptest};
     use rand::SeedableRng;
 

@@ -13,10 +13,11 @@
 
 use rayon::prelude::*;
 use std::time::Instant;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::shengji::state::Deal;
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{deal_rng, simulator};
+use zhipai_core::rollout::simulator;
 use zhipai_core::{rules, OptionValue, Rank};
 
 fn deals() -> u64 {

@@ -11,10 +11,10 @@ use crate::simulate::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyInt, PyString};
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::baohuang::{
     self as bh, moves, BaohuangRules, Mode, Move, Phase, RoundAction, State,
 };
-use zhipai_core::rollout::deal_rng;
 use zhipai_core::{Card, Multiset, Result, Rules, ZhipaiError};
 
 fn bh_rules(rules: Option<&PyRules>) -> Result<BaohuangRules> {

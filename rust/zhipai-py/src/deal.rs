@@ -3,7 +3,7 @@
 //! Count matrix of a deal: `uint8`, shape `(hands + 1, 54)`; row `h` counts hand `h`'s cards per
 //! kind (column = kind index, `suit * 13 + rank`, 52 = SJ, 53 = BJ), the last row is the kitty.
 //! A batch stacks these: shape `(n, hands + 1, 54)`. Deal `i` of seed `s` is drawn with
-//! `zhipai_core::rollout::deal_rng(s, i)`, so a batch row equals the single deal with that index.
+//! `zhipai_core::deal::deal_rng(s, i)`, so a batch row equals the single deal with that index.
 //!
 //! The public Python API is `zhipai.deal` / `zhipai.deal_batch` (python/zhipai/deal.py), which
 //! normalises arguments and calls the functions here.
@@ -13,8 +13,8 @@ use crate::errors::{guard, guard_detached};
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use zhipai_core::cards::CardSet;
+use zhipai_core::deal::deal_rng;
 use zhipai_core::deal::{ConstrainedDealer, Constraints, Deal, DealShape};
-use zhipai_core::rollout::deal_rng;
 use zhipai_core::{Multiset, Result, ZhipaiError, NUM_KINDS};
 
 /// A non-negative count argument, or `InvalidValue` naming it.

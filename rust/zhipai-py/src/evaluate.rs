@@ -7,8 +7,10 @@ use crate::simulate::{evaluation_dict, options, run_polled};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use zhipai_core::deal::Constraints;
-use zhipai_core::eval::{self, Position, SeatView};
+use zhipai_core::eval;
 use zhipai_core::games::shengji::state::position::ShengjiPosition;
+use zhipai_core::knowledge::SeatView;
+use zhipai_core::simulator::Position;
 use zhipai_core::{Multiset, ZhipaiError};
 
 fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
@@ -130,7 +132,7 @@ fn _position_samples(
         let hidden = pos.view()?.dealer()?;
         Ok((0..count.min(100_000))
             .map(|i| {
-                let d = hidden.deal(&mut zhipai_core::rollout::deal_rng(seed, i));
+                let d = hidden.deal(&mut zhipai_core::deal::deal_rng(seed, i));
                 (d.hands.iter().map(|h| h.to_string()).collect(), d.kitty.to_string())
             })
             .collect())

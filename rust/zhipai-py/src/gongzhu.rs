@@ -190,7 +190,7 @@ fn gongzhu_match(
     guard(|| {
         let r = gongzhu_rules(rules)?;
         let policy = policy.parse()?;
-        let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
+        let mut rng = zhipai_core::deal::deal_rng(seed, 0);
         let mut m = gongzhu::Match::new(&r);
         while m.deals_played() < deals && !m.is_over() {
             m.play_deal(policy, &mut rng);
@@ -242,7 +242,7 @@ impl PyGongzhuState {
             let opening = leader.map_or(Opening::FirstOfMatch, Opening::LedBy);
             let state = match hands {
                 None => {
-                    let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
+                    let mut rng = zhipai_core::deal::deal_rng(seed, 0);
                     if let Opening::LedBy(s) = opening {
                         if s >= 4 {
                             return Err(ZhipaiError::invalid_value(
@@ -407,7 +407,7 @@ impl PyGongzhuGameState {
     ) -> PyResult<Self> {
         let (seed, index) = seed_index(seed, index)?;
         let r = guard(|| gongzhu_rules(rules))?;
-        let mut rng = zhipai_core::rollout::deal_rng(seed, index);
+        let mut rng = zhipai_core::deal::deal_rng(seed, index);
         let state = State::deal(&r, &mut rng, Opening::FirstOfMatch);
         Ok(PyGongzhuGameState { state, rng, history: History::default(), buf: Vec::new() })
     }

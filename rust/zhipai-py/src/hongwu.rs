@@ -15,13 +15,13 @@ use crate::simulate::{
 };
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyString};
+use zhipai_core::deal::deal_rng;
 use zhipai_core::games::hongwu::auction::{Auction, Bid};
 use zhipai_core::games::hongwu::policy::{choose, play_out};
 use zhipai_core::games::hongwu::settle::{self, DealPoints, Settlement, LEVELS};
 use zhipai_core::games::hongwu::{Action, HongWuRules, HongWuState, Phase};
 use zhipai_core::multiset::Multiset;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::deal_rng;
 use zhipai_core::tricks::order::{CardOrder, TRUMP};
 use zhipai_core::{Card, Rules, Suit, ZhipaiError};
 

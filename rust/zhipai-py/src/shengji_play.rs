@@ -268,7 +268,7 @@ impl PyTrickMechanics {
     ) -> PyResult<String> {
         let seed = convert::seed(seed)?;
         self.with_moves(lead, hand, |moves| {
-            let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
+            let mut rng = zhipai_core::deal::deal_rng(seed, 0);
             Ok(moves.sample(&mut rng).to_string())
         })
     }

@@ -242,7 +242,7 @@ impl PyDeal {
         guard(|| {
             let r = shengji(rules)?;
             let level = r.scoring.parse_level("level", level)?;
-            let mut rng = zhipai_core::rollout::deal_rng(seed, 0);
+            let mut rng = zhipai_core::deal::deal_rng(seed, 0);
             Ok(PyDeal(Deal::new(r, level, dealer, &mut rng)?))
         })
     }
@@ -401,7 +401,7 @@ pub struct PyMatch {
 
 impl PyMatch {
     fn issue(&mut self) -> Result<Deal> {
-        let mut rng = zhipai_core::rollout::deal_rng(self.seed, self.issued);
+        let mut rng = zhipai_core::deal::deal_rng(self.seed, self.issued);
         let d = self.m.next_deal(&mut rng)?;
         self.issued += 1;
         Ok(d)
@@ -646,7 +646,7 @@ impl PyShengjiGameState {
         guard(|| {
             let r = shengji(rules)?;
             let deal =
-                Deal::new(r, Rank::TWO, None, &mut zhipai_core::rollout::deal_rng(seed, index))?;
+                Deal::new(r, Rank::TWO, None, &mut zhipai_core::deal::deal_rng(seed, index))?;
             Ok(PyShengjiGameState {
                 deal,
                 history: History::default(),

@@ -16,10 +16,10 @@ use std::sync::mpsc;
 use std::time::Duration;
 use zhipai_core::deal::Constraints;
 use zhipai_core::eval::{self, EvalRequest, Evaluation, KnownDeclaration};
+use zhipai_core::game::Column;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{
-    self, toy, Column, ColumnStats, Control, DealSimulator, Run, RunOptions,
-};
+use zhipai_core::rollout::{self, toy, ColumnStats, Control, Run, RunOptions};
+use zhipai_core::simulator::DealSimulator;
 use zhipai_core::{Multiset, Rank, Suit, ZhipaiError};
 
 /// How often the waiting thread checks signals and reports progress.

@@ -11,7 +11,7 @@
 //! * [`scoring`] — group and solo score tables;
 //! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl.
 //!
-//! [`DealSimulator`]: crate::rollout::DealSimulator
+//! [`DealSimulator`]: crate::simulator::DealSimulator
 
 pub mod accession;
 pub mod moves;

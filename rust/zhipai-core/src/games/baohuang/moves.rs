@@ -1092,7 +1092,7 @@ mod tests {
                 }
             }
             prop_assert_eq!(legal, list.len());
-            let mut rng = crate::rollout::deal_rng(seed, 0);
+            let mut rng = crate::deal::deal_rng(seed, 0);
             match sample(&h, p.as_ref(), bombs, &mut rng) {
                 Some(s) => prop_assert!(list.contains(&s)),
                 None => prop_assert!(list.is_empty()),
@@ -1103,7 +1103,7 @@ mod tests {
         #[test]
         fn remove_keeps_counts_consistent(h in arb_counts(), seed in any::<u64>()) {
             let mut h = h;
-            let mut rng = crate::rollout::deal_rng(seed, 0);
+            let mut rng = crate::deal::deal_rng(seed, 0);
             while let Some(s) = sample(&h, None, false, &mut rng) {
                 h.remove(&s);
                 prop_assert_eq!(h, HandCounts::new(*h.nat(), h.small(), h.big(), h.guard()));

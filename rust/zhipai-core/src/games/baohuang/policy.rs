@@ -24,9 +24,10 @@ use super::BaohuangRules;
 use crate::cards::Card;
 use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
+use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator, StartingDeal};
+use crate::simulator::{DealSimulator, StartingDeal};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
@@ -422,7 +423,7 @@ pub fn write_row(s: &State, redeals: i32, row: &mut [i32]) {
 mod tests {
     use super::*;
     use crate::cards::Rank;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
 
     #[test]
     fn both_policies_play_whole_deals() {
@@ -650,7 +651,7 @@ mod tests {
 #[cfg(test)]
 mod stats {
     use super::*;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
     /// Diagnostic (ignored by default): decisions and plays per random deal; with
     /// `BH_DEALS=20000` and `--release` it doubles as a CPU-time speed check.
     #[test]

@@ -1086,7 +1086,7 @@ impl ExtraMoves {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
 
     #[test]
     fn a_deal_has_216_cards_43_or_44_each() {

@@ -1,5 +1,5 @@
 //! Monte Carlo hand evaluation for Gongzhu: the two hooks of
-//! [`crate::rollout::DealSimulator`] that `eval.rs` needs, [`deal_shape`] and
+//! [`crate::simulator::DealSimulator`] that `eval.rs` needs, [`deal_shape`] and
 //! [`play_from_deal`].
 //!
 //! How a candidate first action ([`StartingDeal::first_action`]) reads in Gongzhu:
@@ -17,7 +17,7 @@
 //!
 //! The first leader: `start.dealer = Some(s)` makes seat `s` lead the first trick with any
 //! card (a later deal of a match, §A.8 "the pig-taker leads"); `None` opens as the first deal
-//! of a match, as [`crate::rollout::DealSimulator::play_deal`] does: the holder of
+//! of a match, as [`crate::simulator::DealSimulator::play_deal`] does: the holder of
 //! `first_lead_card` leads it (two holders in two decks: one drawn from `rng`).
 
 use super::options::{ExposureMode, GongzhuRules};
@@ -30,7 +30,7 @@ use crate::deal::{Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::StartingDeal;
+use crate::simulator::StartingDeal;
 use rand::Rng;
 
 /// Four hands of `13 · decks` cards, no kitty, no jokers (§A.1, §A.12).
@@ -100,7 +100,7 @@ pub fn starting_state<R: Rng + ?Sized>(
 }
 
 /// Play the deal of `start` to the end (see the module docs and the contract of
-/// [`crate::rollout::DealSimulator::play_from_deal`]) and return the finished state.
+/// [`crate::simulator::DealSimulator::play_from_deal`]) and return the finished state.
 pub fn play_out_from<R: Rng + ?Sized>(
     rules: &GongzhuRules,
     policy: Policy,
@@ -151,9 +151,11 @@ pub fn play_from_deal<R: Rng + ?Sized>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deal::deal_rng;
     use crate::eval::{evaluate, options, EvalRequest};
     use crate::options::OptionValue;
-    use crate::rollout::{deal_rng, Control, DealSimulator};
+    use crate::rollout::Control;
+    use crate::simulator::DealSimulator;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
     fn rules(opts: &[(&str, OptionValue)]) -> GongzhuRules {

@@ -9,7 +9,7 @@ use crate::deal::DealShape;
 use crate::error::Result;
 use crate::game::Column;
 use crate::policy::Policy;
-use crate::rollout::{DealSimulator, StartingDeal};
+use crate::simulator::{DealSimulator, StartingDeal};
 use rand_chacha::ChaCha8Rng;
 
 impl DealSimulator for GongzhuRules {

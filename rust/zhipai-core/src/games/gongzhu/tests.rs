@@ -6,10 +6,11 @@ use super::play::{check_play, legal_plays, trick_winner, Play, Position};
 use super::scoring::{final_scores, raw_score, score_deal, Exposure};
 use super::state::{Move, Opening, Phase, State, NUM_ACTIONS};
 use crate::cards::{parse_cards, Card};
+use crate::deal::deal_rng;
 use crate::multiset::Multiset;
 use crate::options::OptionValue;
 use crate::policy::Policy;
-use crate::rollout::{deal_rng, DealSimulator};
+use crate::simulator::DealSimulator;
 use proptest::prelude::*;
 
 fn rules(opts: &[(&str, OptionValue)]) -> GongzhuRules {

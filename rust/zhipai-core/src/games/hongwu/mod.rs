@@ -6,7 +6,7 @@
 //! * [`auction`] — bidding with validation and reasons;
 //! * [`settle`] — kitty, the dealer's score S, the result table and the level table;
 //! * [`state`] — a whole deal as a state machine (deal, auction, trump, kitty, tricks, result);
-//! * [`policy`] — the random and greedy players and the [`crate::rollout::DealSimulator`] impl.
+//! * [`policy`] — the random and greedy players and the [`crate::simulator::DealSimulator`] impl.
 //!
 //! The tricks themselves use the game-neutral machinery of [`crate::tricks`] with the rules of
 //! [`HongWuRules::trick_rules`].

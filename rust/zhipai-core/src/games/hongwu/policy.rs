@@ -37,9 +37,10 @@ use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::deal::DealShape;
 use crate::error::Result;
 use crate::error::ZhipaiError;
+use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator, StartingDeal};
+use crate::simulator::{DealSimulator, StartingDeal};
 use crate::tricks::combos::Format;
 use crate::tricks::lead::is_beaten;
 use crate::tricks::lead_candidates::sample_lead;
@@ -495,7 +496,7 @@ impl DealSimulator for HongWuRules {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
 
     fn run(rules: &HongWuRules, policy: Policy, seed: u64, n: u64) -> Vec<Vec<i32>> {
         let cols = rules.columns().len();
@@ -654,7 +655,7 @@ mod tests {
 #[cfg(test)]
 mod props {
     use super::*;
-    use crate::rollout::deal_rng;
+    use crate::deal::deal_rng;
     use proptest::prelude::*;
 
     proptest! {

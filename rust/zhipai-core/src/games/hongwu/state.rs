@@ -662,8 +662,8 @@ pub fn kitty_multiplier_of(lead: &Format) -> i32 {
 mod tests {
     use super::*;
     use crate::cards::CardSet;
+    use crate::deal::deal_rng;
     use crate::policy::Policy;
-    use crate::rollout::deal_rng;
     use crate::tricks::order::TRUMP;
 
     fn ms(s: &str) -> Multiset {
@@ -975,9 +975,9 @@ mod tests {
 #[cfg(test)]
 mod props {
     use super::*;
+    use crate::deal::deal_rng;
     use crate::games::hongwu::options::OtherThrees;
     use crate::policy::Policy;
-    use crate::rollout::deal_rng;
     use crate::tricks::{check_lead, trick_winner};
     use proptest::prelude::*;
 

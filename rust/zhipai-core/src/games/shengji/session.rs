@@ -174,8 +174,8 @@ impl Match {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::deal::deal_rng;
     use crate::policy::Policy;
-    use crate::rollout::deal_rng;
 
     fn tractor() -> ShengjiRules {
         ShengjiRules::from_preset("tractor", &[]).unwrap()

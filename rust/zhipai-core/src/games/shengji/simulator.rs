@@ -8,9 +8,10 @@ use super::ShengjiRules;
 use crate::cards::Rank;
 use crate::deal::DealShape;
 use crate::error::{Result, ZhipaiError};
+use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator, StartingDeal};
+use crate::simulator::{DealSimulator, StartingDeal};
 use rand_chacha::ChaCha8Rng;
 
 /// Result columns of [`DealSimulator`] for Shengji (one random hand 1 at level 2).

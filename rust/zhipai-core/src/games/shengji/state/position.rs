@@ -20,11 +20,13 @@ use super::{Deal, Move, Phase, NUM_PLAYERS};
 use crate::cards::{CardSet, Suit};
 use crate::deal::{Constraints, Deal as Cards};
 use crate::error::{Result, ZhipaiError};
-use crate::eval::{Position, SeatView};
+use crate::game::Column;
 use crate::games::shengji::scoring::Level;
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use crate::rollout::{Column, DealSimulator};
+use crate::simulator::DealSimulator;
+use crate::simulator::Position;
 use crate::tricks::lead_candidates::for_each_lead_candidate;
 use crate::tricks::FollowMoves;
 use rand::{RngCore, SeedableRng};
@@ -284,9 +286,10 @@ impl Position for ShengjiPosition {
 mod tests {
     use super::*;
     use crate::cards::{Card, Rank};
+    use crate::deal::deal_rng;
     use crate::eval::{evaluate_declared, evaluate_position, EvalRequest, KnownDeclaration};
     use crate::options::OptionValue;
-    use crate::rollout::{deal_rng, Control, RunOptions};
+    use crate::rollout::{Control, RunOptions};
     use proptest::prelude::*;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 

@@ -2,10 +2,10 @@
 //! penalties, the joker-only level, cycle_to_2 and random partners.
 
 use super::*;
+use crate::deal::deal_rng;
 use crate::games::shengji::scoring::Level;
 use crate::games::shengji::session::Match;
 use crate::options::OptionValue;
-use crate::rollout::deal_rng;
 use proptest::prelude::*;
 
 fn rules(preset: &str, opts: &[(&str, OptionValue)]) -> ShengjiRules {
@@ -480,7 +480,7 @@ fn greedy_chaodi_needs_more_trumps_than_the_current_trump() {
 
 #[test]
 fn simulator_rows_carry_penalty_and_chaodi() {
-    use crate::rollout::DealSimulator;
+    use crate::simulator::DealSimulator;
     let r = rules(
         "tractor",
         &[("chaodi", OptionValue::Bool(true)), ("throw_fail_penalty", s("10_per_attempt"))],

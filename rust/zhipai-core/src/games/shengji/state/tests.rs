@@ -1,8 +1,8 @@
 use super::*;
+use crate::deal::deal_rng;
 use crate::games::shengji::session::Match;
 use crate::options::OptionValue;
-use crate::rollout::deal_rng;
-use crate::rollout::{DealSimulator, StartingDeal};
+use crate::simulator::{DealSimulator, StartingDeal};
 use crate::tricks::lead_candidates::{
     count_runs, for_each_lead_candidate, for_each_run, is_single_unit, sample_lead,
 };

@@ -1,0 +1,148 @@
+//! One deal of any game behind one object type ([`AnyState`]), for callers that choose the game
+//! at run time — the Python binding's single `GameState` class, the CLI, deal records. Moves
+//! cross this boundary as text; everything else is the [`GameState`] contract unchanged.
+//!
+//! Every `S: GameState` is an `AnyState` (blanket impl), so a new game needs nothing here, and
+//! algorithms generic over `GameState` stay monomorphised: `AnyState` is only the outer shell.
+
+use crate::error::{Result, ZhipaiError};
+use crate::game::{GameRng, GameState, HistoryEntry, Observation, Phase};
+use crate::multiset::Multiset;
+use crate::policy::Policy;
+use std::fmt::Debug;
+
+/// A deal in progress of any game, moves as text (see [`GameState`] for every method's meaning).
+pub trait AnyState: Debug + Send + Sync {
+    fn num_players(&self) -> usize;
+    fn current_player(&self) -> Option<usize>;
+    fn phase(&self) -> Phase;
+    fn is_terminal(&self) -> bool;
+    fn returns(&self) -> Vec<f64>;
+
+    /// At most `limit` legal moves as move text, in the game's order.
+    fn legal_moves(&self, limit: usize) -> Vec<String>;
+    fn count_legal_moves(&self) -> u64;
+    /// A legal move drawn with the game's random-policy distribution, as text.
+    fn sample_legal_move(&self, rng: &mut GameRng) -> Option<String>;
+    /// Parse `text` and check it: `Ok` when it is a legal move now.
+    fn check_move(&self, text: &str) -> Result<()>;
+    /// Parse, check and apply `text`; returns the move's canonical text.
+    fn apply_move(&mut self, text: &str) -> Result<String>;
+    /// The canonical text of `text` (parsed, not checked for legality).
+    fn normalize_move(&self, text: &str) -> Result<String>;
+    fn builtin_move(&mut self, policy: Policy) -> Result<String>;
+    fn apply_builtin(&mut self, policy: Policy) -> Result<String>;
+
+    fn num_distinct_actions(&self) -> usize;
+    fn legal_actions(&self) -> Vec<usize>;
+    fn legal_action_mask(&self, out: &mut [bool]);
+    fn apply_action(&mut self, action: usize) -> Result<()>;
+    fn action_to_string(&self, action: usize) -> Result<String>;
+    fn string_to_action(&self, text: &str) -> Result<usize>;
+    fn pending_cards(&self) -> Multiset;
+
+    fn observation(&self, seat: usize) -> Result<Observation>;
+    fn history_len(&self) -> usize;
+    fn history_entry(&self, i: usize) -> HistoryEntry;
+    fn result_row(&self, row: &mut [i32]) -> Result<()>;
+
+    /// An independent copy (its generator too).
+    fn clone_box(&self) -> Box<dyn AnyState>;
+}
+
+impl Clone for Box<dyn AnyState> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+impl<S: GameState> AnyState for S {
+    fn num_players(&self) -> usize {
+        GameState::num_players(self)
+    }
+    fn current_player(&self) -> Option<usize> {
+        GameState::current_player(self)
+    }
+    fn phase(&self) -> Phase {
+        GameState::phase(self)
+    }
+    fn is_terminal(&self) -> bool {
+        GameState::is_terminal(self)
+    }
+    fn returns(&self) -> Vec<f64> {
+        GameState::returns(self)
+    }
+
+    fn legal_moves(&self, limit: usize) -> Vec<String> {
+        GameState::legal_moves(self, limit).iter().map(|m| self.move_to_string(m)).collect()
+    }
+    fn count_legal_moves(&self) -> u64 {
+        GameState::count_legal_moves(self)
+    }
+    fn sample_legal_move(&self, rng: &mut GameRng) -> Option<String> {
+        GameState::sample_legal_move(self, rng).map(|m| self.move_to_string(&m))
+    }
+    fn check_move(&self, text: &str) -> Result<()> {
+        GameState::check_move(self, &self.parse_move(text)?)
+    }
+    fn apply_move(&mut self, text: &str) -> Result<String> {
+        let mv = self.parse_move(text)?;
+        GameState::apply_move(self, &mv)?;
+        Ok(self.move_to_string(&mv))
+    }
+    fn normalize_move(&self, text: &str) -> Result<String> {
+        Ok(self.move_to_string(&self.parse_move(text)?))
+    }
+    fn builtin_move(&mut self, policy: Policy) -> Result<String> {
+        let mv = GameState::builtin_move(self, policy)?;
+        Ok(self.move_to_string(&mv))
+    }
+    fn apply_builtin(&mut self, policy: Policy) -> Result<String> {
+        let mv = GameState::apply_builtin(self, policy)?;
+        Ok(self.move_to_string(&mv))
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        GameState::num_distinct_actions(self)
+    }
+    fn legal_actions(&self) -> Vec<usize> {
+        GameState::legal_actions(self)
+    }
+    fn legal_action_mask(&self, out: &mut [bool]) {
+        GameState::legal_action_mask(self, out)
+    }
+    fn apply_action(&mut self, action: usize) -> Result<()> {
+        GameState::apply_action(self, action)
+    }
+    fn action_to_string(&self, action: usize) -> Result<String> {
+        GameState::action_to_string(self, action)
+    }
+    fn string_to_action(&self, text: &str) -> Result<usize> {
+        GameState::string_to_action(self, text)
+    }
+    fn pending_cards(&self) -> Multiset {
+        GameState::pending_cards(self)
+    }
+
+    fn observation(&self, seat: usize) -> Result<Observation> {
+        GameState::observation(self, seat)
+    }
+    fn history_len(&self) -> usize {
+        GameState::history_len(self)
+    }
+    fn history_entry(&self, i: usize) -> HistoryEntry {
+        GameState::history_entry(self, i)
+    }
+    fn result_row(&self, row: &mut [i32]) -> Result<()> {
+        GameState::result_row(self, row)
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyState> {
+        Box::new(self.clone())
+    }
+}
+
+/// The error of an action outside the space.
+pub fn action_out_of_range(action: usize, n: usize) -> ZhipaiError {
+    ZhipaiError::invalid_value("action", action, format!("expected 0 to {}", n - 1))
+}
