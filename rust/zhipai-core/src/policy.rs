@@ -11,6 +11,16 @@ pub enum Policy {
     Greedy,
 }
 
+impl Policy {
+    /// The policy's name (`"random"`, `"greedy"`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Random => "random",
+            Policy::Greedy => "greedy",
+        }
+    }
+}
+
 impl std::str::FromStr for Policy {
     type Err = ZhipaiError;
     fn from_str(s: &str) -> Result<Policy> {

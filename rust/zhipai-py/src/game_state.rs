@@ -1,0 +1,451 @@
+//! `zhipai.GameState`: one deal of any game (the core's `record::TrackedDeal`), speaking move
+//! text and integer actions. Only conversion lives here: every rule, the move grammar, the
+//! history and the observation are the core's (`zhipai_core::game::GameState`).
+
+use crate::convert::{int_in, invalid, seed};
+use crate::errors::{guard, to_py};
+use crate::rules::PyRules;
+use numpy::{PyArray1, ToPyArray};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use zhipai_core::game::{DealSetup, Value};
+use zhipai_core::policy::Policy;
+use zhipai_core::record::{columns, Origin, TrackedDeal};
+use zhipai_core::{Multiset, ZhipaiError};
+
+/// Longest move text `apply` reads: a legal move is far shorter (a 3-deck throw or burial is
+/// under 200 characters); longer text is refused without echoing it in full.
+const MAX_MOVE_TEXT: usize = 1000;
+
+/// Values longer than this are cut in error messages (first 80 characters + `…`).
+const SHOWN_CHARS: usize = 80;
+
+/// One deal in progress of any game. Made by `zhipai.Game(rules).new_deal(...)` or
+/// `zhipai.Game.from_json(text)`; see `zhipai.game` for the whole API.
+#[pyclass(name = "GameState", module = "zhipai")]
+pub struct PyGameState {
+    deal: TrackedDeal,
+    /// Per seat: its view of the history so far, kept as it grows (an observation copies it
+    /// instead of rebuilding every entry).
+    views: Vec<Option<View>>,
+}
+
+/// One seat's view of the history: the Python list, how many history entries it covers and
+/// which deal (redeal) it shows.
+struct View {
+    list: Py<PyList>,
+    done: usize,
+    deal: u32,
+}
+
+impl PyGameState {
+    fn wrap(deal: TrackedDeal) -> PyGameState {
+        PyGameState { deal, views: Vec::new() }
+    }
+
+    /// `seat`'s view of the current deal's history: `(mover, text)` tuples.
+    fn history_view<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyList>> {
+        let s = &self.deal.state;
+        let n = s.history_len();
+        if self.views.len() <= seat {
+            self.views.resize_with(seat + 1, || None);
+        }
+        let (list, mut done, mut deal) = match self.views[seat].take() {
+            Some(View { list, done, deal }) => (list.into_bound(py), done, deal),
+            None => (PyList::empty(py), 0, 0),
+        };
+        while done < n {
+            let e = s.history_entry(done);
+            if e.deal != deal {
+                // A redeal (Baohuang 黄局) starts a new visible history.
+                list.call_method0("clear")?;
+                deal = e.deal;
+            }
+            if let Some(text) = e.seen_by(seat) {
+                list.append((e.seat, text))?;
+            }
+            done += 1;
+        }
+        let copy = list.get_slice(0, list.len());
+        self.views[seat] = Some(View { list: list.unbind(), done, deal });
+        Ok(copy)
+    }
+
+    fn seat_arg(&self, seat: &Bound<'_, PyAny>) -> PyResult<usize> {
+        int_in("seat", seat, 0, self.deal.state.num_players() as i128 - 1)
+    }
+}
+
+#[pymethods]
+impl PyGameState {
+    /// `_new(rules, seed, index)`: deal `index` of a `simulate(rules, ..., seed=seed)` run.
+    #[staticmethod]
+    fn _new(rules: &PyRules, seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let seed = crate::convert::seed(seed)?;
+        let index = int_in("index", index, 0, u64::MAX as i128)?;
+        let origin = Origin::Simulated { seed, index };
+        guard(|| TrackedDeal::new(rules.0.clone(), origin)).map(PyGameState::wrap)
+    }
+
+    /// `_from_setup(rules, hands, kitty, level, trump, dealer, seed)`: a deal of given cards.
+    #[staticmethod]
+    #[pyo3(signature = (rules, hands, kitty, level, trump, dealer, seed_value))]
+    #[allow(clippy::too_many_arguments)]
+    fn _from_setup(
+        rules: &PyRules,
+        hands: &Bound<'_, PyAny>,
+        kitty: &Bound<'_, PyAny>,
+        level: &Bound<'_, PyAny>,
+        trump: &Bound<'_, PyAny>,
+        dealer: &Bound<'_, PyAny>,
+        seed_value: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let setup = DealSetup {
+            hands: if hands.is_none() { Vec::new() } else { card_lists("hands", hands)? },
+            kitty: opt_cards("kitty", kitty)?,
+            level: opt_level(level)?,
+            trump: opt_trump(trump)?,
+            dealer: if dealer.is_none() { None } else { Some(int_in("dealer", dealer, 0, 4)?) },
+            seed: seed(seed_value)?,
+        };
+        guard(|| TrackedDeal::new(rules.0.clone(), Origin::Setup(setup))).map(PyGameState::wrap)
+    }
+
+    /// `_from_json(text)`: replay a deal record.
+    #[staticmethod]
+    fn _from_json(text: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text: String = crate::convert::text("record", text, "a JSON deal record (str)")?;
+        guard(|| TrackedDeal::from_json(&text)).map(PyGameState::wrap)
+    }
+
+    /// The rule set of the deal.
+    #[getter]
+    fn rules(&self) -> PyRules {
+        PyRules(self.deal.rules.clone(), Vec::new())
+    }
+
+    /// Seats at the table (4, or 5 in Baohuang).
+    #[getter]
+    fn num_players(&self) -> usize {
+        self.deal.state.num_players()
+    }
+
+    /// The phase: ``"play"`` and ``"done"`` in every game, the others per game.
+    #[getter]
+    fn phase(&self) -> &'static str {
+        self.deal.state.phase().name()
+    }
+
+    /// The seat to decide, ``None`` once the deal is over.
+    fn current_player(&self) -> Option<usize> {
+        self.deal.state.current_player()
+    }
+
+    /// Whether the deal is over and scored.
+    fn is_terminal(&self) -> bool {
+        self.deal.state.is_terminal()
+    }
+
+    /// One float64 per seat, zeros before the end.
+    fn returns<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<f64>> {
+        let r: Vec<f64> = self.deal.state.returns().iter().map(|v| v + 0.0).collect();
+        r.to_pyarray(py)
+    }
+
+    /// At most ``limit`` legal moves as text, in the game's order.
+    #[pyo3(signature = (limit = 1000))]
+    fn legal_moves(&self, limit: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let limit: usize = int_in("limit", limit, 1, u32::MAX as i128)?;
+        Ok(self.deal.state.legal_moves(limit))
+    }
+
+    /// How many legal moves there are (all of them, listed or not).
+    fn count_legal_moves(&self) -> u64 {
+        self.deal.state.count_legal_moves()
+    }
+
+    /// Whether ``move`` is legal now (``False`` for text that is not a move).
+    fn is_legal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let text = move_arg(r#move)?;
+        Ok(self.deal.state.check_move(&text).is_ok())
+    }
+
+    /// ``None`` when ``move`` is legal now, else why not (the message `apply` would raise).
+    fn why_illegal(&self, r#move: &Bound<'_, PyAny>) -> PyResult<Option<String>> {
+        let text = move_arg(r#move)?;
+        Ok(self.deal.state.check_move(&text).err().map(|e| move_error(e).to_string()))
+    }
+
+    /// Apply ``move`` for the seat to decide; returns its canonical text.
+    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<String> {
+        let text = move_arg(r#move)?;
+        guard(|| self.deal.state.apply_move(&text).map_err(move_error))
+    }
+
+    /// The move built-in ``policy`` would make now (drawn from the deal's generator).
+    fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
+        let p = policy_arg(policy)?;
+        guard(|| self.deal.state.builtin_move(p))
+    }
+
+    /// Apply the built-in ``policy``'s move as ``simulate`` does; returns its text.
+    fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
+        let p = policy_arg(policy)?;
+        guard(|| self.deal.state.apply_builtin(p))
+    }
+
+    /// Size of the fixed integer action space.
+    #[getter]
+    fn num_distinct_actions(&self) -> usize {
+        self.deal.state.num_distinct_actions()
+    }
+
+    /// The legal actions now, ascending.
+    fn legal_actions(&self) -> Vec<usize> {
+        self.deal.state.legal_actions()
+    }
+
+    /// Boolean mask of shape ``(num_distinct_actions,)``.
+    fn legal_action_mask<'py>(&self, py: Python<'py>) -> Bound<'py, PyArray1<bool>> {
+        let mut mask = vec![false; self.deal.state.num_distinct_actions()];
+        self.deal.state.legal_action_mask(&mut mask);
+        mask.to_pyarray(py)
+    }
+
+    /// Apply integer action ``action``.
+    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
+        let n = self.deal.state.num_distinct_actions();
+        let a: usize = int_in("action", action, 0, n as i128 - 1)?;
+        guard(|| self.deal.state.apply_action(a))
+    }
+
+    /// The text of integer action ``action``.
+    fn action_to_string(&self, action: &Bound<'_, PyAny>) -> PyResult<String> {
+        let n = self.deal.state.num_distinct_actions();
+        let a: usize = int_in("action", action, 0, n as i128 - 1)?;
+        guard(|| self.deal.state.action_to_string(a))
+    }
+
+    /// The integer action of ``text``.
+    fn string_to_action(&self, text: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let t = crate::convert::text("action", text, "an action name (str)")?;
+        guard(|| self.deal.state.string_to_action(&t))
+    }
+
+    /// The cards of a move being built action by action (``""`` when none).
+    #[getter]
+    fn pending_cards(&self) -> String {
+        self.deal.state.pending_cards().to_string()
+    }
+
+    /// What ``seat`` knows now, as a dict (keys per game; ``history`` = its view of the moves).
+    fn observation<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let seat = self.seat_arg(seat)?;
+        let obs = guard(|| self.deal.state.observation(seat))?;
+        let d = PyDict::new(py);
+        for (k, v) in &obs.entries {
+            d.set_item(*k, value(py, v)?)?;
+        }
+        d.set_item("history", self.history_view(py, seat)?)?;
+        Ok(d)
+    }
+
+    /// Every move so far as dicts ``{seat, move, mover_view, public_view, builtin, deal}``
+    /// (``seat=None``), or ``seat``'s view of the current deal as ``(mover, text)`` tuples.
+    #[pyo3(signature = (seat = None))]
+    fn history<'py>(
+        &mut self,
+        py: Python<'py>,
+        seat: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyList>> {
+        if let Some(seat) = seat.filter(|s| !s.is_none()) {
+            let seat = self.seat_arg(seat)?;
+            return self.history_view(py, seat);
+        }
+        let out = PyList::empty(py);
+        let s = &self.deal.state;
+        for i in 0..s.history_len() {
+            let e = s.history_entry(i);
+            let d = PyDict::new(py);
+            d.set_item("seat", e.seat)?;
+            d.set_item("move", e.applied)?;
+            d.set_item("mover_view", e.mover_view)?;
+            d.set_item("public_view", e.public_view)?;
+            d.set_item("builtin", e.builtin.map(|p| p.name()))?;
+            d.set_item("deal", e.deal)?;
+            out.append(d)?;
+        }
+        Ok(out)
+    }
+
+    /// The deal's ``simulate`` row once over.
+    fn result_row(&self) -> PyResult<Vec<i32>> {
+        let mut row = vec![0; columns(&self.deal.rules).len()];
+        guard(|| self.deal.state.result_row(&mut row))?;
+        Ok(row)
+    }
+
+    /// An independent copy (its generator too).
+    fn clone(&self) -> Self {
+        PyGameState::wrap(self.deal.clone())
+    }
+
+    fn __copy__(&self) -> Self {
+        self.clone()
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> Self {
+        self.clone()
+    }
+
+    /// The deal as a JSON record (`zhipai.Game.from_json` replays it).
+    fn to_json(&self) -> String {
+        self.deal.to_json()
+    }
+
+    /// Pickled as its record (replayed on load).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
+        let cls = py.get_type::<PyGameState>().getattr("_from_json")?;
+        Ok((cls, (self.deal.to_json(),)))
+    }
+
+    fn __repr__(&self) -> String {
+        let s = &self.deal.state;
+        let cp = s.current_player().map_or("None".to_string(), |p| p.to_string());
+        format!(
+            "GameState(preset='{}', phase='{}', current_player={cp})",
+            self.deal.rules.preset(),
+            s.phase().name()
+        )
+    }
+}
+
+/// An observation value in its Python form.
+fn value<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match v {
+        Value::None => py.None().into_bound(py),
+        Value::Bool(b) => b.into_pyobject(py)?.to_owned().into_any(),
+        Value::Int(i) => i.into_pyobject(py)?.into_any(),
+        Value::Text(t) => PyString::new(py, t).into_any(),
+        Value::Cards(m) => PyString::new(py, &m.to_string()).into_any(),
+        Value::Tuple(items) => {
+            let items: Vec<Bound<'py, PyAny>> =
+                items.iter().map(|x| value(py, x)).collect::<PyResult<_>>()?;
+            PyTuple::new(py, items)?.into_any()
+        }
+        Value::List(items) => {
+            let items: Vec<Bound<'py, PyAny>> =
+                items.iter().map(|x| value(py, x)).collect::<PyResult<_>>()?;
+            PyList::new(py, items)?.into_any()
+        }
+    })
+}
+
+/// `text` quoted as Python would, cut to 80 characters + `…` and its length when longer.
+fn quoted(text: &str) -> String {
+    let n = text.chars().count();
+    let head: String = text.chars().take(SHOWN_CHARS).collect::<String>().escape_debug().collect();
+    if n > SHOWN_CHARS {
+        format!("'{head}…' ({n} characters)")
+    } else {
+        format!("'{head}'")
+    }
+}
+
+/// The `move` argument: a non-empty `str` of at most [`MAX_MOVE_TEXT`] characters.
+fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
+    let bad = |value: String, why: &str| to_py(ZhipaiError::invalid_value("move", value, why));
+    let Ok(s) = obj.cast::<PyString>() else {
+        let shown = obj.repr().map(|r| r.to_string()).unwrap_or_else(|_| "?".into());
+        let shown: String = shown.chars().take(SHOWN_CHARS).collect();
+        return Err(bad(shown, "expected a move string as listed by legal_moves()"));
+    };
+    let text = s.to_str()?;
+    if text.trim().is_empty() {
+        return Err(bad(quoted(text), "empty; expected a move as listed by legal_moves()"));
+    }
+    if text.chars().count() > MAX_MOVE_TEXT {
+        return Err(bad(quoted(text), "longer than any legal move"));
+    }
+    Ok(text.to_string())
+}
+
+/// An `apply` error as users read it: "illegal play BJ BJ BJ: …", not "illegal play play BJ …".
+fn move_error(e: ZhipaiError) -> ZhipaiError {
+    match e {
+        ZhipaiError::IllegalPlay { play, reason } => ZhipaiError::IllegalPlay {
+            play: play.strip_prefix("play ").map(str::to_string).unwrap_or(play),
+            reason,
+        },
+        other => other,
+    }
+}
+
+/// The `policy` argument of the built-in moves: a `str` naming a built-in policy.
+fn policy_arg(obj: &Bound<'_, PyAny>) -> PyResult<Policy> {
+    let name = crate::convert::text("policy", obj, "'random' or 'greedy'")?;
+    guard(|| name.parse::<Policy>())
+}
+
+fn cards(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<Multiset> {
+    let text = crate::convert::text(what, obj, "cards in notation (str)")?;
+    guard(|| text.parse::<Multiset>())
+}
+
+fn opt_cards(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<Option<Multiset>> {
+    if obj.is_none() {
+        Ok(None)
+    } else {
+        cards(what, obj).map(Some)
+    }
+}
+
+fn card_lists(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<Vec<Multiset>> {
+    crate::convert::text_list(what, obj, "hands in notation (str)")?
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            guard(|| {
+                t.parse::<Multiset>()
+                    .map_err(|e| ZhipaiError::invalid_value(format!("{what}[{i}]"), quoted(t), e))
+            })
+        })
+        .collect()
+}
+
+fn opt_level(obj: &Bound<'_, PyAny>) -> PyResult<Option<Option<zhipai_core::Rank>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let t = crate::convert::text("level", obj, "a rank such as '2', '10', 'A', or 'NT'")?;
+    if t.trim().eq_ignore_ascii_case("NT") {
+        return Ok(Some(None));
+    }
+    t.trim()
+        .parse::<zhipai_core::Rank>()
+        .map(|r| Some(Some(r)))
+        .map_err(|_| invalid("level", obj, "expected a rank such as '2', '10', 'A', or 'NT'"))
+}
+
+fn opt_trump(obj: &Bound<'_, PyAny>) -> PyResult<Option<Option<zhipai_core::Suit>>> {
+    if obj.is_none() {
+        return Ok(None);
+    }
+    let t = crate::convert::text("trump", obj, "a suit letter S H D C, or 'NT'")?;
+    if t.trim().eq_ignore_ascii_case("NT") {
+        return Ok(Some(None));
+    }
+    t.trim()
+        .parse::<zhipai_core::Suit>()
+        .map(|s| Some(Some(s)))
+        .map_err(|_| invalid("trump", obj, "expected a suit letter S H D C, or 'NT'"))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyGameState>()?;
+    Ok(())
+}
