@@ -46,7 +46,7 @@ struct Record {
 /// as its cards: `QS`, two decks also `10C 10C` (a pair lead or a pair follow, §A.12). Any letter
 /// case, spacing and card order is read; `pass` is refused (Gongzhu has no pass).
 ///
-/// **`legal_moves` order** (always complete: at most 338 moves, two decks void of a led pair):
+/// **`legal_moves` order** (always complete: at most 325 moves, two decks void of a led pair):
 /// * exposure phase: for ♠Q, ♦J, ♣10, ♥A in that order, `expose X` (then `expose closed X` under
 ///   `closed_open`) when the seat holds a copy of X not yet declared; `end exposure` last;
 /// * a lead: every single card, ascending card index (♠2…♠A, ♥2…♥A, ♦2…♦A, ♣2…♣A), then (two

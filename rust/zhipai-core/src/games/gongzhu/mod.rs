@@ -37,6 +37,8 @@ pub use session::Match;
 pub use state::{Move, Opening, Phase, State, NUM_ACTIONS};
 
 #[cfg(test)]
+mod game_info_tests;
+#[cfg(test)]
 mod game_tests;
 #[cfg(test)]
 mod tests;
