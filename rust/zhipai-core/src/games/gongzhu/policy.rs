@@ -48,8 +48,8 @@ fn rank_of(card: Card) -> i64 {
 pub fn greedy_exposure(state: &State) -> Move {
     let p = state.current_player().unwrap_or(0);
     let hand = state.hand(p);
-    // Copies already declared either way (a closed one made by another player of the seat,
-    // e.g. a Python policy before this greedy call) cannot be exposed again.
+    // A copy already declared either way cannot be exposed again: the seat's earlier moves may
+    // be closed declarations chosen by someone else (a Python policy) before this greedy call.
     let (open, closed) = state.exposed(p);
     let spades = hand.count_in(Suit::Spades.mask());
     let diamonds = hand.count_in(Suit::Diamonds.mask());
