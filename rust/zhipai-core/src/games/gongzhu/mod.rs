@@ -6,6 +6,9 @@
 //! * [`scoring`]: raw scores (hearts, pig, sheep, transformer, exposure, all hearts, grand slam)
 //!   and the per-deal result (QQ normalisation, partnership).
 //! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
+//! * [`game`]: the deal through the one game contract ([`DealState`], `impl Game for
+//!   GongzhuRules`): its own generator, history, observation and the action-space table.
+//! * [`text`]: the move text (`expose QS`, `expose closed QS`, `end exposure`, plays as cards).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
 //! * [`policy`]: the `random` and `greedy` players.
@@ -15,6 +18,7 @@
 
 pub mod evaluate;
 pub mod fast;
+pub mod game;
 pub mod options;
 pub mod play;
 pub mod policy;
@@ -23,12 +27,18 @@ pub mod scoring;
 pub mod session;
 pub mod simulator;
 pub mod state;
+pub mod text;
 
+pub use game::DealState;
 pub use options::GongzhuRules;
 pub use play::{check_play, legal_plays, trick_winner, Play, Position};
 pub use scoring::{score_deal, DealScore, Exposure};
 pub use session::Match;
 pub use state::{Move, Opening, Phase, State, NUM_ACTIONS};
 
+#[cfg(test)]
+mod game_info_tests;
+#[cfg(test)]
+mod game_tests;
 #[cfg(test)]
 mod tests;

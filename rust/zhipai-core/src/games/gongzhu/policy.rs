@@ -48,14 +48,16 @@ fn rank_of(card: Card) -> i64 {
 pub fn greedy_exposure(state: &State) -> Move {
     let p = state.current_player().unwrap_or(0);
     let hand = state.hand(p);
-    let (open, _) = state.exposed(p);
+    // A copy already declared either way cannot be exposed again: the seat's earlier moves may
+    // be closed declarations chosen by someone else (a Python policy) before this greedy call.
+    let (open, closed) = state.exposed(p);
     let spades = hand.count_in(Suit::Spades.mask());
     let diamonds = hand.count_in(Suit::Diamonds.mask());
     let high_diamond = hand.contains(Card::new(Suit::Diamonds, Rank::ACE))
         || hand.contains(Card::new(Suit::Diamonds, Rank::KING));
     for c in [PIG, SHEEP] {
         let want = if c == PIG { spades >= 5 } else { high_diamond && diamonds >= 3 };
-        if want && hand.count(c) > open.count(c) {
+        if want && hand.count(c) > open.count(c) + closed.count(c) {
             return Move::Expose(c);
         }
     }

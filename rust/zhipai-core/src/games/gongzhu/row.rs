@@ -42,6 +42,17 @@ pub const COLUMNS_TWO_DECK_EXTRA: [Column; 3] = [
     Column { name: "transformer_taker_2", doc: "seat that took the second ♣10 (two decks)" },
 ];
 
+/// The columns of a result row under `rules` (all `i32`): raw and final scores per seat, takers
+/// of the special cards, exposure levels, the all-hearts / grand-slam seats, the first leader,
+/// the number of tricks and the next deal's leader; two decks add the second copies' takers.
+pub fn columns(rules: &GongzhuRules) -> Vec<Column> {
+    let mut c = COLUMNS_ONE_DECK.to_vec();
+    if rules.decks == 2 {
+        c.extend_from_slice(&COLUMNS_TWO_DECK_EXTRA);
+    }
+    c
+}
+
 /// What a result row needs from a finished deal (built by [`State::summary`] or the fast
 /// one-deck rollout of [`super::fast`]).
 #[derive(Clone, Copy, Debug)]

@@ -3,7 +3,7 @@
 
 use super::options::GongzhuRules;
 use super::policy::play_out;
-use super::row::{write_row, COLUMNS_ONE_DECK, COLUMNS_TWO_DECK_EXTRA};
+use super::row::write_row;
 use super::state::{Opening, State};
 use crate::deal::DealShape;
 use crate::error::Result;
@@ -17,11 +17,7 @@ impl DealSimulator for GongzhuRules {
     /// cards, exposure levels, the all-hearts / grand-slam seats, the first leader, the number
     /// of tricks and the next deal's leader; two decks add the second copies' takers.
     fn columns(&self) -> Vec<Column> {
-        let mut c = COLUMNS_ONE_DECK.to_vec();
-        if self.decks == 2 {
-            c.extend_from_slice(&COLUMNS_TWO_DECK_EXTRA);
-        }
-        c
+        super::row::columns(self)
     }
 
     /// One first-of-match deal (§A.8 first lead), exposure, all tricks and scoring. One deck

@@ -425,31 +425,42 @@ impl State {
         }
     }
 
-    /// Apply a move after checking it is legal; errors with `IllegalPlay` naming the move and
-    /// the rule it breaks.
-    pub fn apply(&mut self, mv: Move) -> Result<()> {
+    /// `Ok` when `mv` is legal for the seat to act, else `IllegalPlay` naming the move and the
+    /// rule it breaks (the check of [`State::apply`], without applying).
+    pub fn check(&self, mv: Move) -> Result<()> {
         match (self.phase, mv) {
             (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv, "the deal is over")),
             (Phase::Play, Move::Play(p)) => {
                 super::play::check_play(&self.rules, &self.position(), &p)
-                    .map_err(|reason| ZhipaiError::illegal_play(p, reason))?;
-                self.apply_play_unchecked(p);
-                Ok(())
+                    .map_err(|reason| ZhipaiError::illegal_play(p, reason))
             }
             (Phase::Exposure, Move::Play(_)) | (Phase::Play, _) => Err(ZhipaiError::illegal_play(
                 mv,
                 format!("not allowed in the {:?} phase", self.phase),
             )),
-            (Phase::Exposure, _) => {
-                if !self.legal_moves().contains(&mv) {
-                    return Err(ZhipaiError::illegal_play(
-                        mv,
-                        "only an exposable card held and not yet exposed can be exposed (§A.6)",
-                    ));
-                }
-                self.apply_exposure(mv);
-                Ok(())
+            (Phase::Exposure, _) if !self.legal_moves().contains(&mv) => {
+                Err(ZhipaiError::illegal_play(
+                    mv,
+                    "only an exposable card held and not yet exposed can be exposed (§A.6)",
+                ))
             }
+            (Phase::Exposure, _) => Ok(()),
+        }
+    }
+
+    /// Apply a move after checking it is legal; errors with `IllegalPlay` naming the move and
+    /// the rule it breaks (the state then unchanged).
+    pub fn apply(&mut self, mv: Move) -> Result<()> {
+        self.check(mv)?;
+        self.apply_unchecked(mv);
+        Ok(())
+    }
+
+    /// Apply a legal move of either phase (caller guarantees legality).
+    pub fn apply_unchecked(&mut self, mv: Move) {
+        match mv {
+            Move::Play(p) => self.apply_play_unchecked(p),
+            other => self.apply_exposure(other),
         }
     }
 
