@@ -39,6 +39,16 @@ use std::fmt::Debug;
 /// The generator every deal and algorithm draws from (ChaCha8: fast, portable, reproducible).
 pub type GameRng = ChaCha8Rng;
 
+/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
+/// `index` (independent streams, reproducible from `(seed, index)` alone). Here rather than in
+/// `rollout` so that a game's [`Game::new_deal`] can build it without importing the layer above.
+pub fn deal_rng(seed: u64, index: u64) -> GameRng {
+    use rand::SeedableRng;
+    let mut rng = GameRng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
 /// The phase of a deal, in one vocabulary for every game. The trick play is [`Phase::Play`] and
 /// the end [`Phase::Done`] everywhere; the other phases belong to one game each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -427,6 +437,22 @@ pub fn not_over() -> ZhipaiError {
         "result_row() during the deal",
         "the deal is not over yet (is_terminal() is false)",
     )
+}
+
+/// Values longer than this are cut in error messages (first 80 characters + `…`).
+const SHOWN_CHARS: usize = 80;
+
+/// `text` quoted as Python would (`'play 2S'`, `''`), control characters escaped, cut to 80
+/// characters + `…` and its length when longer: how a [`GameState::parse_move`] error names
+/// text that is not a move.
+pub fn quoted(text: &str) -> String {
+    let n = text.chars().count();
+    let head: String = text.chars().take(SHOWN_CHARS).collect::<String>().escape_debug().collect();
+    if n > SHOWN_CHARS {
+        format!("'{head}…' ({n} characters)")
+    } else {
+        format!("'{head}'")
+    }
 }
 
 /// Check a seat argument against `num_players`.
