@@ -429,6 +429,22 @@ pub fn not_over() -> ZhipaiError {
     )
 }
 
+/// Values longer than this are cut in error messages (first 80 characters + `…`).
+const SHOWN_CHARS: usize = 80;
+
+/// `text` quoted as Python would (`'play 2S'`, `''`), control characters escaped, cut to 80
+/// characters + `…` and its length when longer: how a [`GameState::parse_move`] error names
+/// text that is not a move.
+pub fn quoted(text: &str) -> String {
+    let n = text.chars().count();
+    let head: String = text.chars().take(SHOWN_CHARS).collect::<String>().escape_debug().collect();
+    if n > SHOWN_CHARS {
+        format!("'{head}…' ({n} characters)")
+    } else {
+        format!("'{head}'")
+    }
+}
+
 /// Check a seat argument against `num_players`.
 pub fn check_seat(seat: usize, num_players: usize) -> Result<()> {
     if seat < num_players {

@@ -6,17 +6,28 @@
 //! * [`auction`] — bidding with validation and reasons;
 //! * [`settle`] — kitty, the dealer's score S, the result table and the level table;
 //! * [`state`] — a whole deal as a state machine (deal, auction, trump, kitty, tricks, result);
-//! * [`policy`] — the random and greedy players and the [`crate::simulator::DealSimulator`] impl.
+//! * [`policy`] — the random and greedy players and the [`crate::simulator::DealSimulator`] impl;
+//! * [`game`] — the deal under the game contract ([`crate::game::GameState`]): [`DealState`],
+//!   with its move text ([`move_text`]), move lists and counts ([`moves`]), integer actions
+//!   ([`actions`]) and history ([`history`]).
 //!
 //! The tricks themselves use the game-neutral machinery of [`crate::tricks`] with the rules of
 //! [`HongWuRules::trick_rules`].
 
+pub mod actions;
 pub mod auction;
+pub mod game;
+pub mod history;
+pub mod move_text;
+pub mod moves;
 pub mod options;
 pub mod order;
 pub mod policy;
 pub mod settle;
 pub mod state;
+
+#[cfg(test)]
+mod game_tests;
 
 use crate::cards::{Card, Suit};
 use crate::error::{Result, ZhipaiError};
@@ -24,6 +35,7 @@ use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue};
 use crate::tricks::order::CardOrder;
 use crate::tricks::{self, FollowError, LeadError, TrickRules};
+pub use game::DealState;
 pub use options::HongWuOptions;
 use options::{FailedThrowPlay, FollowShapeObligation, KittyRule, ThrowCheck, ThrowCompare};
 pub use state::{Action, HongWuState, Phase};

@@ -385,7 +385,8 @@ pub fn play_out<R: Rng + ?Sized>(
     Ok(())
 }
 
-const COLUMNS: [Column; 12] = [
+/// The columns of a Hong Wu result row (`simulate`, [`crate::game::Game::columns`]).
+pub(super) const COLUMNS: [Column; 12] = [
     Column { name: "dealer", doc: "the dealer's seat 0 to 3 (seats numbered anticlockwise)" },
     Column { name: "bid", doc: "the dealer's bid, 60…200" },
     Column { name: "trump", doc: "trump suit 0 to 3 = S H D C" },
