@@ -39,6 +39,16 @@ use std::fmt::Debug;
 /// The generator every deal and algorithm draws from (ChaCha8: fast, portable, reproducible).
 pub type GameRng = ChaCha8Rng;
 
+/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
+/// `index` (independent streams, reproducible from `(seed, index)` alone). [`Game::new_deal`]
+/// starts from it, as `simulate` does (`rollout` re-exports it).
+pub fn deal_rng(seed: u64, index: u64) -> GameRng {
+    use rand::SeedableRng;
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
 /// The phase of a deal, in one vocabulary for every game. The trick play is [`Phase::Play`] and
 /// the end [`Phase::Done`] everywhere; the other phases belong to one game each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -384,11 +394,18 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
         (0..self.history_len()).map(|i| self.history_entry(i)).collect()
     }
 
+    /// The deal being played ([`HistoryEntry::deal`]): 0, or `n` after the `n`-th redeal. Only
+    /// a game that redeals (Baohuang 黄局) overrides it; a fresh redeal has no move yet, so the
+    /// last entry's deal cannot tell.
+    fn deal_number(&self) -> u32 {
+        0
+    }
+
     /// The current deal's moves as `seat` sees them: `(mover, text)`, secret moves left out.
     fn history_seen_by(&self, seat: usize) -> Vec<(usize, String)> {
-        let all = self.history();
-        let current = all.last().map_or(0, |e| e.deal);
-        all.iter()
+        let current = self.deal_number();
+        self.history()
+            .iter()
             .filter(|e| e.deal == current)
             .filter_map(|e| e.seen_by(seat).map(|t| (e.seat, t.to_string())))
             .collect()

@@ -21,7 +21,7 @@
 
 use crate::deal::{Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
-pub use crate::game::Column;
+pub use crate::game::{deal_rng, Column};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rules::Rules;
@@ -29,15 +29,6 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
-
-/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
-/// `index` (independent streams, reproducible from `(seed, index)` alone).
-pub fn deal_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    use rand::SeedableRng;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
 
 /// A game that can play complete deals for simulation. Implemented by each game's rules type.
 pub trait DealSimulator: Sync {
