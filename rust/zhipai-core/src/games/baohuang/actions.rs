@@ -13,7 +13,7 @@
 //! pending no other action is legal. Suits are kept, so the 登基 card is its own action
 //! (baohuang.md §C.3.6).
 
-use super::play_cards::{completable, decision, legal_shapes, CardMove};
+use super::play_cards::{completable, decision, legal_shapes, to_cards, CardMove};
 use super::state::{Move, Phase, State};
 use crate::cards::{Card, NUM_KINDS};
 use crate::multiset::Multiset;
@@ -88,7 +88,7 @@ pub fn legal(state: &State, pending: &Multiset) -> Vec<usize> {
     if state.phase() != Phase::Play {
         let mut out: Vec<usize> = (0..state.count_moves())
             .filter_map(|k| state.nth_move(k))
-            .filter_map(|m| encode(&m.map_play(|_| Multiset::EMPTY)))
+            .filter_map(|m| encode(&to_cards(state, m)))
             .collect();
         out.sort_unstable();
         return out;

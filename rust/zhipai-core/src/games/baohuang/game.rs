@@ -8,10 +8,9 @@
 //! deal's.
 
 use super::actions::{self, Action, NUM_ACTIONS};
-use super::moves::Shape;
-use super::play_cards::{self, decision, to_cards, CardMove};
+use super::observe;
+use super::play_cards::{self, decision, parse_move, to_cards, CardMove};
 use super::policy::{self as builtin, write_row};
-use super::scoring::Mode;
 use super::state::{Move, Phase as BhPhase, State, PLAYERS};
 use super::BaohuangRules;
 use crate::error::{Result, ZhipaiError};
@@ -24,11 +23,6 @@ use crate::policy::Policy;
 
 /// Void deals (黄局) redealt in a row before giving up, as [`BaohuangRules::play_out`].
 const MAX_REDEALS: u32 = 1000;
-
-/// What the other seats' observation names as the phase while the guard chooses 明保/暗保 or a
-/// 4-copy emperor 明独/暗独: the choice is secret, and so is who makes it (§C.3.1, §C.3.6). Not a
-/// [`Phase`] of the deal: only a view of it.
-pub const HIDDEN_CHOICE: &str = "hidden_choice";
 
 /// One deal of Baohuang in progress, for the game trait.
 ///
@@ -160,20 +154,17 @@ impl DealState {
         ))
     }
 
-    /// Record `mv` by the seat to act, apply it (the state checked it or the caller did) and
-    /// redeal a void deal.
-    fn record_and_apply(
-        &mut self,
-        mv: CardMove,
-        shape_move: Option<Move>,
-        builtin: Option<Policy>,
-    ) {
+    /// Record `mv` as made by the seat to act (before it is applied).
+    fn record(&mut self, mv: CardMove, builtin: Option<Policy>) {
         let seat = self.state.current_player().expect("a seat to act");
         self.history.push(Record { seat, deal: self.redeals, mv, builtin });
-        match (shape_move, mv) {
-            (Some(m), _) => self.state.apply_unchecked(m),
-            (None, Move::Play(cards)) => self.state.apply_cards_unchecked(&cards),
-            (None, m) => self.state.apply_unchecked(decision(&m).expect("a decision")),
+    }
+
+    /// Apply a legal move: a play takes exactly its cards.
+    fn apply_legal(&mut self, mv: &CardMove) {
+        match mv {
+            Move::Play(cards) => self.state.apply_cards_unchecked(cards),
+            m => self.state.apply_unchecked(decision(m).expect("a non-play move")),
         }
     }
 
@@ -226,25 +217,6 @@ impl DealState {
         self.pending = Multiset::EMPTY;
         self.apply_move(&Move::Play(cards))
     }
-
-    /// The phase the observation of `seat` shows: another seat's secret choice is hidden.
-    fn secret_choice_of_other(&self, seat: u8) -> bool {
-        matches!(self.state.phase(), BhPhase::GuardChoice | BhPhase::SoloChoice)
-            && self.state.current_player() != Some(seat)
-    }
-}
-
-/// The trait's phase of a core phase (a void deal is over: redealt, or scored 0).
-fn phase_of(p: BhPhase) -> Phase {
-    match p {
-        BhPhase::Accession => Phase::Accession,
-        BhPhase::GrabWindow => Phase::GrabWindow,
-        BhPhase::Forced => Phase::Forced,
-        BhPhase::GuardChoice => Phase::GuardChoice,
-        BhPhase::SoloChoice => Phase::SoloChoice,
-        BhPhase::Play => Phase::Play,
-        BhPhase::Over | BhPhase::Void => Phase::Done,
-    }
 }
 
 impl GameState for DealState {
@@ -259,7 +231,7 @@ impl GameState for DealState {
     }
 
     fn phase(&self) -> Phase {
-        phase_of(self.state.phase())
+        self.state.phase().shared()
     }
 
     /// Settled scores (see [`DealState`]); `+ 0.0` keeps a zero from being `-0.0`.
@@ -283,27 +255,29 @@ impl GameState for DealState {
         if self.state.is_terminal() {
             return Err(deal_over(mv));
         }
-        match (mv, decision(mv)) {
-            (Move::Play(cards), _) => match self.state.cards_error(cards) {
+        // The errors of `BaohuangGameState.apply`: the cards, or the word, and the rule.
+        if let Move::Play(cards) = mv {
+            return match self.state.cards_error(cards) {
                 Some(why) => Err(ZhipaiError::illegal_play(cards, why)),
                 None => Ok(()),
-            },
-            (_, Some(d)) => {
-                self.state.check_move(&d).map_err(|why| ZhipaiError::illegal_play(mv, why))
-            }
-            (_, None) => unreachable!("a non-play move is a decision"),
+            };
         }
+        let d = decision(mv).expect("a non-play move");
+        self.state.check_move(&d).map_err(|why| ZhipaiError::illegal_play(mv, why))
     }
 
     fn apply_move(&mut self, mv: &CardMove) -> Result<()> {
         self.check_no_pending(mv)?;
         self.check_move(mv)?;
-        self.record_and_apply(*mv, None, None);
+        self.record(*mv, None);
+        self.apply_legal(mv);
         self.after_move()
     }
 
     fn apply_move_unchecked(&mut self, mv: &CardMove) {
-        self.record_and_apply(*mv, None, None);
+        debug_assert!(self.pending.is_empty(), "a play is being built: {}", self.pending);
+        self.record(*mv, None);
+        self.apply_legal(mv);
         // Only 1000 void deals in a row fail; the state then stays void (scored 0).
         let _ = self.after_move();
     }
@@ -327,8 +301,9 @@ impl GameState for DealState {
         self.check_no_pending("builtin move")?;
         let mv = self.choose(policy)?;
         let cards = to_cards(&self.state, mv);
-        // The shape-level move, as `simulate` applies it (the same cards: `cards_of`).
-        self.record_and_apply(cards, Some(mv), Some(policy));
+        self.record(cards, Some(policy));
+        // The shape-level move, as `simulate` applies it (it takes the same cards, `cards_of`).
+        self.state.apply_unchecked(mv);
         self.after_move()?;
         Ok(cards)
     }
@@ -372,7 +347,7 @@ impl GameState for DealState {
     /// from, or `None`).
     fn observation(&self, seat: usize) -> Result<Observation> {
         check_seat(seat, PLAYERS)?;
-        Ok(observe(self, seat as u8))
+        Ok(observe::observe(&self.state, self.redeals, seat as u8))
     }
 
     fn history_len(&self) -> usize {
@@ -411,57 +386,6 @@ impl GameState for DealState {
 
 fn bad_action(action: usize) -> ZhipaiError {
     ZhipaiError::invalid_value("action", action, format!("expected 0 to {}", NUM_ACTIONS - 1))
-}
-
-/// The move of `text` (see [`DealState::parse_move`]); errors quote the text as given.
-pub fn parse_move(text: &str) -> Result<CardMove> {
-    let text = text.trim();
-    let t = text.to_ascii_lowercase();
-    Ok(match t.as_str() {
-        "abdicate" => Move::Abdicate,
-        "grab" => Move::Grab,
-        "decline" => Move::Decline,
-        "open_guard" => Move::OpenGuard,
-        "secret_guard" => Move::SecretGuard,
-        "open_solo" => Move::OpenSolo,
-        "secret_solo" => Move::SecretSolo,
-        "pass" => Move::Pass,
-        "yield" => Move::Yield,
-        "jiefeng" => Move::Jiefeng,
-        _ if t.starts_with("ascend ") => Move::Ascend(text["ascend ".len()..].parse()?),
-        _ => Move::Play(text.parse()?),
-    })
-}
-
-/// What `seat` sees (keys in [`DealState::observation`]).
-fn observe(d: &DealState, me: u8) -> Observation {
-    let s = &d.state;
-    let mut o = Observation::default();
-    let secret = d.secret_choice_of_other(me);
-    o.set("game", "baohuang");
-    o.set("seat", me);
-    o.set("phase", if secret { HIDDEN_CHOICE } else { phase_of(s.phase()).name() });
-    o.set("current_player", if secret { None } else { s.current_player() });
-    o.set("hand", *s.hand(me));
-    o.set("hand_sizes", (0..PLAYERS as u8).map(|p| s.hand(p).len()).collect::<Vec<_>>());
-    o.set("scepter", s.scepter().0);
-    o.set("emperor", s.emperor());
-    o.set("dengji_card", s.dengji_card().map(|c| Multiset::from_cards(&[c]).expect("one card")));
-    // The guard knows himself; the others once he is revealed (明保, or the 登基 card played).
-    o.set("guard", s.guard().filter(|&g| g == me || s.guard_revealed()));
-    // 暗独 looks like 暗保 to everyone but the emperor.
-    let mode = match s.mode() {
-        Mode::SecretSolo if s.emperor() != Some(me) => Mode::Normal,
-        m => m,
-    };
-    o.set("mode", mode.name());
-    o.set("play_to_beat", s.play_to_beat().map(|p: Shape| p.to_string()));
-    o.set("finishing_order", s.finishing_order().to_vec());
-    o.set("abdications", s.abdications());
-    o.set("redeals", d.redeals);
-    // The previous deal's places are public; the cards exchanged are not shown.
-    o.set("tribute", s.tribute().map(|p| p.to_vec()));
-    o
 }
 
 impl Game for BaohuangRules {

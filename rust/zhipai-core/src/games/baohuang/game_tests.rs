@@ -2,8 +2,9 @@
 //! operations and the actions agree, text round-trips, and what each seat sees.
 
 use super::actions::{self, NUM_ACTIONS, STOP};
-use super::game::{parse_move, HIDDEN_CHOICE};
+use super::observe::HIDDEN_CHOICE;
 use super::options::{Deck, ExtraCardTo, GuardCardRank, JiefengApplicant};
+use super::play_cards::parse_move;
 use super::state::{self, Move, Phase as BhPhase, PLAYERS};
 use super::*;
 use crate::cards::{Card, Rank, Suit};
@@ -295,6 +296,8 @@ fn move_text_errors_match_the_binding() {
     // in any case, `ascend` with a card.
     assert!(matches!(parse_move("hello"), Err(ZhipaiError::InvalidCard { .. })));
     assert!(matches!(parse_move("ascend ZZ"), Err(ZhipaiError::InvalidCard { .. })));
+    let err = parse_move("GRAB NOW").unwrap_err().to_string();
+    assert!(err.contains("GRAB"), "the token is quoted as given: {err}");
     assert_eq!(parse_move(" PASS ").unwrap(), Move::Pass);
     assert_eq!(parse_move("Ascend 9c").unwrap(), Move::Ascend("9C".parse().unwrap()));
     assert_eq!(parse_move("bj 9h 9S").unwrap(), Move::Play("9S 9H BJ".parse().unwrap()));

@@ -12,6 +12,7 @@
 //! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl;
 //! * [`play_cards`] — plays as cards ([`CardMove`]): the move list with the 登基-card choice,
 //!   the count of every choice of suits, completions of a partial play;
+//! * [`observe`] — what one seat sees (the trait's observation);
 //! * [`actions`] — the fixed integer action space (cards one by one, `stop`, words, `ascend`);
 //! * [`game`] — the game trait: [`DealState`] and `impl Game for BaohuangRules`.
 //!
@@ -23,6 +24,7 @@ pub mod game;
 #[cfg(test)]
 mod game_tests;
 pub mod moves;
+pub mod observe;
 pub mod options;
 pub mod play_cards;
 pub mod policy;

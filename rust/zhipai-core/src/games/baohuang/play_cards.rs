@@ -2,13 +2,13 @@
 //!
 //! Suits never decide a beat (§C.2), so the rules and the rollouts work on [`Shape`]s. A player
 //! still plays cards, and one suit matters: a copy of the 登基 card played by the guard reveals
-//! him (§C.3.6, [I]). So the trait's move is [`CardMove`] (`Play` carries the cards), and:
+//! him (§C.3.6, \[I\]). So the trait's move is [`CardMove`] (`Play` carries the cards), and:
 //!
 //! * the move list names each legal shape once, with the cards [`State::cards_of`] takes (the
 //!   登基 card last), followed by the same play with one natural swapped for the 登基 card when
 //!   the seat holds it ([`with_dengji`]): the two choices that differ in what they reveal;
 //! * the count is of every distinct card multiset that is a legal play ([`count`]), so the list
-//!   is complete exactly when no shape has a second choice of suits;
+//!   is complete exactly when the listed suits are the only ones the seat can play them with;
 //! * [`completable`] tells whether cards chosen so far can still grow into a legal play (the
 //!   exact mask of the card-by-card actions).
 
@@ -16,6 +16,7 @@ use super::moves::{self, shape_of, Shape};
 use super::options::GuardCardRank;
 use super::state::{Move, Phase, State};
 use crate::cards::{Card, Suit};
+use crate::error::Result;
 use crate::multiset::Multiset;
 
 /// A decision with the cards of a play (the game trait's move): `Move::Play(cards)`.
@@ -167,4 +168,24 @@ fn covers(s: &Shape, part: &Shape) -> bool {
         && s.small >= part.small
         && s.big >= part.big
         && s.guard >= part.guard
+}
+
+/// The move of `text` (a word in any letter case, `ascend <card>`, else the cards of a play in any order); errors quote the text as given.
+pub fn parse_move(text: &str) -> Result<CardMove> {
+    let text = text.trim();
+    let t = text.to_ascii_lowercase();
+    Ok(match t.as_str() {
+        "abdicate" => Move::Abdicate,
+        "grab" => Move::Grab,
+        "decline" => Move::Decline,
+        "open_guard" => Move::OpenGuard,
+        "secret_guard" => Move::SecretGuard,
+        "open_solo" => Move::OpenSolo,
+        "secret_solo" => Move::SecretSolo,
+        "pass" => Move::Pass,
+        "yield" => Move::Yield,
+        "jiefeng" => Move::Jiefeng,
+        _ if t.starts_with("ascend ") => Move::Ascend(text["ascend ".len()..].parse()?),
+        _ => Move::Play(text.parse()?),
+    })
 }

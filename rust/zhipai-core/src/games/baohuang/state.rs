@@ -46,6 +46,21 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase in the vocabulary every game shares (the game trait's): a void deal is over
+    /// (redealt at once, or scored 0 when its hands were given).
+    pub fn shared(self) -> crate::game::Phase {
+        use crate::game::Phase as Shared;
+        match self {
+            Phase::Accession => Shared::Accession,
+            Phase::GrabWindow => Shared::GrabWindow,
+            Phase::Forced => Shared::Forced,
+            Phase::GuardChoice => Shared::GuardChoice,
+            Phase::SoloChoice => Shared::SoloChoice,
+            Phase::Play => Shared::Play,
+            Phase::Over | Phase::Void => Shared::Done,
+        }
+    }
+
     /// The phase in snake_case (`"grab_window"`), as error messages and the Python API name it.
     pub fn name(self) -> &'static str {
         match self {
