@@ -51,7 +51,8 @@ const MAX_REDEALS: u32 = 1000;
 ///
 /// A card action is legal iff the cards built so far plus that card can still be completed to a
 /// legal play; `stop` iff the cards built so far are a legal play; nothing else while cards are
-/// pending.
+/// pending, and `apply_move` / `apply_builtin` are refused then (the move list, count and
+/// sample ignore the pending cards: they are the whole moves of the seat to act).
 ///
 /// **Random moves** ([`GameState::sample_legal_move`], the `random` policy): uniform over the
 /// legal moves up to suits (each shape once, `pass`, `yield`, `jiefeng`, accession words), the
@@ -395,8 +396,8 @@ impl Game for BaohuangRules {
         Ok(DealState::new_deal(self, seed, index))
     }
 
-    /// Five hands in playing order, 44/43/43/43/43 cards making the deck (the 44-card seat was
-    /// dealt first). `dealer` = the seat holding the scepter BJ (it must hold a BJ), as hand
+    /// Five hands in playing order making the deck, dealt round the table (216 cards: one of
+    /// 44, the seat dealt first, and four of 43, §C.1). `dealer` = the seat holding the scepter BJ (it must hold a BJ), as hand
     /// evaluation reads it; `None` = one of the BJ copies drawn uniformly from the deal's
     /// generator (`deal_rng(seed, 0)`), as the shuffle makes it. `kitty`, `level` and `trump`
     /// are refused by name (Baohuang has none: every card is dealt, suits never rank, §C.1,
