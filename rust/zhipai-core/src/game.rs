@@ -384,11 +384,18 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
         (0..self.history_len()).map(|i| self.history_entry(i)).collect()
     }
 
+    /// The deal being played ([`HistoryEntry::deal`]): 0, or `n` after the `n`-th redeal. Only
+    /// a game that redeals (Baohuang 黄局) overrides it; a fresh redeal has no move yet, so the
+    /// last entry's deal cannot tell.
+    fn deal_number(&self) -> u32 {
+        0
+    }
+
     /// The current deal's moves as `seat` sees them: `(mover, text)`, secret moves left out.
     fn history_seen_by(&self, seat: usize) -> Vec<(usize, String)> {
-        let all = self.history();
-        let current = all.last().map_or(0, |e| e.deal);
-        all.iter()
+        let current = self.deal_number();
+        self.history()
+            .iter()
             .filter(|e| e.deal == current)
             .filter_map(|e| e.seen_by(seat).map(|t| (e.seat, t.to_string())))
             .collect()

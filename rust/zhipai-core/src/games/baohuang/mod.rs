@@ -9,21 +9,34 @@
 //! * [`round`] — turn order in a round: 顺牌, 过牌, 让牌, 底牌, 接风;
 //! * [`state`] — a whole deal as a [`State`] with OpenSpiel-style verbs;
 //! * [`scoring`] — group and solo score tables;
-//! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl.
+//! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl;
+//! * [`play_cards`] — plays as cards ([`CardMove`]): the move list with the 登基-card choice,
+//!   the count of every choice of suits, completions of a partial play;
+//! * [`observe`] — what one seat sees (the trait's observation);
+//! * [`actions`] — the fixed integer action space (cards one by one, `stop`, words, `ascend`);
+//! * [`game`] — the game trait: [`DealState`] and `impl Game for BaohuangRules`.
 //!
 //! [`DealSimulator`]: crate::simulator::DealSimulator
 
 pub mod accession;
+pub mod actions;
+pub mod game;
+#[cfg(test)]
+mod game_tests;
 pub mod moves;
+pub mod observe;
 pub mod options;
+pub mod play_cards;
 pub mod policy;
 pub mod round;
 pub mod scoring;
 pub mod state;
 
 pub use accession::{ascension_options, Ascension};
+pub use game::DealState;
 pub use moves::{beats, HandCounts, Shape};
 pub use options::BaohuangRules;
+pub use play_cards::CardMove;
 pub use round::{Response, Round};
 pub use scoring::{score, Mode, Score};
 pub use state::{Move, Phase, State};

@@ -168,9 +168,14 @@ impl BaohuangRules {
     }
 }
 
+/// The columns of a result row ([`write_row`]).
+pub fn columns() -> Vec<Column> {
+    COLUMNS.to_vec()
+}
+
 impl DealSimulator for BaohuangRules {
     fn columns(&self) -> Vec<Column> {
-        COLUMNS.to_vec()
+        columns()
     }
 
     fn play_deal(&self, policy: Policy, rng: &mut ChaCha8Rng, row: &mut [i32]) -> Result<()> {
@@ -305,20 +310,30 @@ fn scepter_seat(
     start: &StartingDeal<'_>,
     rng: &mut ChaCha8Rng,
 ) -> Result<u8> {
-    let bj = |s: usize| hands[s].count(Card::BIG_JOKER);
     if let Some(d) = start.dealer {
-        if d >= PLAYERS || bj(d) == 0 {
-            return Err(ZhipaiError::invalid_value(
-                "dealer",
-                d,
-                "the dealer is the scepter holder and must hold a BJ (give it as a known card)",
-            ));
-        }
-        return Ok(d as u8);
+        return dealer_scepter(hands, d);
     }
-    if bj(start.seat) > 0 {
+    if hands[start.seat].contains(Card::BIG_JOKER) {
         return Ok(start.seat as u8);
     }
+    draw_scepter(hands, rng)
+}
+
+/// A given dealer as the scepter holder: `InvalidValue` naming it unless it holds a BJ.
+pub(super) fn dealer_scepter(hands: &[Multiset; PLAYERS], d: usize) -> Result<u8> {
+    if d >= PLAYERS || !hands[d].contains(Card::BIG_JOKER) {
+        return Err(ZhipaiError::invalid_value(
+            "dealer",
+            d,
+            "the dealer is the scepter holder and must hold a BJ (give it as a known card)",
+        ));
+    }
+    Ok(d as u8)
+}
+
+/// The scepter holder drawn from `rng` as the shuffle makes it: one of the BJ copies, uniformly.
+pub(super) fn draw_scepter(hands: &[Multiset; PLAYERS], rng: &mut ChaCha8Rng) -> Result<u8> {
+    let bj = |s: usize| hands[s].count(Card::BIG_JOKER);
     let total: usize = (0..PLAYERS).map(bj).sum();
     let mut k = rng.random_range(0..total.max(1));
     for s in 0..PLAYERS {

@@ -46,6 +46,21 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// The phase in the vocabulary every game shares (the game trait's): a void deal is over
+    /// (redealt at once, or scored 0 when its hands were given).
+    pub fn shared(self) -> crate::game::Phase {
+        use crate::game::Phase as Shared;
+        match self {
+            Phase::Accession => Shared::Accession,
+            Phase::GrabWindow => Shared::GrabWindow,
+            Phase::Forced => Shared::Forced,
+            Phase::GuardChoice => Shared::GuardChoice,
+            Phase::SoloChoice => Shared::SoloChoice,
+            Phase::Play => Shared::Play,
+            Phase::Over | Phase::Void => Shared::Done,
+        }
+    }
+
     /// The phase in snake_case (`"grab_window"`), as error messages and the Python API name it.
     pub fn name(self) -> &'static str {
         match self {
@@ -61,9 +76,11 @@ impl Phase {
     }
 }
 
-/// One decision of a deal.
+/// One decision of a deal. A play carries `P`: its [`Shape`] (suits left out: the rules and the
+/// rollouts, which need nothing more) or its cards ([`Multiset`]: the game trait's move, where
+/// the suits tell a play with the 登基 card from one without it, §C.3.6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Move {
+pub enum Move<P = Shape> {
     /// 登基 (or forced 逼位) with this card.
     Ascend(Card),
     /// 让位: pass the scepter clockwise.
@@ -80,8 +97,8 @@ pub enum Move {
     OpenSolo,
     /// 暗独.
     SecretSolo,
-    /// Lead or beat with these cards (up to suits; see [`State::cards_of`]).
-    Play(Shape),
+    /// Lead or beat with these cards (a [`Shape`]: up to suits, see [`State::cards_of`]).
+    Play(P),
     /// 过牌.
     Pass,
     /// 让牌.
@@ -90,9 +107,30 @@ pub enum Move {
     Jiefeng,
 }
 
-impl fmt::Display for Move {
+impl<P> Move<P> {
+    /// The same decision with the play's payload mapped by `f` (shape → cards and back).
+    pub fn map_play<Q>(self, f: impl FnOnce(P) -> Q) -> Move<Q> {
+        match self {
+            Move::Ascend(c) => Move::Ascend(c),
+            Move::Abdicate => Move::Abdicate,
+            Move::Grab => Move::Grab,
+            Move::Decline => Move::Decline,
+            Move::OpenGuard => Move::OpenGuard,
+            Move::SecretGuard => Move::SecretGuard,
+            Move::OpenSolo => Move::OpenSolo,
+            Move::SecretSolo => Move::SecretSolo,
+            Move::Play(p) => Move::Play(f(p)),
+            Move::Pass => Move::Pass,
+            Move::Yield => Move::Yield,
+            Move::Jiefeng => Move::Jiefeng,
+        }
+    }
+}
+
+impl<P: fmt::Display> fmt::Display for Move<P> {
     /// `ascend 9C`, `abdicate`, `grab`, `decline`, `open_guard`, `secret_guard`, `open_solo`,
-    /// `secret_solo`, `pass`, `yield`, `jiefeng`, or a play high→low without suits (`BJ 9 9`).
+    /// `secret_solo`, `pass`, `yield`, `jiefeng`, or the play: a shape high→low without suits
+    /// (`BJ 9 9`), cards in card order (`9S 9H BJ`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Move::Ascend(c) => write!(f, "ascend {c}"),
@@ -793,12 +831,26 @@ impl State {
     /// not one well-formed play, or do not beat the play to beat.
     pub fn apply_cards(&mut self, cards: &Multiset) -> Result<()> {
         let shape = self.cards_shape(cards).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
-        let seat = self.current;
-        self.hands[seat as usize].remove_all(cards)?;
-        self.counts[seat as usize].remove(&shape);
+        self.play_cards(cards, shape);
+        Ok(())
+    }
+
+    /// Play exactly `cards`, known to be a legal play of the player to act: [`State::apply_cards`]
+    /// without the checks (the game trait's unchecked path; checked in debug builds).
+    pub fn apply_cards_unchecked(&mut self, cards: &Multiset) {
+        debug_assert!(self.cards_error(cards).is_none(), "illegal {cards}");
+        let shape = shape_of(cards, self.guard_card_of(self.current)).expect("a legal play");
+        self.play_cards(cards, shape);
+    }
+
+    /// Take `cards` (of `shape`) from the hand of the player to act and play them.
+    fn play_cards(&mut self, cards: &Multiset, shape: Shape) {
+        let seat = self.current as usize;
+        let held = self.hands[seat].remove_all(cards);
+        debug_assert!(held.is_ok(), "checked: the hand holds the cards");
+        self.counts[seat].remove(&shape);
         let revealed = self.dengji.is_some_and(|d| cards.contains(d));
         self.after_play(shape, revealed);
-        Ok(())
     }
 
     fn apply_decision(&mut self, mv: Move) {

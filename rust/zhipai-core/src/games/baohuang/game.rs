@@ -1,0 +1,452 @@
+//! The game trait for Baohuang: [`DealState`] (one deal in progress, [`GameState`]) and
+//! `impl Game for BaohuangRules`.
+//!
+//! A deal is the core [`State`] plus the deal's own generator, the typed history and the play
+//! being built card by card. It behaves as `zhipai.simulate` plays a deal: a void deal (黄局,
+//! baohuang.md §C.3.4) is redealt at once from the same generator (with the same 进贡, if any),
+//! the history records which deal each move belongs to and the visible history is the current
+//! deal's.
+
+use super::actions::{self, Action, NUM_ACTIONS};
+use super::observe;
+use super::play_cards::{self, decision, parse_move, to_cards, CardMove};
+use super::policy::{self as builtin, write_row};
+use super::state::{Move, Phase as BhPhase, State, PLAYERS};
+use super::BaohuangRules;
+use crate::deal::deal_rng;
+use crate::error::{Result, ZhipaiError};
+use crate::game::{
+    check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
+    Observation, Phase,
+};
+use crate::multiset::Multiset;
+use crate::policy::Policy;
+
+/// Void deals (黄局) redealt in a row before giving up, as [`BaohuangRules::play_out`].
+const MAX_REDEALS: u32 = 1000;
+
+/// One deal of Baohuang in progress, for the game trait.
+///
+/// **Moves** ([`CardMove`]): `Play(cards)` — a play with its suits, so a play with the 登基
+/// card and the same play without it are two moves (a guard playing it reveals himself,
+/// §C.3.6) — or a word: `pass`, `yield`, `jiefeng`, `ascend <card>`, `abdicate`, `grab`,
+/// `decline`, `open_guard`, `secret_guard`, `open_solo`, `secret_solo`. Text: a play is its
+/// cards (`"9S 9H BJ"`), read in any order and letter case; words in any letter case.
+///
+/// **Move list** ([`GameState::legal_moves`]): each legal play up to suits once, with the
+/// suits [`State::cards_of`] takes (the 登基 card last), directly followed by the same play with
+/// the 登基 card when the seat holds it; then `pass`, `yield`, `jiefeng`. In the accession phases:
+/// `ascend <card>` in card order, `grab`, `abdicate` (or `grab`, `decline`; `open_*`,
+/// `secret_*`). [`GameState::count_legal_moves`] counts every distinct card multiset, so it
+/// exceeds the list's length whenever a play has another choice of suits (any of which may be
+/// applied).
+///
+/// **Actions** (a fixed space of 119, see [`super::actions`]):
+///
+/// | actions   | meaning |
+/// |-----------|---------|
+/// | `0..54`   | add one card of kind `k` (♠2 … ♣A = `suit × 13 + rank`, 52 SJ, 53 BJ) to the play being built |
+/// | `54`      | `stop`: play the cards built so far |
+/// | `55..65`  | `pass`, `yield`, `jiefeng`, `abdicate`, `grab`, `decline`, `open_guard`, `secret_guard`, `open_solo`, `secret_solo` |
+/// | `65..119` | `ascend <kind a − 65>` |
+///
+/// A card action is legal iff the cards built so far plus that card can still be completed to a
+/// legal play; `stop` iff the cards built so far are a legal play; nothing else while cards are
+/// pending, and `apply_move` / `apply_builtin` are refused then (the move list, count and
+/// sample ignore the pending cards: they are the whole moves of the seat to act).
+///
+/// **Random moves** ([`GameState::sample_legal_move`], the `random` policy): uniform over the
+/// legal moves up to suits (each shape once, `pass`, `yield`, `jiefeng`, accession words), the
+/// cards then chosen as in the list (the 登基 card last).
+///
+/// **Returns**: the settled score of each seat (§C.9 group scores split 2/3, 1/3, −1/3 each
+/// rebel, doubled by 明保; §C.10 solo tables), integers; they sum to 0 in every deal (with the
+/// default `solo_loss_literal_minus40 = false`; the literal −40 is not zero-sum).
+#[derive(Clone, Debug)]
+pub struct DealState {
+    state: State,
+    rng: GameRng,
+    /// 黄局 redeals so far: the number of the deal being played.
+    redeals: u32,
+    /// A void deal is redealt (dealt deals) or ends the deal (given hands: a redeal would lose
+    /// them; scored 0 with emperor −1, as hand evaluation reports it).
+    redeal_void: bool,
+    history: Vec<Record>,
+    /// The play being built card by card (actions).
+    pending: Multiset,
+}
+
+/// One move of the history (its text is rendered when asked for).
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    seat: u8,
+    deal: u32,
+    mv: CardMove,
+    builtin: Option<Policy>,
+}
+
+impl DealState {
+    /// Deal `index` of a `simulate` run seeded `seed`: the same cards (with 进贡 from seat-order
+    /// places when `tribute_between_deals = on`) and generator.
+    pub fn new_deal(rules: &BaohuangRules, seed: u64, index: u64) -> DealState {
+        let mut rng = deal_rng(seed, index);
+        let state = State::new(rules, &mut rng);
+        DealState::start(state, rng, true)
+    }
+
+    /// Deal `index` of seed `seed` following a deal that ended with `previous_places` (`[seat]`
+    /// = place 1..=5): with `tribute_between_deals = on` it opens with 进贡 from those places
+    /// (`None` = seat order, as [`DealState::new_deal`]); a redeal keeps them. Errors as
+    /// [`State::new_after`] (the option off, places that are not a permutation of 1..=5).
+    pub fn new_after(
+        rules: &BaohuangRules,
+        seed: u64,
+        index: u64,
+        previous_places: Option<[u8; PLAYERS]>,
+    ) -> Result<DealState> {
+        let mut rng = deal_rng(seed, index);
+        let state = State::new_after(rules, &mut rng, previous_places)?;
+        Ok(DealState::start(state, rng, true))
+    }
+
+    /// A deal of given hands (seats in playing order), `scepter` = the seat holding the scepter
+    /// BJ, `first_dealt` = the seat dealt first (it holds the extra card), drawing chance and
+    /// built-in moves from `rng`. A void deal (黄局) ends it (phase `Done`, returns 0, row with
+    /// emperor −1), as hand evaluation reports it. Errors as [`State::from_hands`].
+    pub fn from_hands(
+        rules: &BaohuangRules,
+        hands: [Multiset; PLAYERS],
+        scepter: u8,
+        first_dealt: u8,
+        rng: GameRng,
+    ) -> Result<DealState> {
+        let state = State::from_hands(rules, hands, scepter, first_dealt)?;
+        Ok(DealState::start(state, rng, false))
+    }
+
+    fn start(state: State, rng: GameRng, redeal_void: bool) -> DealState {
+        DealState {
+            state,
+            rng,
+            redeals: 0,
+            redeal_void,
+            history: Vec::new(),
+            pending: Multiset::EMPTY,
+        }
+    }
+
+    /// The core state of the deal being played (emperor, guard, mode, places, …).
+    pub fn core(&self) -> &State {
+        &self.state
+    }
+
+    /// 黄局 redeals so far.
+    pub fn redeals(&self) -> u32 {
+        self.redeals
+    }
+
+    /// Refuse a whole move while a play is being built card by card.
+    fn check_no_pending(&self, what: impl std::fmt::Display) -> Result<()> {
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        Err(ZhipaiError::illegal_play(
+            what,
+            format!("a play is being built card by card ({}): finish it with stop", self.pending),
+        ))
+    }
+
+    /// Record `mv` as made by the seat to act (before it is applied).
+    fn record(&mut self, mv: CardMove, builtin: Option<Policy>) {
+        let seat = self.state.current_player().expect("a seat to act");
+        self.history.push(Record { seat, deal: self.redeals, mv, builtin });
+    }
+
+    /// Apply a legal move: a play takes exactly its cards.
+    fn apply_legal(&mut self, mv: &CardMove) {
+        match mv {
+            Move::Play(cards) => self.state.apply_cards_unchecked(cards),
+            m => self.state.apply_unchecked(decision(m).expect("a non-play move")),
+        }
+    }
+
+    /// After a move: a void deal is redealt from the deal's generator, after the same previous
+    /// deal (the same 进贡); `ImpossibleDeal` after 1000 in a row (the state then stays void,
+    /// scored 0), as `simulate`.
+    fn after_move(&mut self) -> Result<()> {
+        if !(self.state.is_void() && self.redeal_void) {
+            return Ok(());
+        }
+        self.redeals += 1;
+        if self.redeals >= MAX_REDEALS {
+            return Err(ZhipaiError::impossible_deal(format!(
+                "{MAX_REDEALS} void deals (黄局) in a row"
+            )));
+        }
+        let rules = self.state.rules().clone();
+        self.state = State::new_after(&rules, &mut self.rng, self.state.tribute())?;
+        Ok(())
+    }
+
+    fn choose(&mut self, policy: Policy) -> Result<Move> {
+        builtin::choose(policy, &self.state, &mut self.rng).ok_or_else(|| deal_over("builtin move"))
+    }
+
+    fn apply_card_action(&mut self, a: usize, card: crate::cards::Card) -> Result<()> {
+        if !actions::legal(&self.state, &self.pending).contains(&a) {
+            let why = if self.state.phase() == BhPhase::Play {
+                format!(
+                    "the cards so far ({}) and {card} cannot be completed to a legal play",
+                    self.pending
+                )
+            } else {
+                format!("no card play in phase {}", self.phase())
+            };
+            return Err(ZhipaiError::illegal_play(format!("action {a} ({card})"), why));
+        }
+        self.pending.add(card);
+        Ok(())
+    }
+
+    fn apply_stop(&mut self) -> Result<()> {
+        let cards = self.pending;
+        if cards.is_empty() {
+            return Err(ZhipaiError::illegal_play("action 54 (stop)", "no card built yet"));
+        }
+        if let Some(why) = self.state.cards_error(&cards) {
+            return Err(ZhipaiError::illegal_play(format!("action 54 (stop) {cards}"), why));
+        }
+        self.pending = Multiset::EMPTY;
+        self.apply_move(&Move::Play(cards))
+    }
+}
+
+impl GameState for DealState {
+    type Move = CardMove;
+
+    fn num_players(&self) -> usize {
+        PLAYERS
+    }
+
+    fn current_player(&self) -> Option<usize> {
+        self.state.current_player().map(usize::from)
+    }
+
+    fn phase(&self) -> Phase {
+        self.state.phase().shared()
+    }
+
+    /// Settled scores (see [`DealState`]); `+ 0.0` keeps a zero from being `-0.0`.
+    fn returns(&self) -> Vec<f64> {
+        self.state.returns().iter().map(|&r| f64::from(r) + 0.0).collect()
+    }
+
+    fn legal_moves(&self, limit: usize) -> Vec<CardMove> {
+        play_cards::listed(&self.state, limit)
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        play_cards::count(&self.state)
+    }
+
+    fn sample_legal_move(&self, rng: &mut GameRng) -> Option<CardMove> {
+        self.state.sample_move(rng).map(|m| to_cards(&self.state, m))
+    }
+
+    fn check_move(&self, mv: &CardMove) -> Result<()> {
+        if self.state.is_terminal() {
+            return Err(deal_over(mv));
+        }
+        // The errors of `BaohuangGameState.apply`: the cards, or the word, and the rule.
+        if let Move::Play(cards) = mv {
+            return match self.state.cards_error(cards) {
+                Some(why) => Err(ZhipaiError::illegal_play(cards, why)),
+                None => Ok(()),
+            };
+        }
+        let d = decision(mv).expect("a non-play move");
+        self.state.check_move(&d).map_err(|why| ZhipaiError::illegal_play(mv, why))
+    }
+
+    fn apply_move(&mut self, mv: &CardMove) -> Result<()> {
+        self.check_no_pending(mv)?;
+        self.check_move(mv)?;
+        self.record(*mv, None);
+        self.apply_legal(mv);
+        self.after_move()
+    }
+
+    fn apply_move_unchecked(&mut self, mv: &CardMove) {
+        debug_assert!(self.pending.is_empty(), "a play is being built: {}", self.pending);
+        self.record(*mv, None);
+        self.apply_legal(mv);
+        // Only 1000 void deals in a row fail; the state then stays void (scored 0).
+        let _ = self.after_move();
+    }
+
+    fn move_to_string(&self, mv: &CardMove) -> String {
+        mv.to_string()
+    }
+
+    /// A word in any letter case (`"Pass"`, `"ASCEND 9C"`), else the text read as the cards of
+    /// a play. Errors: `InvalidCard` for a token that is no card.
+    fn parse_move(&self, text: &str) -> Result<CardMove> {
+        parse_move(text)
+    }
+
+    fn builtin_move(&mut self, policy: Policy) -> Result<CardMove> {
+        let mv = self.choose(policy)?;
+        Ok(to_cards(&self.state, mv))
+    }
+
+    fn apply_builtin(&mut self, policy: Policy) -> Result<CardMove> {
+        self.check_no_pending("builtin move")?;
+        let mv = self.choose(policy)?;
+        let cards = to_cards(&self.state, mv);
+        self.record(cards, Some(policy));
+        // The shape-level move, as `simulate` applies it (it takes the same cards, `cards_of`).
+        self.state.apply_unchecked(mv);
+        self.after_move()?;
+        Ok(cards)
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn legal_actions(&self) -> Vec<usize> {
+        actions::legal(&self.state, &self.pending)
+    }
+
+    fn apply_action(&mut self, action: usize) -> Result<()> {
+        let Some(what) = actions::decode(action) else {
+            return Err(bad_action(action));
+        };
+        if self.state.is_terminal() {
+            return Err(deal_over(format!("action {action}")));
+        }
+        match what {
+            Action::Card(card) => self.apply_card_action(action, card),
+            Action::Stop => self.apply_stop(),
+            Action::Move(mv) => self.apply_move(&mv),
+        }
+    }
+
+    fn action_to_string(&self, action: usize) -> Result<String> {
+        actions::name(action).ok_or_else(|| bad_action(action))
+    }
+
+    fn pending_cards(&self) -> Multiset {
+        self.pending
+    }
+
+    /// Keys: `game`, `seat`, `phase` (`"hidden_choice"` for the seats not making a secret
+    /// 明保/暗保 or 明独/暗独 choice), `current_player` (`None` then too), `hand`, `hand_sizes`,
+    /// `scepter` (the mark holder), `emperor`, `dengji_card`, `guard` (only to the guard
+    /// himself until revealed by 明保 or by playing the 登基 card), `mode` (`secret_solo` reads
+    /// `normal` to all but the emperor), `play_to_beat` (suitless, `"BJ 9 9"`),
+    /// `finishing_order`, `abdications`, `redeals`, `tribute` (the previous places 进贡 was made
+    /// from, or `None`).
+    fn observation(&self, seat: usize) -> Result<Observation> {
+        check_seat(seat, PLAYERS)?;
+        Ok(observe::observe(&self.state, self.redeals, seat as u8))
+    }
+
+    fn history_len(&self) -> usize {
+        self.history.len()
+    }
+
+    /// A play reads as its cards; 暗保 and 暗独 are secret to the other seats (they would name
+    /// the guard, or tell a solo emperor from one with a guard), every other move is public.
+    fn history_entry(&self, i: usize) -> HistoryEntry {
+        let r = &self.history[i];
+        let text = r.mv.to_string();
+        let secret = matches!(r.mv, Move::SecretGuard | Move::SecretSolo);
+        HistoryEntry {
+            seat: usize::from(r.seat),
+            applied: text.clone(),
+            public_view: (!secret).then(|| text.clone()),
+            mover_view: text,
+            builtin: r.builtin,
+            deal: r.deal,
+        }
+    }
+
+    fn deal_number(&self) -> u32 {
+        self.redeals
+    }
+
+    /// `simulate`'s row (`redeals` = the 黄局 redeals before this deal).
+    fn result_row(&self, row: &mut [i32]) -> Result<()> {
+        if !self.state.is_terminal() {
+            return Err(not_over());
+        }
+        write_row(&self.state, self.redeals as i32, row);
+        Ok(())
+    }
+}
+
+fn bad_action(action: usize) -> ZhipaiError {
+    ZhipaiError::invalid_value("action", action, format!("expected 0 to {}", NUM_ACTIONS - 1))
+}
+
+impl Game for BaohuangRules {
+    type State = DealState;
+
+    fn new_deal(&self, seed: u64, index: u64) -> Result<DealState> {
+        Ok(DealState::new_deal(self, seed, index))
+    }
+
+    /// Five hands in playing order making the deck, dealt round the table (216 cards: one of
+    /// 44, the seat dealt first, and four of 43, §C.1). `dealer` = the seat holding the scepter BJ (it must hold a BJ), as hand
+    /// evaluation reads it; `None` = one of the BJ copies drawn uniformly from the deal's
+    /// generator (`deal_rng(seed, 0)`), as the shuffle makes it. `kitty`, `level` and `trump`
+    /// are refused by name (Baohuang has none: every card is dealt, suits never rank, §C.1,
+    /// §C.2). A void deal ends the deal (see [`DealState::from_hands`]).
+    fn deal_from(&self, setup: &DealSetup) -> Result<DealState> {
+        refuse_foreign_fields(setup)?;
+        let hands: [Multiset; PLAYERS] = setup.hands.clone().try_into().map_err(|h: Vec<_>| {
+            ZhipaiError::invalid_value("hands", format!("{} hands", h.len()), "Baohuang deals 5")
+        })?;
+        let mut rng = deal_rng(setup.seed, 0);
+        let scepter = match setup.dealer {
+            Some(d) => builtin::dealer_scepter(&hands, d)?,
+            None => builtin::draw_scepter(&hands, &mut rng)?,
+        };
+        // The first-dealt seat holds the most cards (the lowest such seat, as evaluation).
+        let first_dealt = (0..PLAYERS).max_by_key(|&s| (hands[s].len(), PLAYERS - s)).unwrap_or(0);
+        DealState::from_hands(self, hands, scepter, first_dealt as u8, rng)
+    }
+
+    fn columns(&self) -> Vec<Column> {
+        builtin::columns()
+    }
+}
+
+/// `kitty`, `level` and `trump` have no meaning in Baohuang: named, not ignored.
+fn refuse_foreign_fields(setup: &DealSetup) -> Result<()> {
+    if let Some(k) = &setup.kitty {
+        return Err(ZhipaiError::invalid_value(
+            "kitty",
+            k,
+            "Baohuang has no kitty: all cards are dealt (baohuang.md §C.1)",
+        ));
+    }
+    if let Some(level) = setup.level {
+        let shown = level.map_or("NT".to_string(), |r| r.symbol().to_string());
+        return Err(ZhipaiError::invalid_value(
+            "level",
+            shown,
+            "Baohuang has no level rank (baohuang.md §C.2)",
+        ));
+    }
+    if let Some(trump) = setup.trump {
+        let shown = trump.map_or("NT".to_string(), |s| s.letter().to_string());
+        return Err(ZhipaiError::invalid_value(
+            "trump",
+            shown,
+            "Baohuang has no trump: suits never rank (baohuang.md §C.2)",
+        ));
+    }
+    Ok(())
+}
