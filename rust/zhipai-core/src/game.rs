@@ -39,6 +39,16 @@ use std::fmt::Debug;
 /// The generator every deal and algorithm draws from (ChaCha8: fast, portable, reproducible).
 pub type GameRng = ChaCha8Rng;
 
+/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
+/// `index` (independent streams, reproducible from `(seed, index)` alone). [`Game::new_deal`]
+/// and `simulate` (`rollout.rs`) both start deal `index` from it, so they deal alike.
+pub fn deal_rng(seed: u64, index: u64) -> GameRng {
+    use rand::SeedableRng;
+    let mut rng = GameRng::seed_from_u64(seed);
+    rng.set_stream(index);
+    rng
+}
+
 /// The phase of a deal, in one vocabulary for every game. The trick play is [`Phase::Play`] and
 /// the end [`Phase::Done`] everywhere; the other phases belong to one game each.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -30,14 +30,8 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-/// The generator of deal `index` in a run seeded with `seed`: ChaCha8 keyed by `seed`, on stream
-/// `index` (independent streams, reproducible from `(seed, index)` alone).
-pub fn deal_rng(seed: u64, index: u64) -> ChaCha8Rng {
-    use rand::SeedableRng;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(index);
-    rng
-}
+/// The generator of deal `index` of a run (defined with the game contract, which deals alike).
+pub use crate::game::deal_rng;
 
 /// A game that can play complete deals for simulation. Implemented by each game's rules type.
 pub trait DealSimulator: Sync {

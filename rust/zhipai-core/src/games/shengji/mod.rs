@@ -7,10 +7,14 @@
 
 pub mod chaodi;
 pub mod declare;
+pub mod game;
 pub mod kitty;
+pub mod listing;
+pub mod move_text;
 pub mod moves;
 pub mod options;
 pub mod policy;
+pub mod row;
 pub mod scoring;
 pub mod session;
 pub mod simulator;
