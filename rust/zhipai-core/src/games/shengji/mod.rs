@@ -20,6 +20,9 @@ pub mod session;
 pub mod simulator;
 pub mod state;
 
+#[cfg(test)]
+mod game_tests;
+
 use crate::error::{Result, ZhipaiError};
 use crate::options::{unknown_option, OptionInfo, OptionValue};
 
