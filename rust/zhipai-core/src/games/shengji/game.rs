@@ -10,8 +10,8 @@ use super::ShengjiRules;
 use crate::cards::{Card, Rank, NUM_KINDS};
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
-    check_seat, deal_rng, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
-    Observation, Phase,
+    check_seat, deal_over, deal_rng, not_over, Column, DealSetup, Game, GameRng, GameState,
+    HistoryEntry, Observation, Phase,
 };
 use crate::multiset::Multiset;
 use crate::policy::Policy;
@@ -26,6 +26,10 @@ use crate::policy::Policy;
 /// the `random` policy does, which is *not* uniform over the legal leads: a lead is drawn
 /// uniformly from the lead candidates (every single-unit lead, and each suit's whole holding
 /// when it is a throw); declarations, burials and follows are uniform.
+///
+/// While a move is being built card by card ([`GameState::pending_cards`]), the whole-move
+/// verbs still describe the decision (list, count, sample), but [`GameState::apply_move`],
+/// [`GameState::check_move`] and the built-in moves are refused until the actions finish it.
 ///
 /// **Integer actions** (55, card by card as [`Deal::apply_action`]):
 ///
@@ -206,7 +210,11 @@ impl GameState for DealState {
     }
 
     fn builtin_move(&mut self, policy: Policy) -> Result<Move> {
-        self.check_idle(format!("{policy:?} move"))?;
+        let name = match policy {
+            Policy::Random => "random move",
+            Policy::Greedy => "greedy move",
+        };
+        self.check_idle(name)?;
         match policy {
             Policy::Random => self.deal.random_move(),
             Policy::Greedy => self.deal.greedy_move(),
@@ -235,6 +243,9 @@ impl GameState for DealState {
     }
 
     fn apply_action(&mut self, action: usize) -> Result<()> {
+        if self.is_terminal() {
+            return Err(deal_over(format!("action {action}")));
+        }
         let before = self.before_move();
         let phase = self.deal.phase();
         let mut cards = self.deal.building();

@@ -555,14 +555,16 @@ fn check_history(s: &DealState) {
     for q in 0..4 {
         let seen = s.history_seen_by(q);
         assert!(seen.iter().all(|(p, m)| m != "pass" || *p == q));
-        let burials: Vec<&String> =
-            seen.iter().filter(|(_, m)| m.starts_with("bury")).map(|(_, m)| m).collect();
-        assert_eq!(burials.len(), 1);
-        if q == dealer {
-            assert_eq!(burials[0].split_whitespace().count(), 7); // "bury" + 6 cards
-        } else {
-            assert_eq!(burials[0], "bury");
+        // Each burial (one, or more after 炒底 overcalls) shows its cards to its burier only.
+        let mut burials = 0;
+        for e in s.history().iter().filter(|e| e.applied.starts_with("bury")) {
+            let view = e.seen_by(q).unwrap();
+            assert_eq!(view == e.applied, q == e.seat, "{view}");
+            assert!(view == e.applied || view == "bury");
+            burials += 1;
         }
+        assert_eq!(seen.iter().filter(|(_, m)| m.starts_with("bury")).count(), burials);
+        assert!(seen.iter().any(|(p, m)| *p == dealer && m.starts_with("bury")));
         let plays = seen.iter().filter(|(_, m)| m.starts_with("play")).count();
         assert_eq!(plays, s.history().iter().filter(|e| e.applied.starts_with("play")).count());
     }
@@ -570,7 +572,7 @@ fn check_history(s: &DealState) {
 }
 
 #[test]
-fn a_failed_throw_reads_as_at_the_table() {
+fn failed_throws_read_as_at_the_table_and_points_add_up() {
     // Find failed throws in random 2-deck deals: the history shows the forced part and the
     // attempt to everyone; the applied text is the attempt.
     let r = rules("tractor", &[]);
@@ -590,14 +592,21 @@ fn a_failed_throw_reads_as_at_the_table() {
                 found += 1;
             }
         }
-        let o = s.observation(0).unwrap();
-        let Some(Value::List(won)) = o.get("points_won") else { panic!() };
-        let total: i64 = won.iter().map(|v| if let Value::Int(n) = v { *n } else { 0 }).sum();
-        let res = s.deal().result().unwrap();
-        assert_eq!(total as i32, res.trick_points + res.dealer_team_points);
-        assert_eq!(o.get("tricks"), Some(&Value::Int(res.tricks as i64)));
+        points_won_add_up_per_team(&s);
     }
     assert!(found > 0);
+}
+
+/// The observation's `points_won` per seat add up to the deal's points of each team (§7.1).
+fn points_won_add_up_per_team(s: &DealState) {
+    let o = s.observation(0).unwrap();
+    let Some(Value::List(won)) = o.get("points_won") else { panic!("{o:?}") };
+    let won: Vec<i64> = won.iter().map(|v| if let Value::Int(n) = v { *n } else { -1 }).collect();
+    let res = s.deal().result().unwrap();
+    let d = res.dealer as usize;
+    assert_eq!((won[d] + won[(d + 2) % 4]) as i32, res.dealer_team_points, "{won:?}");
+    assert_eq!((won[(d + 1) % 4] + won[(d + 3) % 4]) as i32, res.trick_points, "{won:?}");
+    assert_eq!(o.get("tricks"), Some(&Value::Int(res.tricks as i64)));
 }
 
 #[test]
@@ -612,6 +621,40 @@ fn the_kitty_is_seen_by_its_burier_only() {
         let kitty = s.observation(q).unwrap().get("kitty").cloned().unwrap();
         assert_eq!(matches!(kitty, Value::Cards(m) if m.len() == 8), q == dealer);
     }
+}
+
+#[test]
+fn chaodi_offers_are_private_and_the_kitty_follows_its_burier() {
+    // With 炒底 a seat is offered only when it holds a stronger declaration: private, as while
+    // dealing; after an overcall the new burier alone sees the kitty.
+    let r = rules("tractor", &[("chaodi", OptionValue::Bool(true))]);
+    let (mut offers, mut overcalls) = (0, 0);
+    for i in 0..120 {
+        let policy = if i % 2 == 0 { Policy::Random } else { Policy::Greedy };
+        let mut s = r.new_deal(6, i).unwrap();
+        while !s.is_terminal() {
+            let seat = s.current_player().unwrap();
+            let chaodi = s.phase() == Phase::Chaodi;
+            if chaodi {
+                offers += 1;
+                for q in 0..4 {
+                    let asked = s.observation(q).unwrap().get("current_player").cloned();
+                    assert_eq!(asked, Some(Value::from((q == seat).then_some(seat))));
+                }
+            }
+            let mv = s.apply_builtin(policy).unwrap();
+            overcalls += (chaodi && matches!(mv, Move::Declare(_))) as usize;
+            if s.phase() == Phase::Play {
+                let owner = s.deal().kitty_owner().unwrap() as usize;
+                for q in 0..4 {
+                    let kitty = s.observation(q).unwrap().get("kitty").cloned().unwrap();
+                    assert_eq!(kitty != Value::None, q == owner, "seat {q}, owner {owner}");
+                }
+            }
+        }
+        check_history(&s);
+    }
+    assert!(offers > 5 && overcalls > 0, "{offers} {overcalls}");
 }
 
 #[test]
