@@ -7,7 +7,6 @@
 use super::combos::Format;
 use super::follow::FollowMoves;
 use super::lead::check_lead;
-use super::lead_candidates::for_each_unit_lead;
 use super::order::TRUMP;
 use super::rules::TrickRules;
 use crate::cards::{CardSet, NUM_KINDS};
@@ -54,18 +53,29 @@ pub fn lead_mask(tr: &TrickRules, hand: &Multiset, building: &Multiset) -> u64 {
     mask
 }
 
-/// Whether some single trump unit held in `hand` contains `part`.
+/// Whether some single trump unit held in `hand` contains `part` (trump cards, held): one kind
+/// (a single, pair or triple of it), or a run of `m ≥ 2` copies per index over linked
+/// consecutive strength indices, one kind per index (§4.1–§4.2). Any kind held `m` times may
+/// fill an index of the run, so equal kinds (the off-suit level cards, §3.1) each make their
+/// own run.
 fn completes_to_trump_unit(tr: &TrickRules, hand: &Multiset, part: &Multiset) -> bool {
-    let trumps = hand.restrict(tr.order.suit_mask(TRUMP));
-    let mut found = false;
-    let _ = for_each_unit_lead(tr, &trumps, &mut |u| {
-        if u.contains_all(part) {
-            found = true;
-            return ControlFlow::Break(());
-        }
-        ControlFlow::Continue(())
-    });
-    found
+    let kinds = part.kinds();
+    if kinds.len() <= 1 {
+        return true;
+    }
+    // The fewest copies per index a run through `part` needs; more only makes it harder.
+    let m = kinds.iter().map(|c| part.count(c)).max().unwrap_or(1).max(2);
+    if m > (tr.decks as usize).min(3) {
+        return false;
+    }
+    let held = hand.at_least(m).intersect(tr.order.suit_mask(TRUMP));
+    let idx = tr.order.index_mask(TRUMP, kinds);
+    if !kinds.minus(held).is_empty() || idx.count_ones() != kinds.len() {
+        return false; // a kind held too few times, or two kinds at one index
+    }
+    let (low, high) = (idx.trailing_zeros() as usize, 31 - idx.leading_zeros() as usize);
+    (low..high).all(|i| tr.order.linked(TRUMP, i))
+        && (low..=high).all(|i| !tr.order.kinds_at(TRUMP, i).intersect(held).is_empty())
 }
 
 /// The mask of a follow to `lead` being built from `hand`: the cards some legal follow

@@ -7,14 +7,21 @@
 
 pub mod chaodi;
 pub mod declare;
+pub mod game;
 pub mod kitty;
+pub mod listing;
+pub mod move_text;
 pub mod moves;
 pub mod options;
 pub mod policy;
+pub mod row;
 pub mod scoring;
 pub mod session;
 pub mod simulator;
 pub mod state;
+
+#[cfg(test)]
+mod game_tests;
 
 use crate::error::{Result, ZhipaiError};
 use crate::options::{unknown_option, OptionInfo, OptionValue};

@@ -47,10 +47,9 @@ use crate::policy::Policy;
 use crate::sample::below;
 use crate::tricks::building;
 use crate::tricks::combos::{decompose_into, single_card, Format};
-use crate::tricks::lead_candidates::sample_lead;
 use crate::tricks::order::TRUMP;
 use crate::tricks::winner::{one_kind_unit, trick_winner_of, tuple_winner};
-use crate::tricks::{check_lead_into, check_throw, sample_follow, FollowMoves, TrickRules};
+use crate::tricks::{check_lead_into, check_throw, FollowMoves, TrickRules};
 use rand::seq::SliceRandom;
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -531,27 +530,8 @@ impl Deal {
     }
 
     fn bury(&mut self, cards: Multiset) -> Result<()> {
-        let (_, k) = hand_and_kitty(self.rules.decks);
+        self.check_burial(&cards)?;
         let d = self.to_move as usize;
-        if cards.len() != k {
-            return Err(ZhipaiError::illegal_play(
-                format!("burial {cards}"),
-                format!("bury exactly {k} cards"),
-            ));
-        }
-        if !self.hands[d].contains_all(&cards) {
-            return Err(ZhipaiError::illegal_play(format!("burial {cards}"), "cards not held"));
-        }
-        if let Some(restricted) = self.bury_restricted() {
-            let spare = self.hands[d].len() - self.hands[d].count_in(restricted);
-            let must = k.saturating_sub(spare);
-            if cards.count_in(restricted) > must {
-                return Err(ZhipaiError::illegal_play(
-                    format!("burial {cards}"),
-                    "kitty_bury_restrictions forbid these cards while others can be buried",
-                ));
-            }
-        }
         self.hands[d].remove_all(&cards)?;
         self.kitty = cards;
         self.kitty_owner = d as u8;
@@ -574,13 +554,7 @@ impl Deal {
 
     /// The kinds the burial restriction avoids, if any.
     fn bury_restricted(&self) -> Option<CardSet> {
-        match self.rules.declare.kitty_bury_restrictions {
-            KittyBuryRestrictions::None => None,
-            KittyBuryRestrictions::NoPoints => Some(point_kinds()),
-            KittyBuryRestrictions::NoTrumps => {
-                Some(self.tr.as_ref().expect("after dealing").order.suit_mask(TRUMP))
-            }
-        }
+        restricted_kinds(self.rules.declare.kitty_bury_restrictions, self.tr.as_deref())
     }
 
     fn tr(&self) -> &TrickRules {
@@ -814,74 +788,6 @@ impl Deal {
         self.apply_move(mv)
     }
 
-    // ---------------------------------------------------------------- random policy
-
-    /// Draw the player-to-move's move under [`Policy::Random`]: a uniform choice among pass and
-    /// the legal bids; a uniformly random set of physical cards to bury (within the burial
-    /// restriction); a lead drawn uniformly from the lead candidates ([`for_each_lead_candidate`]);
-    /// a follow drawn uniformly from the legal follows ([`sample_follow`], the distribution of
-    /// `FollowMoves::sample`).
-    pub fn random_move(&mut self) -> Result<Move> {
-        let p = self.to_move as usize;
-        Ok(match self.phase {
-            Phase::Done => {
-                return Err(ZhipaiError::illegal_play("random move", "the deal is over"))
-            }
-            Phase::Dealing | Phase::Chaodi => {
-                let mut bids = [None; 24];
-                let mut n = 0;
-                self.declaring.for_each_legal_bid(self.to_move, &self.hands[p], |b| {
-                    bids[n] = Some(b);
-                    n += 1;
-                });
-                let pick = below(&mut self.rng, n as u32 + 1) as usize;
-                if pick == n {
-                    Move::Pass
-                } else {
-                    Move::Declare(bids[pick].expect("filled"))
-                }
-            }
-            Phase::Burying => Move::Bury(self.random_burial()),
-            Phase::Playing if self.played == 0 => {
-                let tr = self.tr.as_deref().expect("after dealing");
-                Move::Play(sample_lead(tr, &self.hands[p], &mut self.rng))
-            }
-            Phase::Playing => {
-                let tr = self.tr.as_deref().expect("after dealing");
-                Move::Play(sample_follow(tr, &self.lead_format, &self.hands[p], &mut self.rng)?)
-            }
-        })
-    }
-
-    fn random_burial(&mut self) -> Multiset {
-        let (_, k) = hand_and_kitty(self.rules.decks);
-        let hand = self.hands[self.to_move as usize];
-        let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
-        // Stack buffers (a dealer holds at most 45 cards): the free cards, then the restricted.
-        let mut buf = [Card::SMALL_JOKER; 3 * NUM_KINDS];
-        let mut n_free = 0;
-        for c in hand.restrict(!restricted).iter() {
-            buf[n_free] = c;
-            n_free += 1;
-        }
-        let mut n = n_free;
-        for c in hand.restrict(restricted).iter() {
-            buf[n] = c;
-            n += 1;
-        }
-        // A uniform k-subset of the physical free cards, topped up with a uniform subset of the
-        // restricted ones when there are fewer than k free cards: only the chosen positions are
-        // drawn (a partial Fisher–Yates shuffle).
-        let take_free = k.min(n_free);
-        draw_front(&mut buf[..n_free], take_free, &mut self.rng);
-        draw_front(&mut buf[n_free..n], k - take_free, &mut self.rng);
-        let mut out = Multiset::EMPTY;
-        for &c in buf[..take_free].iter().chain(&buf[n_free..n_free + k - take_free]) {
-            out.add(c);
-        }
-        out
-    }
-
     /// The move of the greedy player for the seat to move (rules in [`super::policy`]); it
     /// sees only that seat's hand, the cards played and its own burial. Errors with
     /// `IllegalPlay` when the deal is over.
@@ -970,6 +876,15 @@ impl Deal {
             Policy::Random => self.random_move()?,
             Policy::Greedy => self.greedy_move()?,
         };
+        self.apply_policy_move(mv)
+    }
+
+    /// Apply a move drawn by a policy (or from the legal moves) as `simulate` does: a follow
+    /// is recorded without checking it again; every other move is checked (a lead's check also
+    /// builds the trick's format). Moves known to be legal only: an illegal follow leaves the
+    /// deal inconsistent.
+    #[inline]
+    pub(crate) fn apply_policy_move(&mut self, mv: Move) -> Result<()> {
         match mv {
             // Both policies draw follows from the legal follows: no second check.
             Move::Play(cards) if self.phase == Phase::Playing && self.played > 0 => {
@@ -994,6 +909,21 @@ fn check_start(rules: &ShengjiRules, level: Level, dealer: Option<u8>) -> Result
         ));
     }
     Ok(level.rank())
+}
+
+/// The kinds `rule` keeps out of a burial while other cards can be buried (shengji.md §2.4
+/// `kitty_bury_restrictions`), if any; `tr` is the deal's trick rules (set after dealing).
+pub(crate) fn restricted_kinds(
+    rule: KittyBuryRestrictions,
+    tr: Option<&TrickRules>,
+) -> Option<CardSet> {
+    match rule {
+        KittyBuryRestrictions::None => None,
+        KittyBuryRestrictions::NoPoints => Some(point_kinds()),
+        KittyBuryRestrictions::NoTrumps => {
+            Some(tr.expect("trick rules exist after dealing").order.suit_mask(TRUMP))
+        }
+    }
 }
 
 fn point_kinds() -> CardSet {
@@ -1058,18 +988,10 @@ fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
     }
 }
 
-/// Move a uniformly random `k`-subset of `items` to the front, in random order (the first `k`
-/// steps of a Fisher–Yates shuffle, exactly uniform draws).
-fn draw_front<T>(items: &mut [T], k: usize, rng: &mut ChaCha8Rng) {
-    let n = items.len();
-    for i in 0..k.min(n) {
-        let j = i + below(rng, (n - i) as u32) as usize;
-        items.swap(i, j);
-    }
-}
-
 mod chaodi;
 pub mod position;
+mod query;
+mod random;
 #[cfg(test)]
 mod rule_tests;
 #[cfg(test)]

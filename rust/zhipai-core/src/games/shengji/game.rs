@@ -1,0 +1,402 @@
+//! The Shengji family under the game contract ([`crate::game`]): [`DealState`] (one deal in
+//! progress) and `impl Game for ShengjiRules` (shengji.md §1–§8).
+
+use super::listing;
+use super::move_text::{self, Record};
+use super::moves::Move;
+use super::scoring::Level;
+use super::state::{self, Deal, NUM_ACTIONS, NUM_PLAYERS, STOP};
+use super::ShengjiRules;
+use crate::cards::{Card, Rank, NUM_KINDS};
+use crate::deal::deal_rng;
+use crate::error::{Result, ZhipaiError};
+use crate::game::{
+    check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
+    Observation, Phase,
+};
+use crate::multiset::Multiset;
+use crate::policy::Policy;
+
+/// One Shengji-family deal in progress (tractor 1–3 decks, tractor_jj, eighty_points): the
+/// [`Deal`] state machine (which owns the deal's generator), the history records and the
+/// bookkeeping of the observation (the last burial, card points won per seat).
+///
+/// **Whole moves** ([`Move`], text `pass`, `declare 2H 2H`, `bury <cards>`, `play <cards>`):
+/// see [`super::listing`] for the order and limits of [`GameState::legal_moves`] (burials,
+/// leads and follows can have millions of choices). [`GameState::sample_legal_move`] draws as
+/// the `random` policy does, which is *not* uniform over the legal leads: a lead is drawn
+/// uniformly from the lead candidates (every single-unit lead, and each suit's whole holding
+/// when it is a throw); declarations, burials and follows are uniform.
+///
+/// While a move is being built card by card ([`GameState::pending_cards`]), the whole-move
+/// verbs still describe the decision (list, count, sample), but [`GameState::apply_move`],
+/// [`GameState::check_move`] and the built-in moves are refused until the actions finish it.
+///
+/// **Integer actions** (55, card by card as [`Deal::apply_action`]):
+///
+/// | action | meaning |
+/// |---|---|
+/// | `0..=53` | add one card of kind `a` (`Card::from_index`: S 2…A = 0…12, H 13…25, D 26…38, C 39…51, SJ 52, BJ 53) to the bid, burial or play being built |
+/// | `54` (`stop`) | end a bid while declaring or in a 炒底 offer (`pass` when nothing was added), or end a lead |
+///
+/// A burial ends by itself at the kitty size, a follow at the lead's number of cards. The mask
+/// holds exactly the actions after which the move can still be completed to a legal one. Text:
+/// the card (`"9C"`, `"BJ"`) or `"stop"`.
+///
+/// **Returns**: levels gained by the seat's team at the end (shengji.md §8): `+levels` for the
+/// two seats of the side that gains, `-levels` for the others, so they sum to 0; a take-over
+/// without levels is 0 everywhere (never `-0.0`).
+#[derive(Clone, Debug)]
+pub struct DealState {
+    deal: Deal,
+    records: Vec<Record>,
+    /// The last burial made (seen by the seat the kitty belongs to).
+    buried: Option<Multiset>,
+    /// Card points won in completed tricks, per seat (§7.1).
+    won: [i32; NUM_PLAYERS],
+}
+
+impl DealState {
+    /// The state of a deal at its first decision.
+    pub fn new(deal: Deal) -> DealState {
+        DealState { deal, records: Vec::new(), buried: None, won: [0; NUM_PLAYERS] }
+    }
+
+    /// The underlying deal (read only: moves go through the state, which records them).
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+
+    /// Apply `mv` for the seat to move — checked ([`Deal::apply`]) or, when `checked` is false,
+    /// as `simulate` applies a policy's move — and record it.
+    fn step(&mut self, mv: Move, checked: bool, builtin: Option<Policy>) -> Result<()> {
+        let before = self.before_move();
+        if checked {
+            self.deal.apply(mv)?;
+        } else {
+            self.deal.apply_policy_move(mv)?;
+        }
+        self.record(before, mv, builtin);
+        Ok(())
+    }
+
+    /// What [`DealState::record`] needs to know of the deal before a move.
+    fn before_move(&self) -> Before {
+        let trick = self.deal.current_trick();
+        Before {
+            seat: self.deal.current_player().unwrap_or(0),
+            plays: trick.len(),
+            // Only the last play of a trick needs the points before it.
+            points: if trick.len() + 1 == NUM_PLAYERS { trick.iter().map(points).sum() } else { 0 },
+        }
+    }
+
+    /// Record `mv`, just applied: the history, the burial, the points of a completed trick.
+    fn record(&mut self, before: Before, mv: Move, builtin: Option<Policy>) {
+        let mut played = Multiset::EMPTY;
+        match mv {
+            Move::Bury(m) => self.buried = Some(m),
+            Move::Play(m) if before.plays == 0 => {
+                // A failed throw is reduced to its forced part: record what was played.
+                played = self.deal.current_trick().first().copied().unwrap_or(m);
+            }
+            Move::Play(m) => {
+                played = m;
+                if before.plays + 1 == NUM_PLAYERS {
+                    let winner = self.deal.leader() as usize;
+                    self.won[winner] += before.points + points(&m);
+                }
+            }
+            Move::Pass | Move::Declare(_) => {}
+        }
+        self.records.push(Record { seat: before.seat, mv, played, builtin });
+    }
+
+    fn check_idle(&self, what: impl std::fmt::Display) -> Result<()> {
+        if self.deal.building().is_empty() {
+            Ok(())
+        } else {
+            Err(ZhipaiError::illegal_play(
+                what,
+                "a card-by-card move is being built; finish it with apply_action",
+            ))
+        }
+    }
+}
+
+/// The deal just before a move (see [`DealState::record`]).
+#[derive(Clone, Copy)]
+struct Before {
+    seat: u8,
+    /// Plays already in the current trick.
+    plays: usize,
+    /// Their card points.
+    points: i32,
+}
+
+/// Card points of `m` (§7.1).
+fn points(m: &Multiset) -> i32 {
+    m.iter().map(|c| c.points() as i32).sum()
+}
+
+/// The contract's phase of a deal phase.
+fn phase_of(p: state::Phase) -> Phase {
+    match p {
+        state::Phase::Dealing => Phase::Dealing,
+        state::Phase::Burying => Phase::Burying,
+        state::Phase::Chaodi => Phase::Chaodi,
+        state::Phase::Playing => Phase::Play,
+        state::Phase::Done => Phase::Done,
+    }
+}
+
+/// `"S"`, `"H"`, `"D"`, `"C"`, or `"NT"` (no-trump).
+fn trump_text(t: Option<crate::cards::Suit>) -> String {
+    t.map_or("NT".to_string(), |s| s.letter().to_string())
+}
+
+impl GameState for DealState {
+    type Move = Move;
+
+    fn num_players(&self) -> usize {
+        NUM_PLAYERS
+    }
+
+    fn current_player(&self) -> Option<usize> {
+        self.deal.current_player().map(usize::from)
+    }
+
+    fn phase(&self) -> Phase {
+        phase_of(self.deal.phase())
+    }
+
+    /// Levels gained by the seat's team (see [`DealState`]); zeros before the end.
+    fn returns(&self) -> Vec<f64> {
+        let r = self.deal.returns().unwrap_or([0.0; NUM_PLAYERS]);
+        r.iter().map(|v| v + 0.0).collect() // + 0.0: no -0.0 from a zero-level split
+    }
+
+    fn legal_moves(&self, limit: usize) -> Vec<Move> {
+        listing::legal_moves(&self.deal, limit)
+    }
+
+    fn count_legal_moves(&self) -> u64 {
+        listing::count_legal_moves(&self.deal)
+    }
+
+    fn sample_legal_move(&self, rng: &mut GameRng) -> Option<Move> {
+        self.deal.random_move_with(rng).ok()
+    }
+
+    fn check_move(&self, mv: &Move) -> Result<()> {
+        self.deal.check(*mv)
+    }
+
+    fn apply_move(&mut self, mv: &Move) -> Result<()> {
+        self.step(*mv, true, None)
+    }
+
+    fn apply_move_unchecked(&mut self, mv: &Move) {
+        debug_assert!(self.check_move(mv).is_ok(), "illegal move {mv}: {:?}", self.check_move(mv));
+        let r = self.step(*mv, false, None);
+        debug_assert!(r.is_ok(), "{r:?}");
+    }
+
+    fn move_to_string(&self, mv: &Move) -> String {
+        mv.to_string()
+    }
+
+    fn parse_move(&self, text: &str) -> Result<Move> {
+        move_text::parse_move(&self.deal, text)
+    }
+
+    fn builtin_move(&mut self, policy: Policy) -> Result<Move> {
+        let name = match policy {
+            Policy::Random => "random move",
+            Policy::Greedy => "greedy move",
+        };
+        self.check_idle(name)?;
+        match policy {
+            Policy::Random => self.deal.random_move(),
+            Policy::Greedy => self.deal.greedy_move(),
+        }
+    }
+
+    fn apply_builtin(&mut self, policy: Policy) -> Result<Move> {
+        let mv = self.builtin_move(policy)?;
+        self.step(mv, false, Some(policy))?;
+        Ok(mv)
+    }
+
+    fn num_distinct_actions(&self) -> usize {
+        NUM_ACTIONS
+    }
+
+    fn legal_actions(&self) -> Vec<usize> {
+        self.deal.legal_actions()
+    }
+
+    fn legal_action_mask(&self, out: &mut [bool]) {
+        let mask = self.deal.legal_action_mask();
+        for (a, slot) in out.iter_mut().enumerate() {
+            *slot = a < NUM_ACTIONS && mask & (1 << a) != 0;
+        }
+    }
+
+    fn apply_action(&mut self, action: usize) -> Result<()> {
+        if self.is_terminal() {
+            return Err(deal_over(format!("action {action}")));
+        }
+        let before = self.before_move();
+        let phase = self.deal.phase();
+        let mut cards = self.deal.building();
+        if let Some(card) = Card::from_index(action) {
+            cards.add(card);
+        }
+        self.deal.apply_action(action)?;
+        // A move is complete when the deal has applied it and nothing is pending any more.
+        if self.deal.building().is_empty() {
+            let mv = match phase {
+                state::Phase::Dealing | state::Phase::Chaodi => match cards.kinds().first() {
+                    None => Move::Pass,
+                    Some(card) => {
+                        Move::Declare(super::declare::Bid { card, count: cards.len() as u8 })
+                    }
+                },
+                state::Phase::Burying => Move::Bury(cards),
+                state::Phase::Playing | state::Phase::Done => Move::Play(cards),
+            };
+            self.record(before, mv, None);
+        }
+        Ok(())
+    }
+
+    fn action_to_string(&self, action: usize) -> Result<String> {
+        match Card::from_index(action) {
+            Some(card) => Ok(card.to_string()),
+            None if action == STOP => Ok("stop".to_string()),
+            None => Err(ZhipaiError::invalid_value(
+                "action",
+                action,
+                format!("actions are 0 to {NUM_KINDS} (card kinds, then stop)"),
+            )),
+        }
+    }
+
+    fn pending_cards(&self) -> Multiset {
+        self.deal.building()
+    }
+
+    /// Keys (besides `game` = `"shengji"`, `seat`, `phase`, `current_player`, `hand`,
+    /// `hand_sizes`): `level` (rank text, `"NT"` on the joker-only level), `dealer` (`None`
+    /// until known in hand 1), `trump` (`"S"`/`"H"`/`"D"`/`"C"`/`"NT"`, `None` while dealing),
+    /// `declaration` (`(seat, cards)` of the winning declaration so far, or `None`), `kitty` (the
+    /// seat's own burial when the kitty lying there is its own — the dealer's, or a 炒底
+    /// overcaller's once buried — else `None`), `current_trick` (`(seat, cards)`, leader first),
+    /// `points_won` (card points per seat in completed tricks), `tricks` (completed). While
+    /// declaring (dealing, 炒底) a seat is asked only when it holds a legal declaration, so
+    /// `current_player` is `None` to the other seats.
+    fn observation(&self, seat: usize) -> Result<Observation> {
+        check_seat(seat, NUM_PLAYERS)?;
+        let d = &self.deal;
+        let mut o = Observation::default();
+        o.set("game", "shengji");
+        o.set("seat", seat);
+        o.set("phase", self.phase().name());
+        let private = matches!(d.phase(), state::Phase::Dealing | state::Phase::Chaodi);
+        let asked = self.current_player().filter(|&p| !private || p == seat);
+        o.set("current_player", asked);
+        o.set("level", d.level().map_or("NT".to_string(), |r| r.to_string()));
+        o.set("dealer", d.dealer());
+        o.set("trump", d.trump().map(trump_text));
+        let declaration = d.declaring().winner().map(|(p, b)| {
+            (p, Multiset::from_cards(&vec![b.card; b.count as usize]).expect("≤ 3 copies"))
+        });
+        o.set("declaration", declaration);
+        o.set("hand", d.hand(seat as u8));
+        // The last burial is seen by its burier (the dealer, or a 炒底 overcaller once buried).
+        let own_kitty = d.kitty_owner().or(d.dealer()) == Some(seat as u8);
+        o.set("kitty", self.buried.filter(|_| own_kitty));
+        o.set("hand_sizes", (0..4u8).map(|p| d.hand(p).len()).collect::<Vec<_>>());
+        o.set("current_trick", self.current_trick());
+        o.set("points_won", self.won.to_vec());
+        o.set("tricks", d.tricks_played() as u32);
+        Ok(o)
+    }
+
+    fn history_len(&self) -> usize {
+        self.records.len()
+    }
+
+    fn history_entry(&self, i: usize) -> HistoryEntry {
+        self.records[i].entry()
+    }
+
+    fn result_row(&self, row: &mut [i32]) -> Result<()> {
+        let r = self.deal.result().ok_or_else(not_over)?;
+        let rules = self.deal.rules();
+        rules.check_row(row)?;
+        rules.write_row_at(r, self.deal.level(), row);
+        Ok(())
+    }
+}
+
+impl DealState {
+    /// The current trick as `(seat, cards)`, leader first.
+    fn current_trick(&self) -> Vec<(usize, Multiset)> {
+        let leader = self.deal.leader() as usize;
+        let trick = self.deal.current_trick();
+        trick.iter().enumerate().map(|(i, m)| ((leader + i) % NUM_PLAYERS, *m)).collect()
+    }
+}
+
+impl Game for ShengjiRules {
+    type State = DealState;
+
+    /// Hand 1 at level 2 (random first drawer; the declarations decide the dealer), dealt from
+    /// `deal_rng(seed, index)` exactly as `simulate` deals it.
+    fn new_deal(&self, seed: u64, index: u64) -> Result<DealState> {
+        Ok(DealState::new(Deal::new(self, Rank::TWO, None, &mut deal_rng(seed, index))?))
+    }
+
+    /// A deal of four hands and the kitty (both required, §1.1 sizes). `level`: the dealer
+    /// team's level (`None` = 2, `Some(None)` = the joker-only level under
+    /// `after_A=no_trump_level`). Without `trump` the hands are received card by card in a
+    /// random order with declarations as they come in ([`Deal::from_hands`]); with `trump`
+    /// known nobody declares and the deal starts at the burial ([`Deal::from_hands_declared`]).
+    /// `dealer`: the dealer and first drawer (`None`: hand 1, the declarations decide, or a
+    /// random seat with `trump` known). The deal's generator is `deal_rng(seed, 0)`, as
+    /// `zhipai.shengji.Deal(seed=...)`.
+    fn deal_from(&self, setup: &DealSetup) -> Result<DealState> {
+        let hands: [Multiset; NUM_PLAYERS] =
+            setup.hands.clone().try_into().map_err(|h: Vec<_>| {
+                ZhipaiError::invalid_value("hands", format!("{} hands", h.len()), "Shengji deals 4")
+            })?;
+        let kitty = setup.kitty.ok_or_else(|| {
+            ZhipaiError::invalid_value("kitty", "None", "a Shengji deal needs its kitty (§1.1)")
+        })?;
+        let dealer = match setup.dealer {
+            Some(d) if d >= NUM_PLAYERS => {
+                return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"))
+            }
+            d => d.map(|d| d as u8),
+        };
+        let level = match setup.level {
+            None => Level::from(Rank::TWO),
+            Some(Some(rank)) => Level::from(rank),
+            Some(None) => Level::NO_TRUMP,
+        };
+        let rng = &mut deal_rng(setup.seed, 0);
+        let deal = match setup.trump {
+            Some(trump) => {
+                Deal::from_hands_declared(self, level, trump, dealer, &hands, &kitty, rng)?
+            }
+            None => Deal::from_hands(self, level, dealer, &hands, &kitty, rng)?,
+        };
+        Ok(DealState::new(deal))
+    }
+
+    fn columns(&self) -> Vec<Column> {
+        self.result_columns()
+    }
+}
