@@ -250,8 +250,21 @@ pub struct DealSetup {
     pub trump: Option<Option<Suit>>,
     /// The dealer / first player when fixed; `None` = chosen as `simulate` does.
     pub dealer: Option<usize>,
-    /// Seed of the deal's own generator (chance events and built-in policies).
+    /// The deal's own generator (chance events and built-in policies, and the shuffle when no
+    /// hands are given): stream `stream` of `seed` ([`crate::deal::deal_rng`]), from word
+    /// `word_pos` of that stream (0 = its start; a match hand starts after the seating draw).
     pub seed: u64,
+    pub stream: u64,
+    pub word_pos: u128,
+}
+
+impl DealSetup {
+    /// The deal's generator (see [`DealSetup::seed`]).
+    pub fn rng(&self) -> GameRng {
+        let mut rng = crate::deal::deal_rng(self.seed, self.stream);
+        rng.set_word_pos(self.word_pos);
+        rng
+    }
 }
 
 /// One deal in progress. `Clone` gives an independent copy with its own copy of the generator

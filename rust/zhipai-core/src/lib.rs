@@ -13,7 +13,8 @@
 //!    whole-deal path [`simulator`] ([`simulator::DealSimulator`]) and the built-in [`policy`] names
 //! 5. the games, one folder each: [`games`]
 //! 6. algorithms written once over the games: [`rules`] (presets → a game), [`rollout`]
-//!    (batch simulation), [`eval`] (Monte Carlo evaluation)
+//!    (batch simulation), [`eval`] (Monte Carlo evaluation), [`any_state`] and [`record`] (a deal
+//!    of any game behind one type, with its origin and JSON record)
 
 pub mod any_state;
 pub mod cards;
@@ -26,6 +27,7 @@ pub mod knowledge;
 pub mod multiset;
 pub mod options;
 pub mod policy;
+pub mod record;
 pub mod rollout;
 pub mod rules;
 pub mod sample;

@@ -30,8 +30,10 @@ pub const MAX_RECORD_BYTES: usize = 4 << 20;
 /// Where a deal came from.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Origin {
-    /// Deal `index` of a `simulate` run seeded `seed`.
-    Simulated { seed: u64, index: u64 },
+    /// Deal `index` of a `simulate` run seeded `seed`. `previous_places`: Baohuang with
+    /// `tribute_between_deals = on` only, the places (1 = 大客 … 5 = 大拉, per seat) the 进贡 is
+    /// made from (`None`: seat order, as `simulate`).
+    Simulated { seed: u64, index: u64, previous_places: Option<[u8; 5]> },
     /// A deal of given cards and facts.
     Setup(DealSetup),
 }
@@ -40,15 +42,25 @@ pub enum Origin {
 pub fn new_state(rules: &Rules, origin: &Origin) -> Result<Box<dyn AnyState>> {
     fn make<G: Game>(g: &G, origin: &Origin) -> Result<Box<dyn AnyState>> {
         Ok(Box::new(match origin {
-            Origin::Simulated { seed, index } => g.new_deal(*seed, *index)?,
+            Origin::Simulated { seed, index, .. } => g.new_deal(*seed, *index)?,
             Origin::Setup(setup) => g.deal_from(setup)?,
         }))
     }
-    match rules {
-        Rules::Shengji(r) => make(r, origin),
-        Rules::HongWu(r) => make(r, origin),
-        Rules::Gongzhu(r) => make(r, origin),
-        Rules::Baohuang(r) => make(r, origin),
+    match (rules, origin) {
+        (Rules::Baohuang(r), Origin::Simulated { seed, index, previous_places: Some(p) }) => {
+            Ok(Box::new(crate::games::baohuang::DealState::new_after(r, *seed, *index, Some(*p))?))
+        }
+        (_, Origin::Simulated { previous_places: Some(p), .. }) => {
+            Err(ZhipaiError::invalid_option(
+                "previous_places",
+                format!("{p:?}"),
+                "only Baohuang's tribute between deals (进贡) reads the previous places",
+            ))
+        }
+        (Rules::Shengji(r), _) => make(r, origin),
+        (Rules::HongWu(r), _) => make(r, origin),
+        (Rules::Gongzhu(r), _) => make(r, origin),
+        (Rules::Baohuang(r), _) => make(r, origin),
     }
 }
 
@@ -102,7 +114,12 @@ impl TrackedDeal {
             format: FORMAT.to_string(),
             version: RECORD_VERSION,
             preset: self.rules.preset().to_string(),
-            options: self.rules.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect(),
+            options: self
+                .rules
+                .options()
+                .into_iter()
+                .map(|o| (o.name.to_string(), o.value))
+                .collect(),
             origin: OriginRecord::of(&self.origin),
             moves,
             pending,
@@ -119,7 +136,11 @@ impl TrackedDeal {
     /// replay that does not end in the recorded phase and result.
     pub fn from_json(text: &str) -> Result<TrackedDeal> {
         if text.len() > MAX_RECORD_BYTES {
-            return Err(bad("record", format!("{} bytes", text.len()), "larger than any deal record (4 MiB)")); 
+            return Err(bad(
+                "record",
+                format!("{} bytes", text.len()),
+                "larger than any deal record (4 MiB)",
+            ));
         }
         let record: Record = serde_json::from_str(text)
             .map_err(|e| bad("record", "(JSON)", format!("not a deal record: {e}")))?;
@@ -127,7 +148,11 @@ impl TrackedDeal {
             return Err(bad("format", &record.format, format!("expected {FORMAT:?}")));
         }
         if record.version != RECORD_VERSION {
-            return Err(bad("version", record.version, format!("this zhipai reads version {RECORD_VERSION}")));
+            return Err(bad(
+                "version",
+                record.version,
+                format!("this zhipai reads version {RECORD_VERSION}"),
+            ));
         }
         let overrides: Vec<(String, OptionValue)> =
             record.options.iter().map(|(k, v)| (k.clone(), OptionValue::Str(v.clone()))).collect();
@@ -216,7 +241,11 @@ impl TrackedDeal {
 
 const FORMAT: &str = "zhipai-deal";
 
-fn bad(what: impl std::fmt::Display, value: impl std::fmt::Display, why: impl std::fmt::Display) -> ZhipaiError {
+fn bad(
+    what: impl std::fmt::Display,
+    value: impl std::fmt::Display,
+    why: impl std::fmt::Display,
+) -> ZhipaiError {
     ZhipaiError::invalid_value(format!("deal record {what}"), value, why)
 }
 
@@ -264,6 +293,8 @@ enum OriginRecord {
     Simulated {
         seed: u64,
         index: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        previous_places: Option<[u8; 5]>,
     },
     Setup {
         hands: Vec<String>,
@@ -276,13 +307,26 @@ enum OriginRecord {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         dealer: Option<usize>,
         seed: u64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        stream: u64,
+        /// Text: a JSON number cannot hold every u128.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        word_pos: Option<String>,
     },
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl OriginRecord {
     fn of(origin: &Origin) -> OriginRecord {
         match origin {
-            Origin::Simulated { seed, index } => OriginRecord::Simulated { seed: *seed, index: *index },
+            Origin::Simulated { seed, index, previous_places } => OriginRecord::Simulated {
+                seed: *seed,
+                index: *index,
+                previous_places: *previous_places,
+            },
             Origin::Setup(s) => OriginRecord::Setup {
                 hands: s.hands.iter().map(|h| h.to_string()).collect(),
                 kitty: s.kitty.map(|k| k.to_string()),
@@ -290,14 +334,18 @@ impl OriginRecord {
                 trump: s.trump.map(|t| t.map_or("NT".to_string(), |s| s.letter().to_string())),
                 dealer: s.dealer,
                 seed: s.seed,
+                stream: s.stream,
+                word_pos: (s.word_pos != 0).then(|| s.word_pos.to_string()),
             },
         }
     }
 
     fn to_origin(&self) -> Result<Origin> {
         Ok(match self {
-            OriginRecord::Simulated { seed, index } => Origin::Simulated { seed: *seed, index: *index },
-            OriginRecord::Setup { hands, kitty, level, trump, dealer, seed } => {
+            OriginRecord::Simulated { seed, index, previous_places } => {
+                Origin::Simulated { seed: *seed, index: *index, previous_places: *previous_places }
+            }
+            OriginRecord::Setup { hands, kitty, level, trump, dealer, seed, stream, word_pos } => {
                 let cards = |what: String, t: &str| -> Result<Multiset> {
                     t.parse().map_err(|e| bad(what, quoted(t), e))
                 };
@@ -306,22 +354,44 @@ impl OriginRecord {
                     .enumerate()
                     .map(|(i, h)| cards(format!("origin.hands[{i}]"), h))
                     .collect::<Result<Vec<_>>>()?;
-                let kitty = kitty.as_deref().map(|k| cards("origin.kitty".into(), k)).transpose()?;
+                let kitty =
+                    kitty.as_deref().map(|k| cards("origin.kitty".into(), k)).transpose()?;
                 let level = level
                     .as_deref()
                     .map(|l| match l {
                         "NT" => Ok(None),
-                        _ => l.parse::<Rank>().map(Some).map_err(|e| bad("origin.level", quoted(l), e)),
+                        _ => l
+                            .parse::<Rank>()
+                            .map(Some)
+                            .map_err(|e| bad("origin.level", quoted(l), e)),
                     })
                     .transpose()?;
                 let trump = trump
                     .as_deref()
                     .map(|t| match t {
                         "NT" => Ok(None),
-                        _ => t.parse::<Suit>().map(Some).map_err(|e| bad("origin.trump", quoted(t), e)),
+                        _ => t
+                            .parse::<Suit>()
+                            .map(Some)
+                            .map_err(|e| bad("origin.trump", quoted(t), e)),
                     })
                     .transpose()?;
-                Origin::Setup(DealSetup { hands, kitty, level, trump, dealer: *dealer, seed: *seed })
+                let word_pos = match word_pos {
+                    None => 0,
+                    Some(w) => w.parse().map_err(|_| {
+                        bad("origin.word_pos", quoted(w), "expected a non-negative integer")
+                    })?,
+                };
+                Origin::Setup(DealSetup {
+                    hands,
+                    kitty,
+                    level,
+                    trump,
+                    dealer: *dealer,
+                    seed: *seed,
+                    stream: *stream,
+                    word_pos,
+                })
             }
         })
     }

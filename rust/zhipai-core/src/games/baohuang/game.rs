@@ -408,7 +408,7 @@ impl Game for BaohuangRules {
         let hands: [Multiset; PLAYERS] = setup.hands.clone().try_into().map_err(|h: Vec<_>| {
             ZhipaiError::invalid_value("hands", format!("{} hands", h.len()), "Baohuang deals 5")
         })?;
-        let mut rng = deal_rng(setup.seed, 0);
+        let mut rng = setup.rng();
         let scepter = match setup.dealer {
             Some(d) => builtin::dealer_scepter(&hands, d)?,
             None => builtin::draw_scepter(&hands, &mut rng)?,

@@ -339,7 +339,7 @@ impl Game for GongzhuRules {
             return Err(ZhipaiError::invalid_value("dealer", s, "expected a seat 0..4"));
         }
         let deal = Deal { hands: setup.hands.clone(), kitty: Multiset::EMPTY };
-        let mut rng = deal_rng(setup.seed, 0);
+        let mut rng = setup.rng();
         let state = starting_state(self, &deal, setup.dealer, &mut rng)?;
         Ok(DealState::new(state, rng))
     }

@@ -337,7 +337,7 @@ impl Game for HongWuRules {
         check_setup(setup)?;
         let hands: [Multiset; PLAYERS] = setup.hands.clone().try_into().expect("checked: 4");
         let kitty = setup.kitty.expect("checked: a kitty");
-        let mut rng = deal_rng(setup.seed, 0);
+        let mut rng = setup.rng();
         let first = match setup.dealer {
             Some(d) => d,
             None => rng.random_range(0..PLAYERS),

@@ -368,6 +368,12 @@ impl Game for ShengjiRules {
     /// random seat with `trump` known). The deal's generator is `deal_rng(seed, 0)`, as
     /// `zhipai.shengji.Deal(seed=...)`.
     fn deal_from(&self, setup: &DealSetup) -> Result<DealState> {
+        if setup.hands.is_empty() && setup.kitty.is_none() && setup.trump.is_none() {
+            // No cards given: a shuffled deal at this level and dealer (a match hand).
+            let dealer = check_dealer(setup.dealer)?;
+            let deal = Deal::new(self, level_of(setup.level), dealer, &mut setup.rng())?;
+            return Ok(DealState::new(deal));
+        }
         let hands: [Multiset; NUM_PLAYERS] =
             setup.hands.clone().try_into().map_err(|h: Vec<_>| {
                 ZhipaiError::invalid_value("hands", format!("{} hands", h.len()), "Shengji deals 4")
@@ -375,18 +381,9 @@ impl Game for ShengjiRules {
         let kitty = setup.kitty.ok_or_else(|| {
             ZhipaiError::invalid_value("kitty", "None", "a Shengji deal needs its kitty (§1.1)")
         })?;
-        let dealer = match setup.dealer {
-            Some(d) if d >= NUM_PLAYERS => {
-                return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"))
-            }
-            d => d.map(|d| d as u8),
-        };
-        let level = match setup.level {
-            None => Level::from(Rank::TWO),
-            Some(Some(rank)) => Level::from(rank),
-            Some(None) => Level::NO_TRUMP,
-        };
-        let rng = &mut deal_rng(setup.seed, 0);
+        let dealer = check_dealer(setup.dealer)?;
+        let level = level_of(setup.level);
+        let rng = &mut setup.rng();
         let deal = match setup.trump {
             Some(trump) => {
                 Deal::from_hands_declared(self, level, trump, dealer, &hands, &kitty, rng)?
@@ -398,5 +395,24 @@ impl Game for ShengjiRules {
 
     fn columns(&self) -> Vec<Column> {
         self.result_columns()
+    }
+}
+
+/// The dealer seat of a setup (`None`: hand 1, decided by the declarations).
+fn check_dealer(dealer: Option<usize>) -> Result<Option<u8>> {
+    match dealer {
+        Some(d) if d >= NUM_PLAYERS => {
+            Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"))
+        }
+        d => Ok(d.map(|d| d as u8)),
+    }
+}
+
+/// The level of a setup: 2 by default, `Some(None)` = the joker-only level.
+fn level_of(level: Option<Option<Rank>>) -> Level {
+    match level {
+        None => Level::from(Rank::TWO),
+        Some(Some(rank)) => Level::from(rank),
+        Some(None) => Level::NO_TRUMP,
     }
 }

@@ -704,6 +704,7 @@ fn deal_from_a_setup() {
         trump: Some(Some(crate::cards::Suit::Hearts)),
         dealer: Some(2),
         seed: 7,
+        ..Default::default()
     };
     let s = r.deal_from(&setup).unwrap();
     assert_eq!((s.phase(), s.current_player()), (Phase::Burying, Some(2)));

@@ -6,8 +6,8 @@
 //! * a state that is not terminal has a seat to act, legal actions and legal moves;
 //! * the action mask equals the action list; every legal action applies (on a clone) and every
 //!   other action is refused with the state unchanged;
-//! * every listed move passes `check_move` and applies on a clone; a complete list has
-//!   `count_legal_moves` entries; a sampled move is legal; move and action text round-trip;
+//! * every listed move passes `check_move` and applies on a clone; no list is longer than
+//!   `count_legal_moves`; a sampled move is legal; move and action text round-trip;
 //! * a move that cannot be legal (cards not held, or another game's word) is refused with the
 //!   state unchanged;
 //! * a clone is independent (applying on it leaves the original as it was);
@@ -27,7 +27,8 @@ use zhipai_core::{rules, OptionValue, Rules};
 fn rule_sets() -> Vec<(String, Rules)> {
     let mut out = Vec::new();
     let mut add = |preset: &str, opts: &[(&str, OptionValue)]| {
-        let o: Vec<(String, OptionValue)> = opts.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        let o: Vec<(String, OptionValue)> =
+            opts.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
         let r = rules(preset, &o).expect("the rule set builds");
         out.push((format!("{preset} {opts:?}"), r));
     };
@@ -35,15 +36,33 @@ fn rule_sets() -> Vec<(String, Rules)> {
         add("tractor", &[("decks", OptionValue::Int(decks))]);
         add("eighty_points", &[("decks", OptionValue::Int(decks))]);
     }
-    add("tractor", &[("chaodi", OptionValue::Bool(true)), ("throw_fail_penalty", OptionValue::Str("structured".into()))]);
-    add("tractor", &[("kitty_bury_restrictions", OptionValue::Str("no_points".into())), ("trump_throw_allowed", OptionValue::Bool(false))]);
+    add(
+        "tractor",
+        &[
+            ("chaodi", OptionValue::Bool(true)),
+            ("throw_fail_penalty", OptionValue::Str("structured".into())),
+        ],
+    );
+    add(
+        "tractor",
+        &[
+            ("kitty_bury_restrictions", OptionValue::Str("no_points".into())),
+            ("trump_throw_allowed", OptionValue::Bool(false)),
+        ],
+    );
     add("tractor_jj", &[]);
     add("hong_wu", &[]);
     add("gongzhu", &[]);
     add("gongzhu", &[("decks", OptionValue::Int(2))]);
     add("gongzhu", &[("partnership", OptionValue::Bool(true))]);
     add("baohuang", &[]);
-    add("baohuang", &[("bombs", OptionValue::Str("on".into())), ("tribute_between_deals", OptionValue::Str("on".into()))]);
+    add(
+        "baohuang",
+        &[
+            ("bombs", OptionValue::Str("on".into())),
+            ("tribute_between_deals", OptionValue::Str("on".into())),
+        ],
+    );
     out
 }
 
@@ -100,11 +119,10 @@ fn check_decision(name: &str, s: &dyn AnyState, rng: &mut ChaCha8Rng) {
     let moves = s.legal_moves(limit);
     assert!(!moves.is_empty(), "{}: no legal move", at());
     let count = s.count_legal_moves();
-    if moves.len() < limit {
-        assert_eq!(moves.len() as u64, count, "{}: {} listed, {count} counted", at(), moves.len());
-    } else {
-        assert!(count >= moves.len() as u64, "{}: count {count} below the list", at());
-    }
+    // A list may be a documented subset (Shengji-family leads beyond the limit list the random
+    // policy's candidates), never longer than the count or the limit.
+    assert!(moves.len() <= limit, "{}: {} listed over the limit", at(), moves.len());
+    assert!(count >= moves.len() as u64, "{}: count {count} below the list", at());
     let mut seen = std::collections::HashSet::new();
     for m in &moves {
         assert!(seen.insert(m.clone()), "{}: {m:?} listed twice", at());
@@ -113,11 +131,13 @@ fn check_decision(name: &str, s: &dyn AnyState, rng: &mut ChaCha8Rng) {
         s.check_move(m).unwrap_or_else(|e| panic!("{}: listed move {m:?} refused: {e}", at()));
         assert_eq!(s.normalize_move(m).as_deref(), Ok(m.as_str()), "{}: text of {m:?}", at());
         let mut c = s.clone_box();
-        c.apply_move(m).unwrap_or_else(|e| panic!("{}: listed move {m:?} does not apply: {e}", at()));
+        c.apply_move(m)
+            .unwrap_or_else(|e| panic!("{}: listed move {m:?} does not apply: {e}", at()));
         assert_eq!(snapshot(s), before, "{}: applying on a clone changed the original", at());
     }
     let sampled = s.sample_legal_move(rng).expect("a move while not over");
-    s.check_move(&sampled).unwrap_or_else(|e| panic!("{}: sampled move {sampled:?} refused: {e}", at()));
+    s.check_move(&sampled)
+        .unwrap_or_else(|e| panic!("{}: sampled move {sampled:?} refused: {e}", at()));
     // Moves that cannot be legal: refused, nothing changed.
     for bad in ["play BJ BJ BJ BJ BJ", "bid 1000000", "declare SJ"] {
         let mut c = s.clone_box();
@@ -130,7 +150,7 @@ fn check_decision(name: &str, s: &dyn AnyState, rng: &mut ChaCha8Rng) {
 
 /// Play deal `index` of `seed` to the end, mixing sampled moves and walked actions.
 fn play(name: &str, rules: &Rules, seed: u64, index: u64) {
-    let origin = Origin::Simulated { seed, index };
+    let origin = Origin::Simulated { seed, index, previous_places: None };
     let mut deal = TrackedDeal::new(rules.clone(), origin).expect("new deal");
     let mut rng = ChaCha8Rng::seed_from_u64(seed ^ index.rotate_left(17));
     let mut steps = 0;
@@ -168,7 +188,11 @@ fn play(name: &str, rules: &Rules, seed: u64, index: u64) {
     }
     let replay = TrackedDeal::from_json(&deal.to_json())
         .unwrap_or_else(|e| panic!("{name}: deal {index} does not replay: {e}"));
-    assert_eq!(snapshot(replay.state.as_ref()), snapshot(deal.state.as_ref()), "{name}: replay differs");
+    assert_eq!(
+        snapshot(replay.state.as_ref()),
+        snapshot(deal.state.as_ref()),
+        "{name}: replay differs"
+    );
 }
 
 #[test]
@@ -195,8 +219,11 @@ fn stepped_deals_give_the_simulate_rows() {
             let sim = simulator(&rules).expect("a simulator");
             let rows = simulate_rows(sim, &opts, ctl).expect("simulate").value;
             for i in 0..n {
-                let mut deal = TrackedDeal::new(rules.clone(), Origin::Simulated { seed: 5, index: i })
-                    .expect("new deal");
+                let mut deal = TrackedDeal::new(
+                    rules.clone(),
+                    Origin::Simulated { seed: 5, index: i, previous_places: None },
+                )
+                .expect("new deal");
                 while !deal.state.is_terminal() {
                     deal.state.apply_builtin(policy).expect("built-in move");
                 }
