@@ -36,9 +36,10 @@ from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai.deal import Deal, deal, deal_batch
 from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
-from zhipai.policy import Game, GameState, PolicyError
+from zhipai.game import Game, GameState
+from zhipai.policy import PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
-from zhipai import baohuang, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
+from zhipai import baohuang, game, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
 
 __all__ = [
     "Card",
@@ -65,6 +66,7 @@ __all__ = [
     "deal_batch",
     "evaluate",
     "evaluate_position",
+    "game",
     "gongzhu",
     "hongwu",
     "policy",

@@ -1,4 +1,4 @@
-"""Qingdao Baohuang 青岛保皇: mechanics and the deal state (shared/rules/baohuang.md, seed 003).
+"""Qingdao Baohuang 青岛保皇: mechanics (shared/rules/baohuang.md, seed 003).
 
 Five players, four decks with jokers (216 cards, 43 or 44 each). Seats are 0..4 in playing
 (anticlockwise) order; accession runs clockwise. Card lists are strings in the notation of
@@ -14,15 +14,21 @@ Mechanics (every function takes an optional ``rules=zhipai.rules("baohuang", ...
 * :func:`legal_plays`, :func:`count_plays`, :func:`sample_play`, :func:`play_reason` — move
   generation for a hand and a previous play (plays are the same up to suits; each is returned with
   suits taken from the hand in S, H, D, C order). A previous play may be written without suits,
-  as ``State.play_to_beat`` gives it (``"BJ 9 9"``; ``G`` = a guard card above BJ); ``None`` or
+  as the observation's ``play_to_beat`` gives it (``"BJ 9 9"``; ``G`` = a guard card above BJ); ``None`` or
   ``""`` = a lead.
 
-:class:`Game` / :class:`State` play whole deals with OpenSpiel-style verbs.
+Whole deals: ``zhipai.Game("baohuang").new_deal(seed, index)`` (``previous_places=[...]`` with
+``tribute_between_deals="on"``: the places 1 = 大客 … 5 = 大拉 per seat that the 进贡 is made
+from), or ``new_deal(hands=[5 hands], dealer=scepter)`` — one :class:`zhipai.GameState` for
+every game. Its integer actions (119): ``0..54`` add one card of that kind to the play being
+built, ``54`` ``stop`` (play the cards built), ``55..65`` ``pass``, ``yield``, ``jiefeng``,
+``abdicate``, ``grab``, ``decline``, ``open_guard``, ``secret_guard``, ``open_solo``,
+``secret_solo``, ``65..119`` ``ascend <card kind a - 65>``.
 
 Built-in policies (``zhipai.simulate("baohuang", policy=...)``, ``zhipai.evaluate``):
 
 * ``"random"`` — uniform over every legal move at every decision, accession included (plays
-  counted up to suits, as :meth:`State.legal_actions` lists them; the suits taken are those of
+  counted up to suits, as ``GameState.legal_moves`` lists them; the suits taken are those of
   ``cards_of``, the 登基 card last, so a random guard reveals himself only when he must): a player
   offered the scepter or a grab chance grabs (抢独) as often as he picks any other option, so
   **most random deals are 抢独** (about 64% 抢独, 17% 明保, 16% 暗保, 1% each 明独 / 暗独; see
@@ -47,7 +53,7 @@ card to seat 0, so ``deck=168`` and ``extra_card_to="scepter_last"`` raise
 
 The mechanics functions see cards at face rank: with ``guard_card_rank="above_big_joker"`` write
 the guard's copies of the 登基 card as ``G`` in a play (``"G BJ"``); they cannot know which card of
-a hand is the guard card, which the deal state (:class:`State`) does.
+a hand is the guard card, which the deal state (``zhipai.GameState``) does.
 
 Errors: ``InvalidCardError`` for bad card text, ``IllegalPlayError`` for a malformed play or an
 action not allowed, ``InvalidValueError`` for bad places, seats or hands, ``InvalidOptionError``
@@ -59,13 +65,10 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from zhipai import _core
-from zhipai._core import BaohuangState as State
 from zhipai._core import IllegalPlayError, Rules
 
 __all__ = [
-    "Game",
     "MODES",
-    "State",
     "ascension_options",
     "beats",
     "count_plays",
@@ -204,33 +207,3 @@ def candidate_cards(text: str, hand: str) -> str:
     return " ".join(str(h) for h in held)
 
 
-class Game:
-    """A Baohuang rule set that makes deals: ``Game(zhipai.rules("baohuang")).new_deal(seed=7)``."""
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        self.rules = rules
-
-    def new_deal(
-        self, seed: int = 0, index: int = 0, previous_places: Sequence[int] | None = None
-    ) -> State:
-        """Deal ``index`` of a run seeded with ``seed`` (reproducible), in the accession phase.
-
-        With ``tribute_between_deals="on"`` the deal opens with 进贡 (§C.9 Alt, an [OPEN] rule:
-        大拉 gives his highest card to 大客, 二拉 his highest to 二客, never the scepter BJ; each
-        receiver returns his lowest) from ``previous_places`` — 5 ints, the place 1..5 each seat
-        took in the previous deal — or, when ``None``, from seat order (seat 0 大客 … seat 4 大拉),
-        which is what ``zhipai.simulate`` plays. ``State.tribute`` tells the places used.
-
-        Raises:
-            InvalidOptionError: ``previous_places`` given with the option off.
-            InvalidValueError: ``previous_places`` is not a permutation of 1..5.
-        """
-        return State.new_deal(self.rules, seed, index, previous_places)
-
-    def from_hands(self, hands: Sequence[str], scepter: int, first_dealt: int = 0) -> State:
-        """A deal from five hands holding exactly the deck; ``scepter`` holds the scepter BJ.
-
-        Raises:
-            InvalidValueError: the hands are not exactly the deck, or the scepter seat has no BJ.
-        """
-        return State.from_hands(hands, scepter, self.rules, first_dealt)

@@ -257,8 +257,8 @@ def _print_evaluation(args: argparse.Namespace, run: Callable[[], Any]) -> int:
 
 
 def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | None) -> int:
-    """``--position FILE``: a Shengji deal record (``zhipai.shengji.Deal.to_json``) replayed to
-    its last move, evaluated from ``--seat`` (``zhipai.evaluate_position``)."""
+    """``--position FILE``: a deal record (``zhipai.GameState.to_json``) replayed to its last
+    move, evaluated from ``--seat`` (``zhipai.evaluate_position``)."""
     conflicting = [flag for flag, value in (
         ("--hand", args.hand), ("--trump", args.trump), ("--level", args.level),
         ("--dealer", args.dealer), ("--decks", args.decks), ("--option", args.option),
@@ -268,9 +268,9 @@ def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | 
             f"--position takes the rules, level, trump, dealer and hands from the deal record: "
             f"remove {', '.join(conflicting)}")
     with open(args.position, encoding="utf-8") as f:
-        deal = zhipai.shengji.Deal.from_json(f.read())
-    recorded = (getattr(deal, "_start", None) or {}).get("preset")
-    if recorded and recorded != args.preset:
+        deal = zhipai.Game.from_json(f.read())
+    recorded = deal.rules.preset
+    if recorded != args.preset:
         raise ValueError(f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
     run = _evaluate_options(args, candidates)
     return _print_evaluation(args, lambda: zhipai.evaluate_position(deal, args.seat, **run))
@@ -287,8 +287,8 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
     p.add_argument("--hand", help="the seat's whole hand, e.g. 'BJ SJ 2S 2S ...' (or use --position)")
     p.add_argument("--position", metavar="FILE",
-                   help="evaluate a Shengji deal in progress instead: a record written by "
-                   "zhipai.shengji.Deal.to_json (candidates default to every legal play)")
+                   help="evaluate a Shengji-family deal in progress instead: a record written by "
+                   "zhipai.GameState.to_json (candidates default to every legal play)")
     p.add_argument("--seat", type=int, default=0, help="the evaluated seat (default 0)")
     p.add_argument("--samples", "-n", type=int, default=10_000, help="sampled deals (default 10000)")
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",

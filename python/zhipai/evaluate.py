@@ -425,9 +425,9 @@ def evaluate_position(
     a follow that did not match the lead's shape, and what the other players' choices reveal.
 
     Args:
-        deal: a ``zhipai.shengji.Deal`` (or ``zhipai._core.ShengjiDeal``), or the state of
-            ``zhipai.Game("tractor").new_deal(...)``, in the burying or playing phase (the
-            declaration must be over).
+        deal: the :class:`zhipai.GameState` of a Shengji-family deal
+            (``zhipai.Game("tractor").new_deal(...)``, a ``Match`` hand or a replayed record), in
+            the burying or playing phase (the declaration must be over).
         seat: the evaluating seat, 0-3.
         candidates: the seat's actions to compare (plays, or burials in the burying phase; card
             strings or lists of ``Card``; ``None`` entries let the policy decide). Default: when
@@ -473,7 +473,7 @@ def evaluate_position(
     cands = None if candidates is None else [None if c is None else _cards_text(c, "candidate") for c in candidates]
     extra_hands, extra_kitty, extra_voids = _known_parts(
         known, lambda s, what: int(_core._check_int(what, s, 0, 3)))
-    preset = (getattr(deal, "_start", None) or {}).get("preset") or "shengji"
+    preset = state.rules.preset
     engine = functools.partial(
         _core._evaluate_position,
         state,
@@ -492,14 +492,15 @@ def evaluate_position(
     return _run(engine, progress, int(samples), f"{preset} seat {seat} position", preset, seat, policy, int(seed))
 
 
-def _shengji_state(deal: Any) -> Any:
-    """The native state of a ``zhipai.shengji.Deal``, ``ShengjiDeal`` or ``ShengjiGameState``."""
-    state = getattr(deal, "_s", deal)
-    if not isinstance(state, (_core.ShengjiDeal, _core.ShengjiGameState)):
+def _shengji_state(deal: Any) -> _core.GameState:
+    """``deal`` when it is a Shengji-family ``zhipai.GameState``, else ``InvalidValueError``."""
+    if not isinstance(deal, _core.GameState) or deal.rules.preset not in ("tractor", "tractor_jj", "eighty_points"):
+        what = f"GameState of {deal.rules.preset}" if isinstance(deal, _core.GameState) else type(deal).__name__
         raise InvalidValueError(
-            f"invalid deal {type(deal).__name__}: expected a zhipai.shengji.Deal or the state of "
-            "zhipai.Game('tractor').new_deal(...)")
-    return state
+            f"invalid deal {what}: expected the zhipai.GameState of a Shengji-family deal "
+            "(zhipai.Game('tractor').new_deal(...)); position evaluation of the other games is "
+            "not available yet")
+    return deal
 
 
 def position_view(deal: Any, seat: int) -> dict[str, Any]:

@@ -88,6 +88,9 @@ from zhipai._core import GameState, InvalidValueError, Rules
 
 __all__ = ["Game", "GameState"]
 
+#: The game of each preset (``zhipai presets``).
+_GAMES: dict[str, str] = {str(name): str(game) for name, game, _desc, _opts in _core.presets()}
+
 
 class Game:
     """The deals of one rule set: ``Game(rules)`` with a ``zhipai.Rules`` or a preset name.
@@ -107,7 +110,7 @@ class Game:
             raise InvalidValueError(f"invalid rules {rules!r}: expected zhipai.Rules or a preset name")
         self.rules = rules
         self.preset: str = rules.preset
-        self.name: str = _core._game_of(self.preset)
+        self.name: str = _GAMES[self.preset]
         cols = _core._columns(rules)
         self.columns: list[str] = [c for c, _ in cols]
         self.docs: dict[str, str] = dict(cols)
@@ -123,6 +126,7 @@ class Game:
         level: str | None = None,
         trump: str | None = None,
         dealer: int | None = None,
+        previous_places: Sequence[int] | None = None,
     ) -> GameState:
         """A deal at its first decision.
 
@@ -132,7 +136,10 @@ class Game:
         with one), ``level`` (Shengji family: a rank, or ``"NT"`` for the joker-only level),
         ``trump`` (Shengji family: a suit letter or ``"NT"``: the declaration is known and the deal
         starts at the burial) and ``dealer`` (the dealer, or the first player) as the game takes
-        them; a game refuses, by name, what it cannot take.
+        them; a game refuses, by name, what it cannot take. With ``level`` / ``dealer`` and no
+        ``hands`` (Shengji family): deal ``index`` of ``seed`` shuffled at that level and dealer.
+        ``previous_places`` (Baohuang with ``tribute_between_deals="on"``): the places (1 = 大客
+        … 5 = 大拉) per seat the 进贡 is made from (default: seat order, as ``simulate``).
 
         Raises:
             InvalidValueError: a bad seed, index, seat or card list; cards that are not exactly
@@ -140,10 +147,12 @@ class Game:
             InvalidOptionError: a field the game cannot take.
         """
         if hands is None and kitty is None and level is None and trump is None and dealer is None:
-            return GameState._new(self.rules, seed, index)
-        if index != 0:
-            raise InvalidValueError(f"invalid index {index!r}: a deal of given cards has no index (give seed only)")
-        return GameState._from_setup(self.rules, hands, kitty, level, trump, dealer, seed)
+            return GameState._new(self.rules, seed, index, previous_places)
+        if previous_places is not None:
+            raise InvalidValueError(
+                f"invalid previous_places {previous_places!r}: only for a simulated deal (no hands, level, trump or dealer)"
+            )
+        return GameState._from_setup(self.rules, hands, kitty, level, trump, dealer, seed, index)
 
     @staticmethod
     def from_json(text: str) -> GameState:

@@ -1,7 +1,8 @@
 """Gongzhu 拱猪 (Chase the Pig), QQ rule set (seed 000; rules in ``shared/rules/gongzhu.md`` §A).
 
-Scoring, legality and trick winners for positions given as card lists, and :class:`Game` to play
-a deal. Every function takes the rule set as ``rules=`` (from ``zhipai.rules("gongzhu", ...)``)
+Scoring, legality and trick winners for positions given as card lists; whole deals are played
+with ``zhipai.Game("gongzhu").new_deal(...)`` (one :class:`zhipai.GameState` for every game).
+Every function takes the rule set as ``rules=`` (from ``zhipai.rules("gongzhu", ...)``)
 or builds it from keyword options (``decks=2``, ``partnership=True``, ``normalize="exact"``, …,
 names and values as in the digest's options list).
 
@@ -12,8 +13,13 @@ Errors (all subclasses of ``zhipai.ZhipaiError``, each naming the bad value):
 ``InvalidCardError`` (bad card text), ``InvalidValueError`` (bad hand, seat, seed, count, play
 shape, more copies than the decks hold, or an argument of the wrong type such as ``None`` or a
 float where an int or cards are expected), ``InvalidOptionError`` (bad option, or both
-``rules=`` and keyword options), ``IllegalPlayError`` (an illegal move applied to a
-:class:`Game`).
+``rules=`` and keyword options), ``IllegalPlayError`` (an illegal play).
+
+Integer actions of the Gongzhu ``zhipai.GameState`` (1439, every action a whole move):
+``0..52`` one card (``suit*13 + rank``, suits S H D C, rank ``2`` = 0); ``52..1430`` two cards
+``a <= b`` (two decks; ``a == b`` a pair), code ``52 + 52a - a(a-1)/2 + (b-a)``; ``1430..1434``
+``expose`` QS JD 10C AH; ``1434..1438`` ``expose closed`` (``exposure_mode="closed_open"``);
+``1438`` ``end exposure``.
 
 Hand evaluation: ``zhipai.evaluate("gongzhu", seat, hand, candidates=[...])``. A candidate is
 either the seat's **exposure decision** — the exposable cards it exposes (``"QS"``,
@@ -35,7 +41,6 @@ from zhipai._core import InvalidOptionError, InvalidValueError, Rules
 
 __all__ = [
     "DealScore",
-    "Game",
     "is_legal",
     "legal_plays",
     "play_match",
@@ -221,125 +226,3 @@ def play_match(
     return int(n), list(totals)
 
 
-class Game:
-    """One Gongzhu deal, OpenSpiel style.
-
-    ``Game(seed=0, hands=None, leader=None, rules=None, **options)``: random hands from
-    ``seed`` (reproducible), or ``hands`` (4 card lists, together exactly the deck(s)).
-    ``leader=None`` opens as the first deal of a match (the holder of ``first_lead_card`` must
-    lead it); ``leader=s`` lets seat ``s`` lead any card (a later deal).
-
-    Phases: ``"exposure"`` (each seat in turn from the leader exposes cards with moves
-    ``"expose QS"`` and ends with ``"end exposure"``), ``"play"``, ``"done"``. Action codes:
-    a single card = its kind 0..51, two cards ``a ≤ b`` = ``52 + triangular index``, then the
-    exposure actions (``Game.num_actions()`` in all).
-    """
-
-    def __init__(
-        self,
-        seed: int = 0,
-        hands: list[str] | None = None,
-        leader: int | None = None,
-        *,
-        rules: Rules | None = None,
-        **options: Any,
-    ) -> None:
-        r = _rules(rules, options)
-        h = None if hands is None else _card_lists(hands, "hands", 4)
-        lead = None if leader is None else _seat(leader, "leader")
-        self._s = _core.GongzhuState(r, _seed(seed), h, lead)
-
-    @classmethod
-    def _wrap(cls, state: Any) -> "Game":
-        g = cls.__new__(cls)
-        g._s = state
-        return g
-
-    @property
-    def current_player(self) -> int | None:
-        """Seat to act, ``None`` when the deal is over."""
-        return self._s.current_player  # type: ignore[no-any-return]
-
-    @property
-    def phase(self) -> str:
-        """``"exposure"``, ``"play"`` or ``"done"``."""
-        return self._s.phase  # type: ignore[no-any-return]
-
-    def is_terminal(self) -> bool:
-        """Whether every trick has been played."""
-        return bool(self._s.is_terminal())
-
-    def legal_actions(self) -> list[int]:
-        """Legal action codes of the seat to act, ascending (empty when terminal)."""
-        return list(self._s.legal_actions())
-
-    def legal_moves(self) -> list[str]:
-        """Legal moves as text (``"QS"``, ``"expose QS"``, ``"end exposure"``)."""
-        return list(self._s.legal_moves())
-
-    def apply_action(self, action: int) -> None:
-        """Apply an action code. Raises ``IllegalPlayError`` (with the rule) if illegal."""
-        self._s.apply_action(_int(action, "action", 0, self.num_actions()))
-
-    def apply(self, move: str) -> None:
-        """Apply a move as text (``"QS"``, ``"10C 10C"``, ``"expose QS"``, ``"end exposure"``)."""
-        if not isinstance(move, str):
-            raise InvalidValueError(f"invalid move {move!r}: expected text like 'QS' or 'expose QS'")
-        self._s.apply_move(move)
-
-    def returns(self) -> list[float]:
-        """Final (credited) scores per seat once terminal, zeros before."""
-        return list(self._s.returns())
-
-    def scores(self) -> DealScore:
-        """Raw and final scores from the cards taken so far."""
-        raw, final = self._s.scores()
-        return DealScore(list(raw), list(final))
-
-    def hand(self, seat: int) -> str:
-        """Cards ``seat`` (0..3) still holds. Raises ``InvalidValueError`` for another seat."""
-        return self._s.hand(_seat(seat))  # type: ignore[no-any-return]
-
-    def taken(self, seat: int) -> str:
-        """Cards ``seat`` (0..3) took in won tricks."""
-        return self._s.taken(_seat(seat))  # type: ignore[no-any-return]
-
-    def exposed(self, seat: int) -> tuple[str, str]:
-        """``(open, closed)`` exposed cards of ``seat``."""
-        return tuple(self._s.exposed(_seat(seat)))  # type: ignore[return-value]
-
-    def current_trick(self) -> tuple[int, list[str]]:
-        """``(leader seat, plays so far)``."""
-        leader, plays = self._s.current_trick()
-        return int(leader), list(plays)
-
-    @property
-    def tricks_played(self) -> int:
-        """Completed tricks (13 in one deck; 13 to 26 in two)."""
-        return int(self._s.tricks_played)
-
-    @property
-    def next_deal_leader(self) -> int | None:
-        """The pig-taker, who leads the next deal (§A.8)."""
-        return self._s.next_deal_leader  # type: ignore[no-any-return]
-
-    def clone(self) -> "Game":
-        """An independent copy of this deal."""
-        return Game._wrap(self._s.clone())
-
-    @staticmethod
-    def num_actions() -> int:
-        """Number of distinct action codes."""
-        return int(_core.GongzhuState.num_actions())
-
-    @staticmethod
-    def action_to_string(action: int) -> str:
-        """The move of an action code as text. Raises ``InvalidValueError`` outside the codes."""
-        return str(_core.GongzhuState.action_to_string(_int(action, "action", 0, Game.num_actions())))
-
-    @staticmethod
-    def string_to_action(move: str) -> int:
-        """The action code of a move given as text."""
-        if not isinstance(move, str):
-            raise InvalidValueError(f"invalid move {move!r}: expected text like 'QS' or 'expose QS'")
-        return int(_core.GongzhuState.string_to_action(move))

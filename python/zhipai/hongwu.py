@@ -4,9 +4,16 @@ One dealer 庄家 plays alone against three 闲家. The dealer is found by an au
 (:class:`HongWuAuction`), chooses trump, takes and buries the 8-card kitty, and must reach his
 bid. ♥5 is always the top trump (:class:`HongWuOrder`). The result is read from a six-row
 table in units of the base score k (:func:`settle`, :func:`result_units`); the seed's level
-table is :func:`levels`. A whole deal is a :class:`HongWuState` (``Game(rules).new_deal(seed=7)``)
-played action by action or to the end with the built-in ``"random"`` / ``"greedy"`` policies;
-``zhipai.simulate(zhipai.rules("hong_wu"), ...)`` runs many deals in Rust.
+table is :func:`levels`. A whole deal is a :class:`zhipai.GameState`
+(``zhipai.Game("hong_wu").new_deal(seed=7)``, or ``new_deal(hands=[...], kitty=..., dealer=s)``
+with ``dealer`` = the seat that opens the auction) played move by move or to the end with the
+built-in ``"random"`` / ``"greedy"`` policies; ``zhipai.simulate(zhipai.rules("hong_wu"), ...)``
+runs many deals in Rust.
+
+Integer actions of the Hong Wu ``GameState`` (89): ``0..54`` add one card of that kind to the
+burial or play being built (a burial ends at 8 cards, a follow at the lead's size), ``54``
+``stop`` (ends a lead), ``55`` ``pass``, ``56..85`` ``bid 60`` ... ``bid 200`` (``56 + (points -
+60) / 5``), ``85..89`` ``trump S``, ``trump H``, ``trump D``, ``trump C``.
 
 Seats are numbered 0 to 3 anticlockwise; with ``direction="anticlockwise"`` (default) the
 turn goes 0 → 1 → 2 → 3.
@@ -23,8 +30,10 @@ Example::
     a.bid(0, 60); a.bid(1, "pass"); a.bid(2, "pass"); a.bid(3, "pass")
     a.result                                  # (0, 60): seat 0 is dealer at 60
     zp.hongwu.settle(rules, bid=100, attacker_points=60)["dealer"]   # 6 (units of k)
-    state = zp.hongwu.Game(rules).new_deal(seed=7)
-    state.play_out("greedy", seed=1)       # settlement dict: score, dealer, each_other, ...
+    state = zp.Game(rules).new_deal(seed=7)
+    while not state.is_terminal():
+        state.apply_builtin("greedy")
+    state.result()                         # {column: value}: dealer_result, each_other_result, ...
 """
 
 from __future__ import annotations
@@ -34,7 +43,6 @@ from typing import Any, Iterable, Union
 from zhipai._core import (
     HongWuAuction,
     HongWuOrder,
-    HongWuState,
     IllegalPlayError,
     InvalidValueError,
     Rules,
@@ -45,10 +53,8 @@ from zhipai._core import (
 )
 
 __all__ = [
-    "Game",
     "HongWuAuction",
     "HongWuOrder",
-    "HongWuState",
     "MAX_BID",
     "MIN_BID",
     "TOTAL_POINTS",
@@ -67,43 +73,6 @@ MIN_BID = 60
 MAX_BID = 200
 #: Card points in the two decks (hongwu.md §B.5).
 TOTAL_POINTS = 200
-
-
-class Game:
-    """A Hong Wu game with fixed rules: ``Game(rules)`` then ``new_deal(seed=7)`` or
-    ``new_deal(hands=[4 card lists], kitty="...", first=0)`` (hongwu.md §B.1).
-
-    Raises:
-        InvalidValueError: ``rules`` that are not Hong Wu rules.
-    """
-
-    def __init__(self, rules: Rules | None = None) -> None:
-        import zhipai
-
-        self.rules = rules if rules is not None else zhipai.rules("hong_wu")
-        HongWuAuction(self.rules, 0)  # raises InvalidValueError for another game's rules
-
-    def new_deal(
-        self,
-        seed: int | None = None,
-        hands: list[str] | None = None,
-        kitty: str | None = None,
-        first: int | None = None,
-    ) -> HongWuState:
-        """A new deal, shuffled from ``seed`` or from fixed ``hands`` and ``kitty``.
-
-        ``first`` is the seat (0 to 3) that opens the auction (§B.2). By default it is drawn
-        from the seed (a shuffled deal) or seat 0 (fixed hands); the cards of a seed do not
-        depend on ``first``. Card lists are notation strings or lists of cards.
-
-        Raises:
-            InvalidValueError: neither a seed nor hands and kitty; a seed outside 0…2**64 − 1;
-                hands that are not 25 cards each with an 8-card kitty making exactly two decks
-                (the message names the extra and missing cards); a card more than twice; a
-                first bidder outside 0 to 3.
-            InvalidCardError: a bad card in the notation.
-        """
-        return HongWuState(self.rules, seed=seed, hands=hands, kitty=kitty, first=first)
 
 
 def run_auction(rules: Rules, first: int, bids: Iterable[tuple[int, Bid]]) -> HongWuAuction:

@@ -1,112 +1,30 @@
-"""Step-by-step play and Python policies: one state protocol for every game.
+"""Python policies: per-seat policy specifications and the slow simulation loop.
 
-``zhipai.Game(rules).new_deal(seed, index)`` returns the deal that ``zhipai.simulate(rules,
-..., seed=seed)`` plays as deal ``index`` (same cards, same chance events, same generator for
-the built-in policies), as a :class:`GameState` that any mix of Python code and built-in
-policies can play one decision at a time. ``zhipai.simulate(rules, deals, policy=f)`` runs
-that loop for you with a Python callable ``f(observation, legal_moves) -> move`` for one or
-more seats (the slow path: single-threaded, the GIL held; with a trivial policy 30 to 250 times
-slower than the built-in policies on one thread, see BENCHMARKS.md).
+A policy is a built-in name (``"random"``, ``"greedy"``) or a callable
+``f(observation, legal_moves) -> move``: ``observation`` is the dict of
+:meth:`zhipai.GameState.observation` for the seat to act and ``legal_moves`` the list of
+:meth:`zhipai.GameState.legal_moves`; it returns one of them (any legal move is accepted).
+``zhipai.simulate(rules, deals, policy=f)`` runs the loop of :func:`play_deal` for every deal —
+the slow path: single-threaded, the GIL held; with a trivial policy 30 to 250 times slower than
+the built-in policies on one thread (see BENCHMARKS.md). Deal ``i`` is the same deal as in the
+fast path and the built-in seats draw from its generator, so a deal where every seat plays
+``state.builtin_move(p)`` gives exactly the row of ``policy=p``.
 
-Not to be confused with the game modules' own states (``zhipai.shengji.Deal``,
-``zhipai.gongzhu.Game``, ``zhipai.hongwu.Game``, ``zhipai.baohuang.Game``): those speak each
-game's actions (``legal_actions``/``apply_action``, integer codes where the game has them, for RL
-and rule studies); :class:`Game` here speaks move text, the same for every game, for Python
-policies.
-
-A *move* is text, exactly as :meth:`GameState.legal_moves` lists it:
-
-* Shengji family (tractor, tractor_jj, eighty_points): ``"pass"``, ``"declare 2H 2H"``,
-  ``"bury <cards>"``, ``"play <cards>"`` (with ``chaodi=True`` the phase ``"chaodi"`` after a
-  burial takes ``"pass"`` or ``"declare <cards>"`` too).
-* Hong Wu (hong_wu): ``"pass"``, ``"bid 60"``, ``"trump S"``, ``"bury <8 cards>"``,
-  ``"play <cards>"``.
-* Gongzhu: ``"expose QS"``, ``"expose closed QS"``, ``"end exposure"``, a play as cards
-  (``"QS"``; two decks: ``"10C 10C"``).
-* Baohuang: a play as cards (``"9C 9D 9H"``), ``"pass"``, ``"yield"``, ``"jiefeng"``,
-  ``"ascend 9C"``, ``"grab"``, ``"abdicate"``, ``"decline"``, ``"open_guard"``,
-  ``"secret_guard"``, ``"open_solo"``, ``"secret_solo"``.
-
-``apply`` reads a move in any letter case and spacing, with its cards in any order; nothing
-else is an alias (Gongzhu has no ``"pass"``: ``"end exposure"`` ends one's exposures).
-
-``legal_moves()`` is complete for Gongzhu and every bid, declaration and trump choice, and for
-Baohuang up to suits the rules ignore (§C.2: suits matter only for the 登基 card): each play — n
-naturals of one rank + x SJ + y BJ — is listed once with one choice of suits, except that the
-play with the 登基 card and the same play without it are both listed when both are legal (a
-guard who plays it reveals himself); the same play in other suits may be applied too. In the Shengji family and Hong Wu a burial, a lead or a follow can have millions of
-legal choices, so there it lists at most 1000: burials — the first 1000 legal ones in card
-order; leads — every legal lead (any cards of one effective suit, throws included) when there
-are at most 1000, else every single-unit lead (single, pair, triple, tractor) plus each suit's
-whole holding when it is a throw (the random policy's candidates); follows — the first 1000
-legal follows (all of them in nearly every position). ``apply`` accepts *any* legal move, listed
-or not (e.g. a burial of your choice, a partial throw).
-
-Phases (``state.phase`` and the observation's ``phase``): the trick play is ``"play"`` and the
-end ``"done"`` in every game; before the play:
-
-* Shengji family: ``"dealing"`` (declarations while the cards are dealt), ``"burying"``.
-* Hong Wu: ``"auction"``, ``"trump"``, ``"kitty"``.
-* Gongzhu: ``"exposure"``.
-* Baohuang: ``"accession"`` (登基/让位/抢), ``"grab_window"`` (the others may grab after a 让位),
-  ``"forced"`` (逼位), ``"guard_choice"`` (明保/暗保), ``"solo_choice"`` (明独/暗独); the
-  observation of every seat but the chooser reads ``"hidden_choice"`` during those two.
-
-(The game modules' own states keep their names: ``zhipai.shengji.Deal.phase`` says
-``"playing"``, Hong Wu's and Baohuang's say ``"over"``.)
-
-Observation (``state.observation(seat)``): a dict of only what ``seat`` sees. Cards are card
-text in notation (``"AS KS 10H"``); seats are ints. Keys common to every game:
-
-* ``game`` (``"shengji"``, ``"hong_wu"``, ``"gongzhu"``, ``"baohuang"``), ``seat``, ``phase``,
-  ``current_player`` (``None`` once over);
-* ``hand``: the seat's own cards; ``hand_sizes``: how many cards each seat holds;
-* ``history``: every move so far as ``(seat, move text)`` in order (a fresh list each call);
-  another seat's hidden move shows only its kind (``"bury"``, ``"expose closed"``), a secret one
-  (Baohuang's 暗保/暗独, a Shengji pass while dealing or in a 炒底 offer) not at all. Plays are the cards actually
-  played; a failed throw, shown to the table as in real play, reads
-  ``"play 8C (failed throw KC KC JC JC 8C)"``.
-
-Per game:
-
-* Shengji: ``level`` (rank text), ``dealer`` (``None`` until known in hand 1), ``trump``
-  (``"S"``/``"H"``/``"D"``/``"C"``/``"NT"``, ``None`` while dealing), ``declaration``
-  (``(seat, cards)`` of the winning declaration so far, or ``None``), ``kitty`` (the seat's own
-  burial when it buried the kitty lying there — the dealer, or a 炒底 overcaller — else
-  ``None``), ``current_trick`` (list of
-  ``(seat, cards)``, leader first), ``points_won`` (card points per seat in completed tricks),
-  ``tricks`` (completed). While dealing a seat is asked only when it holds a legal
-  declaration, so being asked is private: to the other seats ``current_player`` is ``None``
-  and its passes are not in their history (its declarations are).
-* Hong Wu: ``contract`` (``(dealer, bid)`` or ``None``), ``trump``, ``kitty`` (the dealer's own
-  burial), ``current_trick``, ``points_won``, ``tricks``.
-* Gongzhu: ``exposed`` (open exposures per seat), ``closed`` (the seat's own closed
-  declarations), ``taken`` (cards each seat took in tricks; no running score, which would
-  reveal closed declarations through their factor), ``current_trick`` (list of
-  ``(seat, cards)``), ``first_leader``, ``tricks``.
-* Baohuang: ``scepter`` (the marked scepter holder), ``emperor``, ``dengji_card``, ``guard``
-  (only when the seat is the guard or the guard is revealed), ``mode`` (``"secret_solo"`` reads
-  ``"normal"`` to all but the emperor), ``play_to_beat`` (suitless), ``finishing_order``,
-  ``abdications``, ``redeals`` (void deals 黄局 redealt so far; the history restarts with each
-  redeal), ``tribute`` (the previous places 进贡 was made from under
-  ``tribute_between_deals="on"``, else ``None``; the seat's own hand shows what it gave and got). The guard's 明保/暗保 and a 4-copy emperor's 明独/暗独 choice are secret: to every
-  other seat the phase reads ``"hidden_choice"`` with ``current_player`` ``None``, and a secret
-  choice never appears in their history.
-
-Nothing else of another seat's hand is ever in an observation.
+Move text, observation keys and phases per game: ``help(zhipai.game)``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, Union, runtime_checkable
+from typing import Any, Union
 
 import numpy as np
 
 from zhipai import _core
-from zhipai._core import InvalidValueError, Rules, ZhipaiError
+from zhipai._core import InvalidValueError, ZhipaiError
+from zhipai.game import Game
 
-__all__ = ["Game", "GameState", "PolicyError", "PolicyFn", "SeatPolicies", "seat_policies"]
+__all__ = ["PolicyError", "PolicyFn", "SeatPolicies", "play_deal", "seat_policies"]
 
 #: A Python policy: ``f(observation: dict, legal_moves: list[str]) -> str`` (a legal move).
 PolicyFn = Callable[[dict, list], str]
@@ -126,109 +44,6 @@ class PolicyError(ZhipaiError):
         super().__init__(message)
         self.deal = deal
         self.seat = seat
-
-
-@runtime_checkable
-class GameState(Protocol):
-    """The step-wise state of one deal (every game's ``<Game>GameState`` class has these).
-
-    OpenSpiel verbs: ``current_player``, ``is_terminal``, ``legal_moves``, ``apply``,
-    ``clone``, ``returns``; plus ``phase``, ``observation``, the built-in policies and the result
-    row. Every argument of the wrong type or value raises ``InvalidValueError`` naming it.
-    """
-
-    num_players: int
-    #: The phase (module docs): ``"play"`` for the trick play and ``"done"`` at the end in every
-    #: game.
-    phase: str
-
-    def current_player(self) -> int | None:
-        """The seat to decide (0-based), ``None`` once the deal is over."""
-
-    def is_terminal(self) -> bool:
-        """Whether the deal is over (scored)."""
-
-    def legal_moves(self) -> list[str]:
-        """Legal moves of the seat to decide, as text, in a deterministic order (see the module
-        docs for the Shengji-family lists); ``[]`` once over."""
-
-    def apply(self, move: str) -> None:
-        """Apply ``move`` for the seat to decide (any letter case, spacing and card order).
-        Raises ``IllegalPlayError`` naming the move and the rule (state unchanged),
-        ``InvalidCardError``/``InvalidValueError`` for bad text or a non-string (the value
-        quoted, cut to 80 characters when long)."""
-
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` sees (module docs). Raises ``InvalidValueError`` for a bad seat."""
-
-    def builtin_move(self, policy: str) -> str:
-        """The move built-in ``policy`` (``"random"``/``"greedy"``) would make now, not applied
-        (it draws from the deal's own generator). ``InvalidValueError`` for another policy."""
-
-    def apply_builtin(self, policy: str) -> str:
-        """Apply the built-in ``policy``'s move exactly as ``zhipai.simulate`` does; its text."""
-
-    def result_row(self) -> list[int]:
-        """The deal's row of ``zhipai.simulate`` columns (``Game.columns``) once over; raises
-        ``InvalidValueError`` before."""
-
-    def returns(self) -> list[float]:
-        """Each seat's result once over (zeros before, never ``-0.0``): Shengji levels gained
-        (zero-sum), Hong Wu table units, Gongzhu credited scores, Baohuang scores."""
-
-    def clone(self) -> GameState:
-        """An independent copy (its generator too)."""
-
-
-_STATE_CLASSES = {
-    "shengji": "ShengjiGameState",
-    "hong_wu": "HongWuGameState",
-    "hongwu": "HongWuGameState",
-    "gongzhu": "GongzhuGameState",
-    "baohuang": "BaohuangGameState",
-}
-
-
-def _game_of(preset: str) -> str:
-    for name, game, _desc, _opts in _core.presets():
-        if name == preset:
-            return str(game)
-    raise InvalidValueError(f"invalid rules: unknown preset {preset!r}")  # pragma: no cover
-
-
-class Game:
-    """A game under ``rules``: ``Game(rules)`` (a ``zhipai.Rules`` or a preset name), whose
-    deals are :class:`GameState` s speaking move text (for Python policies). For integer
-    actions (RL) see the game modules' own classes (module docs).
-
-    Attributes: ``rules``, ``preset``, ``name`` (the game), ``num_players``, ``columns`` (result
-    column names, the order of ``result_row()``), ``docs`` (column → meaning).
-    """
-
-    def __init__(self, rules: Rules | str) -> None:
-        if isinstance(rules, str):
-            rules = _core.rules(rules, None)
-        if not isinstance(rules, Rules):
-            raise InvalidValueError(f"invalid rules {rules!r}: expected zhipai.Rules or a preset name")
-        self.rules = rules
-        self.preset: str = rules.preset
-        self.name = _game_of(self.preset)
-        try:
-            self._cls = getattr(_core, _STATE_CLASSES[self.name])
-        except KeyError:  # pragma: no cover - every game has a state class
-            raise InvalidValueError(f"no step-wise state for game {self.name!r}") from None
-        cols = _core._columns(rules)
-        self.columns: list[str] = [c for c, _ in cols]
-        self.docs: dict[str, str] = dict(cols)
-        self.num_players: int = 5 if self.name == "baohuang" else 4
-
-    def new_deal(self, seed: int = 0, index: int = 0) -> GameState:
-        """Deal ``index`` of a ``zhipai.simulate`` run seeded with ``seed`` (ints in 0..2**64),
-        at its first decision. Raises ``InvalidValueError`` for a bad seed or index."""
-        return self._cls.new_deal(self.rules, seed, index)  # type: ignore[no-any-return]
-
-    def __repr__(self) -> str:
-        return f"Game({self.preset!r})"
 
 
 #: Values longer than this are cut in error messages (first 80 characters + "…").

@@ -15,13 +15,12 @@ Every function takes a Shengji rule set from ``zhipai.rules("tractor" | "tractor
 
 from __future__ import annotations
 
-import json
 from typing import Any, Iterable, Sequence
 
 from zhipai import _core
-from zhipai._core import InvalidValueError, Rules, ShengjiDeal, ShengjiMatch
+from zhipai._core import GameState, InvalidValueError, Rules, ShengjiMatch
 
-__all__ = ["Deal", "Match", "STOP", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
+__all__ = ["Match", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
 
 
 def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str, Any]:
@@ -191,165 +190,6 @@ def level_advance(
     }
 
 
-#: The card-by-card action that ends a bid ("pass" when nothing was added) or a lead.
-STOP = 54
-
-
-class Deal:
-    """One whole deal as a state machine with OpenSpiel-style verbs (shengji.md §1-§8).
-
-    Phases: ``"dealing"`` (cards drawn one at a time; a player with a legal bid decides to
-    declare or pass after each card received, plus one final round), ``"burying"`` (the dealer,
-    or a 炒底 overcaller, buries as many cards as the kitty holds), ``"chaodi"`` (only with the
-    option ``chaodi``: after a burial the seats with a legal overcall are offered in turn, see
-    :func:`chaodi`; ``apply("declare", cards)`` overcalls and takes the kitty, ``apply("pass")``
-    passes; ``legal_bids()`` lists the overcalls), ``"playing"`` (tricks; the dealer leads; a
-    failed throw is reduced to its forced component at once and charged the
-    ``throw_fail_penalty``), ``"done"``.
-
-    Two move encodings: structured (``apply("pass" | "declare" | "bury" | "play", cards)``) and
-    card by card (``legal_actions()`` -> action ids 0..53 = card kinds, 54 = ``STOP``;
-    ``apply_action(a)``): a bid (dealing or 炒底), burial or play is built one card at a time;
-    ``STOP`` ends a bid (a pass when empty) or a lead; burials and follows end by themselves.
-
-    Args:
-        rules: a Shengji rule set. level: the dealer team's level rank, or ``"NT"`` for the
-            joker-only level after A (``after_A="no_trump_level"``: nobody declares, jokers are
-            the only trumps, every suit runs 2..A). dealer: ``None`` for hand
-            1 (the final declarer deals), else the dealer seat. seed: all chance (shuffle, random
-            dealer or suit) is drawn from ``seed``.
-
-    Every applied move is recorded: ``to_json()`` writes the deal (rules, level, dealer, seed,
-    moves, result) as a record that ``Deal.from_json`` replays to the same state.
-
-    Raises:
-        IllegalPlayError: a move or action that is not legal now (the message names it and the
-            rule). InvalidValueError / InvalidCardError: bad seats, levels or cards.
-    """
-
-    #: Number of card-by-card actions: 54 card kinds + ``STOP``.
-    NUM_ACTIONS = 55
-
-    def __init__(self, rules: Rules, level: str = "2", dealer: int | None = None, seed: int = 0,
-                 _state: ShengjiDeal | None = None) -> None:
-        self._s = _state if _state is not None else ShengjiDeal(rules, level, dealer, seed)
-        self._start = {
-            "preset": getattr(rules, "preset", None),
-            "options": _changed_options(rules) if rules is not None else {},
-            "level": level,
-            "dealer": dealer,
-            "seed": seed,
-        }
-        self._moves: list[list[Any]] = []
-
-    phase = property(lambda self: self._s.phase, doc="dealing, burying, playing or done")
-    dealer = property(lambda self: self._s.dealer, doc="dealer seat once known")
-    trump = property(lambda self: self._s.trump, doc="S/H/D/C or NT after dealing, else None")
-    level = property(lambda self: self._s.level, doc="the level rank, or NT (joker-only level)")
-    kitty_owner = property(lambda self: self._s.kitty_owner,
-                           doc="seat that buried the kitty (dealer or last 炒底 overcaller), once buried")
-
-    def current_player(self) -> int | None:
-        """The seat to decide, ``None`` when the deal is over."""
-        return self._s.current_player()
-
-    def is_terminal(self) -> bool:
-        return self._s.is_terminal()
-
-    def returns(self) -> list[float] | None:
-        """Zero-sum levels per seat (gaining side +levels, others -levels) once over."""
-        r = self._s.returns()
-        return None if r is None else list(r)
-
-    def hand(self, player: int) -> str:
-        return self._s.hand(player)
-
-    def current_trick(self) -> list[str]:
-        return self._s.current_trick()
-
-    def legal_actions(self) -> list[int]:
-        return self._s.legal_actions()
-
-    def legal_action_mask(self) -> list[bool]:
-        """``NUM_ACTIONS`` (55) booleans: entry ``a`` is ``True`` iff action ``a`` is legal now."""
-        mask = [False] * self.NUM_ACTIONS
-        for a in self._s.legal_actions():
-            mask[a] = True
-        return mask
-
-    def apply_action(self, action: int) -> None:
-        self._s.apply_action(action)  # checks the type first: int() below cannot truncate
-        self._moves.append(["action", int(action)])
-
-    def legal_bids(self) -> list[str]:
-        return self._s.legal_bids()
-
-    def apply(self, kind: str, cards: str = "") -> None:
-        """Apply a structured move: ``"pass"``, ``"declare"``, ``"bury"`` or ``"play"`` with its
-        cards. Raises ``IllegalPlayError`` naming the move when it is not legal now."""
-        self._s.apply(kind, cards)
-        self._moves.append(["move", kind, cards])
-
-    # OpenSpiel-style aliases.
-    apply_move = apply
-    legal_moves = legal_actions
-
-    def random_move(self) -> tuple[str, str]:
-        """The random policy's move ``(kind, cards)`` for the player to move (not applied)."""
-        return self._s.random_move()
-
-    def play_out(self) -> dict[str, int]:
-        """Play to the end with the random policy (every move recorded); returns ``result()``."""
-        while not self._s.is_terminal():
-            kind, cards = self._s.random_move()
-            self.apply(kind, cards)
-        return self.result() or {}
-
-    def result(self) -> dict[str, int] | None:
-        """Once over: dealer, trump (0-3 = S H D C, 4 = NT), attacker_points, trick_points,
-        dealer_team_points, kitty_points, kitty_multiplier, penalty, side_attackers, levels,
-        take_over, tricks, failed_throws, declarations (炒底 overcalls included), chaodi (炒底
-        overcalls), last_trick_single_jack (1 when the attackers won the last trick with a single
-        J, read by ``jack_back_to_two``)."""
-        r = self._s.result()
-        return None if r is None else dict(r)
-
-    def clone(self) -> "Deal":
-        d = Deal(None, _state=self._s.clone())  # type: ignore[arg-type]
-        d._start, d._moves = dict(self._start), [list(m) for m in self._moves]
-        return d
-
-    def moves(self) -> list[list[Any]]:
-        """The moves applied so far: ``["move", kind, cards]`` or ``["action", id]``."""
-        return [list(m) for m in self._moves]
-
-    def to_json(self) -> str:
-        """The deal as a JSON record: ``{"game": "shengji", "preset", "options" (name -> value
-        text), "level", "dealer", "seed", "moves", "result"}`` (``result`` is ``None`` until the
-        deal is over). ``Deal.from_json`` replays it."""
-        record = {"game": "shengji", **self._start, "moves": self._moves, "result": self.result()}
-        return json.dumps(record, ensure_ascii=False)
-
-    @classmethod
-    def from_json(cls, text: str) -> "Deal":
-        """Replay a record of :meth:`to_json`. Raises ``InvalidValueError`` for a record of
-        another game and ``IllegalPlayError`` when a recorded move is not legal."""
-        from zhipai import rules as make_rules
-
-        record = json.loads(text)
-        if not isinstance(record, dict) or record.get("game") != "shengji":
-            raise InvalidValueError(f"invalid record {str(text)[:60]!r}: expected a Shengji deal record")
-        options = {k: _option_value(v) for k, v in record["options"].items()}
-        preset = record["preset"]
-        decks = options.pop("decks", None)
-        r = make_rules(preset, **({} if decks is None else {"decks": decks}), **options)
-        d = cls(r, record["level"], record["dealer"], record["seed"])
-        for m in record["moves"]:
-            if m[0] == "action":
-                d.apply_action(m[1])
-            else:
-                d.apply(m[1], m[2])
-        return d
 
 
 class Match:
@@ -390,38 +230,18 @@ class Match:
     jj_totals = property(lambda self: list(self._m.jj_totals),
                          doc="each player's JJ 积分 (jj_scoring: attackers +基数x防方计分, dealer team -)")
 
-    def next_deal(self) -> Deal:
-        """The next deal (seat numbers; ``seating`` maps them to players); pass it to
-        :meth:`record` when it is over."""
-        return Deal(None, _state=self._m.next_deal())  # type: ignore[arg-type]
+    def next_deal(self) -> GameState:
+        """The next deal as a :class:`zhipai.GameState` (seat numbers; ``seating`` maps them to
+        players); pass it to :meth:`record` when it is over. Its ``to_json()`` record replays it
+        on its own."""
+        return self._m.next_deal()
 
-    def record(self, deal: Deal) -> None:
+    def record(self, deal: GameState) -> None:
         """Apply a finished deal of this match (levels, next dealer, winners): only the deal the
         last :meth:`next_deal` returned, once; else ``IllegalPlayError``."""
-        self._m.record(deal._s)
+        self._m.record(deal)
 
     def play_hand(self, policy: str = "random") -> dict[str, int]:
         """Deal, play to the end with ``policy`` (``"random"`` or ``"greedy"``) and record;
-        returns the deal's ``result()``."""
-        d = self._m.play_hand(policy)
-        return dict(d.result() or [])
-
-
-def _changed_options(rules: Rules) -> dict[str, str]:
-    """The options of ``rules`` that differ from its preset (name -> value text), decks first."""
-    defaults = dict(_core.rules(rules.preset, None).options())
-    changed = {k: v for k, v in rules.options() if defaults.get(k) != v}
-    defaults_decks = dict(_core.rules(rules.preset, {"decks": int(changed["decks"])}).options()) if "decks" in changed else defaults
-    return {k: v for k, v in rules.options() if k == "decks" and "decks" in changed or defaults_decks.get(k) != v}
-
-
-def _option_value(text: Any) -> Any:
-    """An option value from its text in ``Rules.options()``: bool, int, else the text."""
-    if not isinstance(text, str):
-        return text
-    if text in ("true", "false"):
-        return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        return text
+        returns the deal's result row as ``{column: value}`` (``zhipai.Game(rules).columns``)."""
+        return self._m.play_hand(policy).result() or {}

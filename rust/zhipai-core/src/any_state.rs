@@ -5,7 +5,7 @@
 //! Every `S: GameState` is an `AnyState` (blanket impl), so a new game needs nothing here, and
 //! algorithms generic over `GameState` stay monomorphised: `AnyState` is only the outer shell.
 
-use crate::error::{Result, ZhipaiError};
+use crate::error::Result;
 use crate::game::{GameRng, GameState, HistoryEntry, Observation, Phase};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
@@ -48,6 +48,10 @@ pub trait AnyState: Debug + Send + Sync {
 
     /// An independent copy (its generator too).
     fn clone_box(&self) -> Box<dyn AnyState>;
+
+    /// The concrete state, for the game-specific entry points that need it (e.g. recording a
+    /// Shengji match hand).
+    fn as_any(&self) -> &dyn std::any::Any;
 }
 
 impl Clone for Box<dyn AnyState> {
@@ -140,9 +144,8 @@ impl<S: GameState> AnyState for S {
     fn clone_box(&self) -> Box<dyn AnyState> {
         Box::new(self.clone())
     }
-}
 
-/// The error of an action outside the space.
-pub fn action_out_of_range(action: usize, n: usize) -> ZhipaiError {
-    ZhipaiError::invalid_value("action", action, format!("expected 0 to {}", n - 1))
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
 }

@@ -100,6 +100,21 @@ pub fn text_list(what: &str, value: &Bound<'_, PyAny>, expected: &str) -> PyResu
         .collect()
 }
 
+/// A list of integers in `lo..=hi` (numpy ints accepted; a single int or a string refused).
+pub fn int_list<T: TryFrom<i128>>(
+    what: &str,
+    value: &Bound<'_, PyAny>,
+    lo: i128,
+    hi: i128,
+) -> PyResult<Vec<T>> {
+    let err = || invalid(what, value, format!("expected a list of integers from {lo} to {hi}"));
+    if value.is_instance_of::<PyString>() || is_int(value) {
+        return Err(err());
+    }
+    let items = value.try_iter().map_err(|_| err())?;
+    items.map(|item| int_in(&format!("item of {what}"), &item?, lo, hi)).collect()
+}
+
 /// `_check_int(what, value, lo, hi)`: `value` as an `int` when it is an integer in `lo..=hi`
 /// (numpy ints accepted; bools and floats refused), else `InvalidValueError` naming `what`. The
 /// Python layer uses this so its checks match the binding's.

@@ -2,13 +2,14 @@
 //! `evaluate_position`, Shengji `state/position.rs`). `zhipai.evaluate_position` wraps it.
 
 use crate::errors::guard;
-use crate::shengji_scoring::{PyDeal, PyShengjiGameState};
+use crate::game_state::PyGameState;
 use crate::simulate::{evaluation_dict, options, run_polled};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use zhipai_core::deal::Constraints;
 use zhipai_core::eval;
 use zhipai_core::games::shengji::state::position::ShengjiPosition;
+use zhipai_core::games::shengji::DealState;
 use zhipai_core::knowledge::SeatView;
 use zhipai_core::simulator::Position;
 use zhipai_core::{Multiset, ZhipaiError};
@@ -17,28 +18,32 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
     text.parse()
 }
 
-/// The position of a `ShengjiDeal` or a `ShengjiGameState` (`zhipai.Game(...).new_deal`) as
-/// `seat` sees it; anything else is an `InvalidValue` naming its type.
+/// The position of a Shengji-family `zhipai.GameState` as `seat` sees it; anything else is an
+/// `InvalidValue` naming it.
 fn position(deal: &Bound<'_, PyAny>, seat: usize) -> PyResult<ShengjiPosition> {
-    if let Ok(d) = deal.cast::<PyDeal>() {
-        return guard(|| ShengjiPosition::new(&d.borrow().0, seat));
+    let wrong = |what: String| {
+        guard(|| -> Result<ShengjiPosition, ZhipaiError> {
+            Err(ZhipaiError::invalid_value(
+                "deal",
+                what,
+                "expected the zhipai.GameState of a Shengji-family deal (tractor, tractor_jj, \
+                 eighty_points); position evaluation of the other games is not available yet",
+            ))
+        })
+    };
+    let Ok(s) = deal.cast::<PyGameState>() else {
+        return wrong(deal.get_type().name().map(|n| n.to_string()).unwrap_or_default());
+    };
+    let s = s.borrow();
+    match s.tracked().state.as_any().downcast_ref::<DealState>() {
+        Some(d) => guard(|| ShengjiPosition::new(d.deal(), seat)),
+        None => wrong(format!("GameState of {}", s.tracked().rules.preset())),
     }
-    if let Ok(s) = deal.cast::<PyShengjiGameState>() {
-        return guard(|| ShengjiPosition::new(&s.borrow().deal, seat));
-    }
-    let kind = deal.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-    guard(|| {
-        Err(ZhipaiError::invalid_value(
-            "deal",
-            kind,
-            "expected a Shengji deal (zhipai.shengji.Deal, ShengjiDeal or ShengjiGameState)",
-        ))
-    })
 }
 
 /// `_evaluate_position(deal, seat, candidates, limit, samples, policy, seed, threads=None,
 /// chunk_size=None, progress=None) -> dict`: internal engine of `zhipai.evaluate_position`.
-/// `deal` is a `ShengjiDeal` or a `ShengjiGameState`; `candidates` a list of card strings (`None` entries = the policy
+/// `deal` is the `zhipai.GameState` of a Shengji-family deal; `candidates` a list of card strings (`None` entries = the policy
 /// decides) or `None` for the seat's legal plays (at most `limit`); `hands` / `kitty` / `voids`
 /// add knowledge beyond the deal's record (`(seat, cards)` held, kitty cards, `(seat, kinds)`
 /// held none of; merged by `SeatView::merge_known`). The dict is that of

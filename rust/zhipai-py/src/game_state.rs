@@ -8,7 +8,7 @@ use crate::rules::PyRules;
 use numpy::{PyArray1, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use zhipai_core::game::{DealSetup, Value};
+use zhipai_core::game::{quoted, DealSetup, Value};
 use zhipai_core::policy::Policy;
 use zhipai_core::record::{columns, Origin, TrackedDeal};
 use zhipai_core::{Multiset, ZhipaiError};
@@ -41,6 +41,16 @@ struct View {
 impl PyGameState {
     fn wrap(deal: TrackedDeal) -> PyGameState {
         PyGameState { deal, views: Vec::new() }
+    }
+
+    /// The state of a deal made elsewhere in the binding (a Shengji match hand).
+    pub(crate) fn from_tracked(deal: TrackedDeal) -> PyGameState {
+        PyGameState::wrap(deal)
+    }
+
+    /// The deal with its origin.
+    pub(crate) fn tracked(&self) -> &TrackedDeal {
+        &self.deal
     }
 
     /// `seat`'s view of the current deal's history: `(mover, text)` tuples.
@@ -78,18 +88,39 @@ impl PyGameState {
 
 #[pymethods]
 impl PyGameState {
-    /// `_new(rules, seed, index)`: deal `index` of a `simulate(rules, ..., seed=seed)` run.
+    /// `_new(rules, seed, index, previous_places)`: deal `index` of a `simulate(rules, ...,
+    /// seed=seed)` run (Baohuang: after 进贡 from `previous_places`).
     #[staticmethod]
-    fn _new(rules: &PyRules, seed: &Bound<'_, PyAny>, index: &Bound<'_, PyAny>) -> PyResult<Self> {
+    fn _new(
+        rules: &PyRules,
+        seed: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
+        previous_places: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
         let seed = crate::convert::seed(seed)?;
         let index = int_in("index", index, 0, u64::MAX as i128)?;
-        let origin = Origin::Simulated { seed, index };
+        let previous_places = if previous_places.is_none() {
+            None
+        } else {
+            let v = crate::convert::int_list("previous_places", previous_places, 1, 5)?;
+            let places: [u8; 5] = v.try_into().map_err(|v: Vec<u8>| {
+                invalid(
+                    "previous_places",
+                    previous_places,
+                    format!("expected 5 places, got {}", v.len()),
+                )
+            })?;
+            Some(places)
+        };
+        let origin = Origin::Simulated { seed, index, previous_places };
         guard(|| TrackedDeal::new(rules.0.clone(), origin)).map(PyGameState::wrap)
     }
 
-    /// `_from_setup(rules, hands, kitty, level, trump, dealer, seed)`: a deal of given cards.
+    /// `_from_setup(rules, hands, kitty, level, trump, dealer, seed, index)`: a deal of given
+    /// cards (or, without hands, shuffled at a level and dealer), its generator stream `index` of
+    /// `seed`.
     #[staticmethod]
-    #[pyo3(signature = (rules, hands, kitty, level, trump, dealer, seed_value))]
+    #[pyo3(signature = (rules, hands, kitty, level, trump, dealer, seed_value, index))]
     #[allow(clippy::too_many_arguments)]
     fn _from_setup(
         rules: &PyRules,
@@ -99,6 +130,7 @@ impl PyGameState {
         trump: &Bound<'_, PyAny>,
         dealer: &Bound<'_, PyAny>,
         seed_value: &Bound<'_, PyAny>,
+        index: &Bound<'_, PyAny>,
     ) -> PyResult<Self> {
         let setup = DealSetup {
             hands: if hands.is_none() { Vec::new() } else { card_lists("hands", hands)? },
@@ -107,6 +139,8 @@ impl PyGameState {
             trump: opt_trump(trump)?,
             dealer: if dealer.is_none() { None } else { Some(int_in("dealer", dealer, 0, 4)?) },
             seed: seed(seed_value)?,
+            stream: int_in("index", index, 0, u64::MAX as i128)?,
+            ..DealSetup::default()
         };
         guard(|| TrackedDeal::new(rules.0.clone(), Origin::Setup(setup))).map(PyGameState::wrap)
     }
@@ -153,9 +187,12 @@ impl PyGameState {
     }
 
     /// At most ``limit`` legal moves as text, in the game's order.
-    #[pyo3(signature = (limit = 1000))]
-    fn legal_moves(&self, limit: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        let limit: usize = int_in("limit", limit, 1, u32::MAX as i128)?;
+    #[pyo3(signature = (limit = None))]
+    fn legal_moves(&self, limit: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
+        let limit: usize = match limit {
+            Some(l) if !l.is_none() => int_in("limit", l, 1, u32::MAX as i128)?,
+            _ => 1000,
+        };
         Ok(self.deal.state.legal_moves(limit))
     }
 
@@ -289,6 +326,19 @@ impl PyGameState {
         Ok(row)
     }
 
+    /// The result row as ``{column: value}`` once over, ``None`` before.
+    fn result<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        if !self.deal.state.is_terminal() {
+            return Ok(None);
+        }
+        let row = self.result_row()?;
+        let d = PyDict::new(py);
+        for (c, v) in columns(&self.deal.rules).iter().zip(row) {
+            d.set_item(c.name, v)?;
+        }
+        Ok(Some(d))
+    }
+
     /// An independent copy (its generator too).
     fn clone(&self) -> Self {
         PyGameState::wrap(self.deal.clone())
@@ -345,17 +395,6 @@ fn value<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
-/// `text` quoted as Python would, cut to 80 characters + `…` and its length when longer.
-fn quoted(text: &str) -> String {
-    let n = text.chars().count();
-    let head: String = text.chars().take(SHOWN_CHARS).collect::<String>().escape_debug().collect();
-    if n > SHOWN_CHARS {
-        format!("'{head}…' ({n} characters)")
-    } else {
-        format!("'{head}'")
-    }
-}
-
 /// The `move` argument: a non-empty `str` of at most [`MAX_MOVE_TEXT`] characters.
 fn move_arg(obj: &Bound<'_, PyAny>) -> PyResult<String> {
     let bad = |value: String, why: &str| to_py(ZhipaiError::invalid_value("move", value, why));
@@ -386,7 +425,7 @@ fn move_error(e: ZhipaiError) -> ZhipaiError {
 }
 
 /// The `policy` argument of the built-in moves: a `str` naming a built-in policy.
-fn policy_arg(obj: &Bound<'_, PyAny>) -> PyResult<Policy> {
+pub(crate) fn policy_arg(obj: &Bound<'_, PyAny>) -> PyResult<Policy> {
     let name = crate::convert::text("policy", obj, "'random' or 'greedy'")?;
     guard(|| name.parse::<Policy>())
 }

@@ -11,6 +11,7 @@ mod convert;
 mod deal;
 mod errors;
 mod evaluate;
+mod game_state;
 mod gongzhu;
 mod hongwu;
 mod rules;
@@ -27,6 +28,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     convert::register(m)?;
     deal::register(m)?;
+    game_state::register(m)?;
     gongzhu::register(m)?;
     hongwu::register(m)?;
     rules::register(m)?;

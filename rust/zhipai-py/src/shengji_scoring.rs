@@ -4,23 +4,21 @@
 
 use crate::convert;
 use crate::errors::guard;
+use crate::game_state::PyGameState;
 use crate::rules::PyRules;
-use crate::simulate::{
-    builtin_policy_arg, clean_return, finished_row, move_arg, move_error, seat_arg, seed_index,
-    History, Step, MOVE_LIST_LIMIT,
-};
 use pyo3::prelude::*;
+use zhipai_core::game::DealSetup;
 use zhipai_core::games::shengji::chaodi::check_chaodi;
 use zhipai_core::games::shengji::declare::check_declarations;
-use zhipai_core::games::shengji::declare::Bid;
 use zhipai_core::games::shengji::declare::NoDeclaration;
 use zhipai_core::games::shengji::scoring::Level;
-use zhipai_core::games::shengji::scoring::Side;
 use zhipai_core::games::shengji::session::Match;
-use zhipai_core::games::shengji::state::{Deal, Move, Phase};
+use zhipai_core::games::shengji::state::Deal;
+use zhipai_core::games::shengji::DealState;
 use zhipai_core::games::shengji::ShengjiRules;
 use zhipai_core::policy::Policy;
-use zhipai_core::{parse_cards, Card, Multiset, Rank, Result, Rules, ZhipaiError};
+use zhipai_core::record::{Origin, TrackedDeal};
+use zhipai_core::{parse_cards, Card, Rank, Result, Rules, ZhipaiError};
 
 fn shengji(rules: &PyRules) -> Result<&ShengjiRules> {
     match &rules.0 {
@@ -200,195 +198,6 @@ pub fn shengji_chaodi(
     })
 }
 
-/// One Shengji deal as a state machine (`zhipai.shengji.Deal` wraps it; shengji.md §1–§8).
-#[pyclass(name = "ShengjiDeal", module = "zhipai")]
-#[derive(Clone)]
-pub struct PyDeal(pub(crate) Deal);
-
-fn phase_name(p: Phase) -> &'static str {
-    match p {
-        Phase::Dealing => "dealing",
-        Phase::Burying => "burying",
-        Phase::Chaodi => "chaodi",
-        Phase::Playing => "playing",
-        Phase::Done => "done",
-    }
-}
-
-/// The phase names of `ShengjiGameState`, shared by every game's `GameState`: the play phase is
-/// `"play"` and the end `"done"` everywhere.
-fn state_phase(p: Phase) -> &'static str {
-    match p {
-        Phase::Playing => "play",
-        other => phase_name(other),
-    }
-}
-
-#[pymethods]
-impl PyDeal {
-    /// `ShengjiDeal(rules, level="2", dealer=None, seed=0)`: shuffle and deal up to the first
-    /// decision. `dealer=None` is hand 1 (the declaration decides the dealer). `level="NT"` is
-    /// the joker-only level (only with `after_A="no_trump_level"`).
-    #[new]
-    #[pyo3(signature = (rules, level="2", dealer=None, seed=None))]
-    fn new(
-        rules: &PyRules,
-        level: &str,
-        dealer: Option<&Bound<'_, PyAny>>,
-        seed: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
-        let dealer: Option<u8> = convert::opt_int_in("dealer", dealer, 0, 3)?;
-        let seed = convert::opt_int_in("seed", seed, 0, u64::MAX as i128)?.unwrap_or(0);
-        guard(|| {
-            let r = shengji(rules)?;
-            let level = r.scoring.parse_level("level", level)?;
-            let mut rng = zhipai_core::deal::deal_rng(seed, 0);
-            Ok(PyDeal(Deal::new(r, level, dealer, &mut rng)?))
-        })
-    }
-
-    #[getter]
-    fn phase(&self) -> &'static str {
-        phase_name(self.0.phase())
-    }
-
-    fn current_player(&self) -> Option<u8> {
-        self.0.current_player()
-    }
-
-    fn is_terminal(&self) -> bool {
-        self.0.is_terminal()
-    }
-
-    /// Zero-sum level returns per seat once over, else `None`.
-    fn returns(&self) -> Option<[f64; 4]> {
-        self.0.returns()
-    }
-
-    fn hand(&self, player: &Bound<'_, PyAny>) -> PyResult<String> {
-        let player: u8 = convert::int_in("player", player, 0, 3)?;
-        Ok(self.0.hand(player).to_string())
-    }
-
-    #[getter]
-    fn dealer(&self) -> Option<u8> {
-        self.0.dealer()
-    }
-
-    /// The level rank symbol, or "NT" on the joker-only level.
-    #[getter]
-    fn level(&self) -> String {
-        self.0.level().map_or("NT".to_string(), |r| r.symbol().to_string())
-    }
-
-    /// The seat that buried the kitty (dealer or last 炒底 overcaller) once one lies buried.
-    #[getter]
-    fn kitty_owner(&self) -> Option<u8> {
-        self.0.kitty_owner()
-    }
-
-    /// Trump letter or "NT" after dealing, `None` while dealing.
-    #[getter]
-    fn trump(&self) -> Option<String> {
-        self.0.trump().map(|t| t.map_or("NT".to_string(), |s| s.letter().to_string()))
-    }
-
-    fn current_trick(&self) -> Vec<String> {
-        self.0.current_trick().iter().map(|m| m.to_string()).collect()
-    }
-
-    /// Legal card-by-card actions (0..54 card kinds, 54 = stop/pass).
-    fn legal_actions(&self) -> Vec<usize> {
-        self.0.legal_actions()
-    }
-
-    fn apply_action(&mut self, action: &Bound<'_, PyAny>) -> PyResult<()> {
-        let action: usize = convert::int_in("action", action, 0, u16::MAX as i128)?;
-        guard(|| self.0.apply_action(action))
-    }
-
-    /// Legal bids of the player to move (dealing and 炒底 phases).
-    fn legal_bids(&self) -> Vec<String> {
-        self.0.legal_bids().iter().map(|b| b.to_string()).collect()
-    }
-
-    /// Structured move: `kind` is "pass", "declare", "bury" or "play"; `cards` in notation.
-    #[pyo3(signature = (kind, cards=""))]
-    fn apply(&mut self, kind: &str, cards: &str) -> PyResult<()> {
-        guard(|| {
-            let ms: Multiset = cards.parse()?;
-            let mv = match kind {
-                "pass" => Move::Pass,
-                "declare" => {
-                    let level = self.0.declaring().level().ok_or_else(|| {
-                        ZhipaiError::illegal_play(
-                            format!("declare {cards}"),
-                            "nobody declares on the joker-only level",
-                        )
-                    })?;
-                    let decks = self.0.rules().decks;
-                    Move::Declare(Bid::from_cards(&parse_cards(cards)?, level, decks)?)
-                }
-                "bury" => Move::Bury(ms),
-                "play" => Move::Play(ms),
-                other => {
-                    return Err(ZhipaiError::invalid_value(
-                        "move kind",
-                        other,
-                        "expected pass, declare, bury or play",
-                    ))
-                }
-            };
-            self.0.apply(mv)
-        })
-    }
-
-    /// The random policy's move for the player to move, as (kind, cards), without applying it.
-    fn random_move(&mut self) -> PyResult<(&'static str, String)> {
-        guard(|| {
-            Ok(match self.0.random_move()? {
-                Move::Pass => ("pass", String::new()),
-                Move::Declare(b) => ("declare", b.to_string()),
-                Move::Bury(m) => ("bury", m.to_string()),
-                Move::Play(m) => ("play", m.to_string()),
-            })
-        })
-    }
-
-    /// Play to the end with the random policy.
-    fn play_out(&mut self) -> PyResult<()> {
-        guard(|| self.0.play_out(Policy::Random).map(|_| ()))
-    }
-
-    /// The result once over: a dict-ready list of (name, value).
-    fn result(&self) -> Option<Vec<(&'static str, i64)>> {
-        self.0.result().map(|r| {
-            vec![
-                ("dealer", r.dealer as i64),
-                ("trump", r.trump.map_or(4, |s| s.index() as i64)),
-                ("attacker_points", r.attacker_points as i64),
-                ("trick_points", r.trick_points as i64),
-                ("dealer_team_points", r.dealer_team_points as i64),
-                ("kitty_points", r.kitty_points as i64),
-                ("kitty_multiplier", r.kitty_multiplier as i64),
-                ("penalty", r.penalty as i64),
-                ("side_attackers", (r.change.side == Side::Attackers) as i64),
-                ("levels", r.change.levels as i64),
-                ("take_over", r.change.take_over as i64),
-                ("tricks", r.tricks as i64),
-                ("failed_throws", r.failed_throws as i64),
-                ("declarations", r.declarations as i64),
-                ("chaodi", r.chaodi as i64),
-                ("last_trick_single_jack", r.last_trick_single_jack as i64),
-            ]
-        })
-    }
-
-    fn clone(&self) -> Self {
-        PyDeal(self.0.clone())
-    }
-}
-
 /// A Shengji match (`zhipai.shengji.Match` wraps it; shengji.md §1.1, §2.3, §8.5): deals in
 /// sequence with every player's level, the seating and the dealer rotation.
 #[pyclass(name = "ShengjiMatch", module = "zhipai")]
@@ -400,11 +209,13 @@ pub struct PyMatch {
 }
 
 impl PyMatch {
-    fn issue(&mut self) -> Result<Deal> {
-        let mut rng = zhipai_core::deal::deal_rng(self.seed, self.issued);
-        let d = self.m.next_deal(&mut rng)?;
-        self.issued += 1;
-        Ok(d)
+    /// A match hand as the one deal state, with its setup as origin.
+    fn state(&self, deal: Deal, setup: DealSetup) -> PyGameState {
+        PyGameState::from_tracked(TrackedDeal {
+            rules: Rules::Shengji(self.m.rules().clone()),
+            origin: Origin::Setup(setup),
+            state: Box::new(DealState::new(deal)),
+        })
     }
 }
 
@@ -422,37 +233,38 @@ impl PyMatch {
         })
     }
 
-    /// The next deal (redraws the seating under `random_partners_each_hand`).
-    fn next_deal(&mut self) -> PyResult<PyDeal> {
-        guard(|| Ok(PyDeal(self.issue()?)))
+    /// The next deal (redraws the seating under `random_partners_each_hand`), a
+    /// `zhipai.GameState` whose record replays it on its own.
+    fn next_deal(&mut self) -> PyResult<PyGameState> {
+        let (deal, setup) = guard(|| self.m.next_deal_setup(self.seed, self.issued))?;
+        self.issued += 1;
+        Ok(self.state(deal, setup))
     }
 
     /// Apply a finished deal of this match: only the deal the last `next_deal` returned, once
     /// (`IllegalPlayError` "deal already recorded" / "not the match's current deal").
-    fn record(&mut self, deal: &PyDeal) -> PyResult<()> {
-        guard(|| self.m.record(&deal.0))
+    fn record(&mut self, deal: PyRef<'_, PyGameState>) -> PyResult<()> {
+        let state = deal.tracked().state.as_any().downcast_ref::<DealState>();
+        guard(|| match state {
+            Some(s) => self.m.record(s.deal()),
+            None => Err(ZhipaiError::illegal_play("record", "not the match's current deal")),
+        })
     }
 
     /// Deal, play to the end with `policy` ("random" or "greedy") and record; returns the deal.
-    #[pyo3(signature = (policy="random"))]
-    fn play_hand(&mut self, policy: &str) -> PyResult<PyDeal> {
+    #[pyo3(signature = (policy=None))]
+    fn play_hand(&mut self, policy: Option<&Bound<'_, PyAny>>) -> PyResult<PyGameState> {
         let policy = match policy {
-            "random" => Policy::Random,
-            "greedy" => Policy::Greedy,
-            other => {
-                return Err(crate::errors::to_py(ZhipaiError::invalid_value(
-                    "policy",
-                    other,
-                    "expected random or greedy",
-                )))
-            }
+            Some(p) if !p.is_none() => crate::game_state::policy_arg(p)?,
+            _ => Policy::Random,
         };
+        let (mut deal, setup) = guard(|| self.m.next_deal_setup(self.seed, self.issued))?;
+        self.issued += 1;
         guard(|| {
-            let mut d = self.issue()?;
-            d.play_out(policy)?;
-            self.m.record(&d)?;
-            Ok(PyDeal(d))
-        })
+            deal.play_out(policy)?;
+            self.m.record(&deal)
+        })?;
+        Ok(self.state(deal, setup))
     }
 
     /// Each player's level ("2".."A", or "NT" for the joker-only level).
@@ -491,346 +303,8 @@ impl PyMatch {
     }
 }
 
-// ------------------------------------------------------------------------------------------
-// Step-wise play for Python policies (`zhipai.Game(rules).new_deal(seed, index)`): the deal,
-// the public history and the bookkeeping an observation needs. Move text: `pass`,
-// `declare 2H 2H`, `bury <cards>`, `play <cards>` (the `Move` display).
-
-/// One Shengji deal (hand 1 at level 2, as `zhipai.simulate` plays it) for step-by-step play by
-/// any mix of Python callables and built-in policies. See `zhipai.policy.GameState`.
-#[pyclass(name = "ShengjiGameState", module = "zhipai", from_py_object)]
-#[derive(Clone)]
-pub struct PyShengjiGameState {
-    pub(crate) deal: Deal,
-    history: History,
-    /// The dealer's burial, once made (seen by the dealer only).
-    buried: Option<Multiset>,
-    /// The current trick as (seat, cards played).
-    trick: Vec<(usize, Multiset)>,
-    /// Card points won in completed tricks, per seat.
-    won: [i32; 4],
-    tricks: u32,
-}
-
-fn parse_shengji_move(deal: &Deal, text: &str) -> Result<Move> {
-    let t = text.trim();
-    let (kind, cards) = t.split_once(' ').unwrap_or((t, ""));
-    Ok(match kind.to_ascii_lowercase().as_str() {
-        "pass" if cards.trim().is_empty() => Move::Pass,
-        "declare" => {
-            let level = deal.declaring().level().ok_or_else(|| {
-                ZhipaiError::illegal_play(text, "nobody declares on the joker-only level")
-            })?;
-            Move::Declare(Bid::from_cards(&parse_cards(cards)?, level, deal.rules().decks)?)
-        }
-        "bury" => Move::Bury(cards.parse()?),
-        "play" => Move::Play(cards.parse()?),
-        _ => {
-            return Err(ZhipaiError::invalid_value(
-                "move",
-                crate::simulate::quoted(text),
-                "expected 'pass', 'declare <cards>', 'bury <cards>' or 'play <cards>'",
-            ))
-        }
-    })
-}
-
-/// Legal burials of `k` cards (up to [`MOVE_LIST_LIMIT`]) in card order: sorted card lists
-/// extending `cur` with kinds from `min` on, walked with the deal's card-by-card action mask,
-/// which holds exactly the cards that still complete a legal burial (so the
-/// `kitty_bury_restrictions` are met without trying the millions of illegal ones).
-fn burials(
-    d: &Deal,
-    hand: &Multiset,
-    cur: Multiset,
-    min: usize,
-    k: usize,
-    out: &mut Vec<Multiset>,
-) {
-    let mask = d.legal_action_mask();
-    for kind in min..zhipai_core::NUM_KINDS {
-        if out.len() >= MOVE_LIST_LIMIT {
-            return;
-        }
-        let card = zhipai_core::Card::from_index(kind).expect("kind < 54");
-        // Cards of kinds ≥ `kind` still unused must fill the rest of the burial.
-        let left: usize = (kind..zhipai_core::NUM_KINDS)
-            .filter_map(zhipai_core::Card::from_index)
-            .map(|c| hand.count(c) - cur.count(c))
-            .sum();
-        if mask & (1 << kind) == 0 || left < k - cur.len() {
-            continue;
-        }
-        let mut next = cur;
-        next.add(card);
-        if next.len() == k {
-            out.push(next);
-        } else {
-            let mut d2 = d.clone();
-            if d2.apply_action(kind).is_ok() {
-                burials(&d2, hand, next, kind, k, out);
-            }
-        }
-    }
-}
-
-impl PyShengjiGameState {
-    /// Apply `mv` for the seat to move and record it (history, trick, points).
-    fn step(&mut self, mv: Move) -> Result<()> {
-        let seat = self.deal.current_player().map_or(0, usize::from);
-        let leading = self.deal.phase() == Phase::Playing && self.trick.is_empty();
-        self.deal.apply(mv)?;
-        match mv {
-            Move::Bury(m) => {
-                self.buried = Some(m);
-                self.history.push(Step::hidden(seat, "bury", format!("bury {m}")));
-            }
-            Move::Play(m) => {
-                // A failed throw is reduced to its forced part: record what was played.
-                let played = if leading {
-                    self.deal.current_trick().first().copied().unwrap_or(m)
-                } else {
-                    m
-                };
-                let text = if played == m {
-                    format!("play {played}")
-                } else {
-                    format!("play {played} (failed throw {m})")
-                };
-                self.history.push(Step::public(seat, text));
-                self.trick.push((seat, played));
-                if self.trick.len() == 4 {
-                    self.finish_trick()?;
-                }
-            }
-            // A seat is asked only when it holds a legal declaration, so even its pass would
-            // tell the others it received a level card or joker: passes are secret.
-            Move::Pass => self.history.push(Step::secret(seat, "pass")),
-            other => self.history.push(Step::public(seat, other.to_string())),
-        }
-        Ok(())
-    }
-
-    fn finish_trick(&mut self) -> Result<()> {
-        let tr = self.deal.trick_rules().expect("trick rules exist in play");
-        let plays: Vec<Multiset> = self.trick.iter().map(|(_, m)| *m).collect();
-        let w = zhipai_core::tricks::trick_winner(tr, &plays)?;
-        let points: i32 = plays.iter().flat_map(|m| m.iter()).map(|c| c.points() as i32).sum();
-        self.won[self.trick[w].0] += points;
-        self.tricks += 1;
-        self.trick.clear();
-        Ok(())
-    }
-
-    fn builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<Move> {
-        let p = builtin_policy_arg(policy)?;
-        guard(|| match p {
-            Policy::Random => self.deal.random_move(),
-            Policy::Greedy => self.deal.greedy_move(),
-        })
-    }
-}
-
-#[pymethods]
-impl PyShengjiGameState {
-    /// `new_deal(rules, seed=0, index=0)`: deal `index` of a `zhipai.simulate` run seeded with
-    /// `seed` (the same cards and chance events), up to its first decision.
-    #[staticmethod]
-    #[pyo3(signature = (rules, seed, index))]
-    fn new_deal(
-        rules: &PyRules,
-        seed: &Bound<'_, PyAny>,
-        index: &Bound<'_, PyAny>,
-    ) -> PyResult<Self> {
-        let (seed, index) = seed_index(seed, index)?;
-        guard(|| {
-            let r = shengji(rules)?;
-            let deal =
-                Deal::new(r, Rank::TWO, None, &mut zhipai_core::deal::deal_rng(seed, index))?;
-            Ok(PyShengjiGameState {
-                deal,
-                history: History::default(),
-                buried: None,
-                trick: Vec::new(),
-                won: [0; 4],
-                tricks: 0,
-            })
-        })
-    }
-
-    /// Number of seats (4).
-    #[getter]
-    fn num_players(&self) -> usize {
-        4
-    }
-
-    fn current_player(&self) -> Option<u8> {
-        self.deal.current_player()
-    }
-
-    fn is_terminal(&self) -> bool {
-        self.deal.is_terminal()
-    }
-
-    /// Legal moves of the seat to move, in a deterministic order: every declaration (`pass`
-    /// first); burials: the first 1000 legal ones in card order (any legal burial may be
-    /// applied); leads: every legal lead when there are at most 1000, else every single-unit
-    /// lead and each suit's whole holding when it is a throw (the random policy's candidates;
-    /// other throws of one suit are legal too); follows: the first 1000 legal follows. `[]`
-    /// once over.
-    fn legal_moves(&self) -> Vec<String> {
-        let d = &self.deal;
-        let Some(p) = d.current_player() else { return Vec::new() };
-        let play = |m: &Multiset| format!("play {m}");
-        match d.phase() {
-            Phase::Dealing | Phase::Chaodi => std::iter::once("pass".to_string())
-                .chain(d.legal_bids().iter().map(|b| format!("declare {b}")))
-                .collect(),
-            Phase::Burying => {
-                let (_, k) = zhipai_core::games::shengji::state::hand_and_kitty(d.rules().decks);
-                let mut out = Vec::new();
-                burials(d, &d.hand(p), Multiset::EMPTY, 0, k, &mut out);
-                out.iter().map(|m| format!("bury {m}")).collect()
-            }
-            Phase::Playing => {
-                let tr = d.trick_rules().expect("trick rules exist in play");
-                let hand = d.hand(p);
-                let mut out = Vec::new();
-                match d.current_trick().first() {
-                    None => match zhipai_core::tricks::lead_candidates::all_leads(
-                        tr,
-                        &hand,
-                        MOVE_LIST_LIMIT,
-                    ) {
-                        Some(leads) => out = leads.iter().map(play).collect(),
-                        None => zhipai_core::tricks::lead_candidates::for_each_lead_candidate(
-                            tr,
-                            &hand,
-                            &mut |m| {
-                                out.push(play(m));
-                                std::ops::ControlFlow::Continue(())
-                            },
-                        ),
-                    },
-                    Some(lead) => {
-                        if let Ok(format) = zhipai_core::tricks::check_lead(tr, lead, None) {
-                            if let Ok(moves) =
-                                zhipai_core::tricks::FollowMoves::new(tr, &format, &hand)
-                            {
-                                out = moves.enumerate(MOVE_LIST_LIMIT).iter().map(play).collect();
-                            }
-                        }
-                    }
-                }
-                out
-            }
-            Phase::Done => Vec::new(),
-        }
-    }
-
-    /// Apply `move` (text as in `legal_moves`, any legal move) for the seat to move. Raises
-    /// `IllegalPlayError` (naming the move and the rule) or `InvalidCardError` /
-    /// `InvalidValueError` for text that is not a move; the state is then unchanged.
-    fn apply(&mut self, r#move: &Bound<'_, PyAny>) -> PyResult<()> {
-        let text = move_arg(r#move)?;
-        guard(|| {
-            let mv = parse_shengji_move(&self.deal, &text)?;
-            self.step(mv).map_err(move_error)
-        })
-    }
-
-    /// The move built-in `policy` ("random" or "greedy") chooses for the seat to move, without
-    /// applying it (drawn from the deal's own generator, as `zhipai.simulate` does).
-    fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
-        Ok(self.builtin(policy)?.to_string())
-    }
-
-    /// Apply the move of built-in `policy` and return its text.
-    fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
-        let mv = self.builtin(policy)?;
-        guard(|| self.step(mv))?;
-        Ok(mv.to_string())
-    }
-
-    /// The phase as every game's `GameState` names it: `"dealing"`, `"burying"`, `"play"`,
-    /// `"done"` (the `observation` key `phase`; `ShengjiDeal.phase` says `"playing"`).
-    #[getter]
-    fn phase(&self) -> &'static str {
-        state_phase(self.deal.phase())
-    }
-
-    /// What `seat` sees, as a dict (keys documented in `zhipai.policy`).
-    fn observation<'py>(
-        &mut self,
-        py: Python<'py>,
-        seat: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let seat = seat_arg(seat, 4)?;
-        let d = &self.deal;
-        let o = pyo3::types::PyDict::new(py);
-        o.set_item("game", "shengji")?;
-        o.set_item("seat", seat)?;
-        o.set_item("phase", state_phase(d.phase()))?;
-        // While dealing, who is asked is private for the same reason (see `step`).
-        // 炒底 offers too: a seat is offered only when it holds a stronger declaration.
-        let private = matches!(d.phase(), Phase::Dealing | Phase::Chaodi);
-        let asked = d.current_player().filter(|&p| !private || p == seat as u8);
-        o.set_item("current_player", asked)?;
-        o.set_item("level", d.level().map_or("NT".to_string(), |r| r.to_string()))?;
-        o.set_item("dealer", d.dealer())?;
-        o.set_item(
-            "trump",
-            d.trump().map(|t| t.map_or("NT".to_string(), |s| s.letter().to_string())),
-        )?;
-        o.set_item("declaration", d.declaring().winner().map(|(p, b)| (p, b.to_string())))?;
-        o.set_item("hand", d.hand(seat as u8).to_string())?;
-        // The last burial is seen by its burier (the dealer, or a 炒底 overcaller once buried).
-        let own_kitty = d.kitty_owner().or(d.dealer()) == Some(seat as u8);
-        o.set_item("kitty", self.buried.filter(|_| own_kitty).map(|m| m.to_string()))?;
-        o.set_item("hand_sizes", (0..4u8).map(|p| d.hand(p).len()).collect::<Vec<_>>())?;
-        o.set_item(
-            "current_trick",
-            self.trick.iter().map(|(s, m)| (*s, m.to_string())).collect::<Vec<_>>(),
-        )?;
-        o.set_item("points_won", self.won.to_vec())?;
-        o.set_item("tricks", self.tricks)?;
-        o.set_item("history", self.history.view(py, seat)?)?;
-        Ok(o)
-    }
-
-    /// The deal's result row (columns of `zhipai.simulate`), once over.
-    fn result_row(&self) -> PyResult<Vec<i32>> {
-        let rules = Rules::Shengji(self.deal.rules().clone());
-        finished_row(&rules, self.deal.is_terminal(), |row| {
-            let r = self.deal.result().expect("a finished deal has a result");
-            self.deal.rules().write_row(r, row);
-            Ok(())
-        })
-    }
-
-    /// Zero-sum returns per seat once over (levels gained, negative for the other side), zeros
-    /// before.
-    fn returns(&self) -> [f64; 4] {
-        self.deal.returns().unwrap_or([0.0; 4]).map(clean_return)
-    }
-
-    fn clone(&self) -> Self {
-        Clone::clone(self)
-    }
-
-    fn __repr__(&self) -> String {
-        format!(
-            "ShengjiGameState(phase='{}', current_player={})",
-            state_phase(self.deal.phase()),
-            crate::simulate::py_opt(self.deal.current_player())
-        )
-    }
-}
-
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyDeal>()?;
     m.add_class::<PyMatch>()?;
-    m.add_class::<PyShengjiGameState>()?;
     m.add_function(wrap_pyfunction!(shengji_declare, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_chaodi, m)?)?;
     m.add_function(wrap_pyfunction!(shengji_level_change, m)?)?;

@@ -20,6 +20,8 @@ pub mod session;
 pub mod simulator;
 pub mod state;
 
+pub use game::DealState;
+
 #[cfg(test)]
 mod game_tests;
 

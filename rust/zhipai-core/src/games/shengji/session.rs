@@ -31,7 +31,9 @@ use super::declare::next_dealer;
 use super::scoring::Level;
 use super::state::{Deal, NUM_PLAYERS};
 use super::ShengjiRules;
+use crate::deal::deal_rng;
 use crate::error::{Result, ZhipaiError};
+use crate::game::DealSetup;
 use rand::seq::SliceRandom;
 use rand::RngCore;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -92,6 +94,30 @@ impl Match {
     /// itself: the caller decides when to stop. Only the deal returned last can be recorded (a
     /// new call replaces the pending one, whose seating is no longer current).
     pub fn next_deal(&mut self, rng: &mut impl RngCore) -> Result<Deal> {
+        let (level, dealer_seat) = self.next_hand(rng)?;
+        self.issue(Deal::new(&self.rules, level, dealer_seat, rng)?)
+    }
+
+    /// [`Match::next_deal`] drawing from stream `stream` of `seed`, with the deal's setup under
+    /// the game contract (no hands: shuffled at the dealer's level from the generator position
+    /// after the seating draw), so the deal can be recorded and replayed on its own.
+    pub fn next_deal_setup(&mut self, seed: u64, stream: u64) -> Result<(Deal, DealSetup)> {
+        let mut rng = deal_rng(seed, stream);
+        let (level, dealer_seat) = self.next_hand(&mut rng)?;
+        let setup = DealSetup {
+            level: (level != Level::TWO).then(|| level.rank()),
+            dealer: dealer_seat.map(usize::from),
+            seed,
+            stream,
+            word_pos: rng.get_word_pos(),
+            ..DealSetup::default()
+        };
+        Ok((self.issue(Deal::new(&self.rules, level, dealer_seat, &mut rng)?)?, setup))
+    }
+
+    /// The seating draw of the next hand (under `random_partners_each_hand`) and its level and
+    /// dealer seat; `IllegalPlay` once the match is over.
+    fn next_hand(&mut self, rng: &mut impl RngCore) -> Result<(Level, Option<u8>)> {
         if let Some([a, b]) = self.winners {
             return Err(ZhipaiError::illegal_play(
                 "next deal",
@@ -101,11 +127,19 @@ impl Match {
         if self.rules.declare.random_partners_each_hand {
             self.seating.shuffle(rng);
         }
-        let (level, dealer_seat) = match self.dealer {
+        Ok(match self.dealer {
             Some(p) => (self.levels[p as usize], Some(self.seat_of(p))),
             None => (Level::TWO, None), // hand 1: everybody is at 2
-        };
-        let mut deal = Deal::new(&self.rules, level, dealer_seat, rng)?;
+        })
+    }
+
+    /// The rules of the match.
+    pub fn rules(&self) -> &ShengjiRules {
+        &self.rules
+    }
+
+    /// Give `deal` this match's next ticket: only it can be recorded.
+    fn issue(&mut self, mut deal: Deal) -> Result<Deal> {
         let ticket = NEXT_TICKET.fetch_add(1, Ordering::Relaxed);
         deal.match_ticket = Some(ticket);
         self.pending = Some(ticket);
