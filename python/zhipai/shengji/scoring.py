@@ -334,15 +334,12 @@ class Deal:
     def from_json(cls, text: str) -> "Deal":
         """Replay a record of :meth:`to_json`. Raises ``InvalidValueError`` for a record of
         another game and ``IllegalPlayError`` when a recorded move is not legal."""
-        from zhipai import rules as make_rules
-
         record = json.loads(text)
         if not isinstance(record, dict) or record.get("game") != "shengji":
             raise InvalidValueError(f"invalid record {str(text)[:60]!r}: expected a Shengji deal record")
-        options = {k: _option_value(v) for k, v in record["options"].items()}
-        preset = record["preset"]
-        decks = options.pop("decks", None)
-        r = make_rules(preset, **({} if decks is None else {"decks": decks}), **options)
+        # The options as listed text (Rules.options()), read by each option's type.
+        options = {k: v if isinstance(v, str) else json.dumps(v) for k, v in record["options"].items()}
+        r = _core.rules(record["preset"], options, text=True)
         d = cls(r, record["level"], record["dealer"], record["seed"])
         for m in record["moves"]:
             if m[0] == "action":
@@ -413,15 +410,3 @@ def _changed_options(rules: Rules) -> dict[str, str]:
     changed = {k: v for k, v in rules.options() if defaults.get(k) != v}
     defaults_decks = dict(_core.rules(rules.preset, {"decks": int(changed["decks"])}).options()) if "decks" in changed else defaults
     return {k: v for k, v in rules.options() if k == "decks" and "decks" in changed or defaults_decks.get(k) != v}
-
-
-def _option_value(text: Any) -> Any:
-    """An option value from its text in ``Rules.options()``: bool, int, else the text."""
-    if not isinstance(text, str):
-        return text
-    if text in ("true", "false"):
-        return text == "true"
-    try:
-        return int(text)
-    except ValueError:
-        return text

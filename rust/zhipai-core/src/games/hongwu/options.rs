@@ -166,7 +166,6 @@ game_options! {
     /// the digest's order; one preset (`hong_wu`), so the defaults have no context.
     #[derive(Clone, Debug, PartialEq, Eq)]
     #[allow(non_snake_case)] // `tractor_above_A`: the option's name
-
     pub struct HongWuOptions for ()
     options {
         pub direction: Direction = Direction::Anticlockwise, in Choice::new(Direction::TABLE),

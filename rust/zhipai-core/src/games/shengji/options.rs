@@ -84,7 +84,7 @@ pub fn throw_penalty(
     }
 }
 
-/// Options of play (shengji.md §10). Field docs give the option name and the digest section.
+// ---- option enums of declaring (§2) and scoring (§8) ----
 
 /// What happens when nobody declares (§2.2 `no_declaration`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -482,7 +482,6 @@ game_options! {
     /// Options of level tables, JJ 积分, mandatory levels and the end of the match (§8, §10).
     #[derive(Clone, Copy, Debug, PartialEq, Eq)]
     #[allow(non_snake_case)] // `after_A`: the option's name
-
     pub struct ScoringOptions for (preset: &str, decks: u8)
     with {
         /// Number of decks (set by the rule set; picks the level table).
