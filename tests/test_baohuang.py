@@ -326,8 +326,12 @@ def test_previous_plays_that_cannot_exist_are_refused():
 
 def test_rules_repr_rebuilds_and_rules_compare_by_value():
     r = zhipai.rules("gongzhu", decks=2, auto_expose_fourth=True)
-    assert repr(r) == "Rules('gongzhu', decks='2', auto_expose_fourth='true')"
-    assert repr(zhipai.rules("gongzhu", decks=2)) == "Rules('gongzhu', decks='2')"
+    # Values are written as the Python values the options take (a str "true" is not a bool).
+    assert repr(r) == "Rules('gongzhu', decks=2, auto_expose_fourth=True)"
+    assert repr(zhipai.rules("gongzhu", decks=2)) == "Rules('gongzhu', decks=2)"
+    for rules in (r, zhipai.rules("tractor", level_cap=3, mandatory_levels=["5"], base=2),
+                  zhipai.rules("baohuang", bombs=True, deck=168)):
+        assert eval(repr(rules).replace("Rules(", "zhipai.rules(", 1)) == rules
     assert zhipai.rules("baohuang") == zhipai.rules("baohuang")
     assert zhipai.rules("baohuang", bombs="on") == zhipai.rules("baohuang", bombs=True)
     assert zhipai.rules("baohuang") != zhipai.rules("baohuang", bombs="on")

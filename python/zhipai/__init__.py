@@ -85,8 +85,17 @@ def rules(preset: str, **options: Any) -> Rules:
     ``gongzhu``, ``baohuang`` (shared/rules/README.md, "Presets"); option names are those of the
     game's digest, e.g. ``rules("eighty_points", decks=3)``.
 
+    Values have the option's type (``zhipai presets -v`` lists every option with its choices):
+    a ``bool`` for a true/false option (not ``"true"``, ``"yes"`` or ``1``); an ``int`` or numpy
+    integer for a number, inside the option's range; a ``str`` naming a choice (Baohuang's
+    ``bombs``/``tribute_between_deals`` are ``"off"``/``"on"`` and also take a bool); a list of
+    ranks for ``mandatory_levels``. Nothing else is converted: a str for a number, a float,
+    ``None`` or an integer outside the range is refused. (The command line's ``-o NAME=VALUE``
+    passes text, which each option reads by its type; ``Rules.options()`` lists that text.)
+
     Raises:
-        InvalidOptionError: unknown preset, unknown option, or a value the option does not take.
+        InvalidOptionError: unknown preset (or one that is not a str), unknown option, or a value
+            the option does not take; the message names the option, the value and what it takes.
     """
     return _rules(preset, options)
 

@@ -10,6 +10,7 @@ import sys
 from typing import Any, Callable, Sequence
 
 import zhipai
+from zhipai import _core
 from zhipai.simulate import _optional
 from zhipai.deal import register_cli as _register_deal_cli
 
@@ -38,29 +39,19 @@ def _cmd_presets(args: argparse.Namespace) -> int:
     return 0
 
 
-def _option_value(text: str) -> bool | int | str:
-    low = text.lower()
-    if low in ("true", "on", "yes"):
-        return True
-    if low in ("false", "off", "no"):
-        return False
-    try:
-        return int(text)
-    except ValueError:
-        return text
-
-
 def _rules_from_args(args: argparse.Namespace) -> zhipai.Rules:
-    """The rule set of ``PRESET --decks N --option K=V ...``."""
-    options: dict[str, bool | int | str] = {}
+    """The rule set of ``PRESET --decks N --option K=V ...``. Values are passed as text, which
+    each option reads by its type (``true``/``false``, a number, a choice; the text ``zhipai
+    presets`` lists), so ``-o chaodi=yes`` or ``-o decks=two`` is refused, naming the value."""
+    options: dict[str, str] = {}
     for item in args.option or []:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise ValueError(f"invalid --option {item!r}: expected NAME=VALUE")
-        options[name.strip()] = _option_value(value.strip())
+        options[name.strip()] = value.strip()
     if args.decks is not None:
-        options["decks"] = args.decks
-    return zhipai.rules(args.preset, **options)
+        options["decks"] = str(args.decks)
+    return _core.rules(args.preset, options, text=True)
 
 
 def _check_outputs(args: argparse.Namespace) -> None:

@@ -104,15 +104,16 @@ def _init(ray: Any, address: str | None) -> None:
 
 
 class RulesEngine:
-    """A picklable engine: rebuilds the rules from preset + options on the worker and runs the
-    native simulation there (``zhipai.Rules`` itself does not pickle)."""
+    """A picklable engine: rebuilds the rules from preset + options (their listed text, which
+    rebuilds the same rules) on the worker and runs the native simulation there
+    (``zhipai.Rules`` itself does not pickle)."""
 
     def __init__(self, rules: Rules) -> None:
         self.preset = rules.preset
         self.options = dict(rules.options())
 
     def __call__(self, **kwargs: Any) -> dict[str, Any]:
-        return _core._simulate(_core.rules(self.preset, self.options), **kwargs)
+        return _core._simulate(_core.rules(self.preset, self.options, text=True), **kwargs)
 
 
 def remote_engine(rules: Rules) -> Callable[..., dict[str, Any]]:

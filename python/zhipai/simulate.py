@@ -443,6 +443,14 @@ def _check_threads(threads: Any, work: int) -> int | None:
     return None if t is None else min(t, work)
 
 
+def _check_flag(name: str, value: Any) -> bool:
+    """``value`` as a bool when it is one (numpy bools too); else ``InvalidValueError`` naming it
+    — ``"no"``, ``0`` or ``None`` are not read by their truth value."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidValueError(f"invalid {name} {value!r}: expected True or False")
+    return bool(value)
+
+
 BACKENDS = ("local", "ray")
 
 
@@ -561,7 +569,8 @@ def simulate(
 
     Raises:
         InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed``, ``policy``,
-            ``first_deal``, ``backend``, ``ray_address`` or ``chunk_deals`` invalid (the message
+            ``aggregate_only`` (a bool only), ``first_deal``, ``backend``, ``ray_address`` or
+            ``chunk_deals`` invalid (the message
             names the value, e.g. bad seat keys; ``backend="ray"`` with a Python policy); a
             failing deal's error names its index and seed (with Ray, also the failing chunk's
             deal range).
@@ -583,6 +592,7 @@ def simulate(
             f"invalid first_deal {first_deal}: first_deal + deals ({deals}) exceeds 2**64 - 1"
         )
     _check_backend(backend, ray_address, chunk_deals)
+    aggregate_only = _check_flag("aggregate_only", aggregate_only)
     if isinstance(policy, str) and policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
     if backend == "ray" and not isinstance(policy, str):
@@ -599,7 +609,7 @@ def simulate(
 
         try:
             return ray_backend.simulate(
-                rules, deals, policy, seed, threads, callback, chunk_size, bool(aggregate_only),
+                rules, deals, policy, seed, threads, callback, chunk_size, aggregate_only,
                 first_deal, address=ray_address, chunk_deals=chunk_deals,
             )
         finally:
@@ -613,7 +623,7 @@ def simulate(
             seed=int(seed),
             threads=None if threads is None else int(threads),
             chunk_size=None if chunk_size is None else int(chunk_size),
-            aggregate_only=bool(aggregate_only),
+            aggregate_only=aggregate_only,
             progress=callback,
             first_deal=first_deal,
         )

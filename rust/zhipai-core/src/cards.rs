@@ -92,6 +92,7 @@ impl Rank {
     pub const FOUR: Rank = Rank(2);
     pub const FIVE: Rank = Rank(3);
     pub const SIX: Rank = Rank(4);
+    pub const SEVEN: Rank = Rank(5);
     pub const TEN: Rank = Rank(8);
     pub const JACK: Rank = Rank(9);
     pub const QUEEN: Rank = Rank(10);

@@ -155,7 +155,7 @@ impl TrackedDeal {
             ));
         }
         let overrides: Vec<(String, OptionValue)> =
-            record.options.iter().map(|(k, v)| (k.clone(), OptionValue::Str(v.clone()))).collect();
+            record.options.iter().map(|(k, v)| (k.clone(), OptionValue::Text(v.clone()))).collect();
         let rules = rules(&record.preset, &overrides)?;
         let origin = record.origin.to_origin()?;
         let mut deal = TrackedDeal::new(rules, origin)?;

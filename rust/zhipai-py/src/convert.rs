@@ -14,7 +14,7 @@ use pyo3::types::{PyBool, PyString};
 
 /// `value` as an integer via `operator.index`, or `None` when it is not an integer (bools and
 /// floats included).
-fn as_index<'py>(value: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
+pub(crate) fn as_index<'py>(value: &Bound<'py, PyAny>) -> Option<Bound<'py, PyAny>> {
     if value.is_instance_of::<PyBool>() {
         return None;
     }

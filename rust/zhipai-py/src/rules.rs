@@ -1,9 +1,11 @@
 //! `Rules`: a preset plus overrides, validated in the core.
 
-use crate::errors::guard;
+use crate::convert::as_index;
+use crate::errors::{guard, InvalidOptionError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyDict, PyInt};
-use zhipai_core::{OptionValue, Rules};
+use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
+use zhipai_core::options::Literal;
+use zhipai_core::{OptionValue, Rules, ZhipaiError};
 
 /// A complete, validated rule set. Build with `zhipai.rules(preset, **options)`.
 #[pyclass(name = "Rules", module = "zhipai", frozen, from_py_object)]
@@ -23,14 +25,23 @@ impl PyRules {
         self.0.options().into_iter().map(|o| (o.name.to_string(), o.value)).collect()
     }
 
-    /// `Rules('baohuang', bombs='on')`: the preset and the options given, with the values they
-    /// took (so the text rebuilds the same rules; defaults that follow from them are not shown).
+    /// `Rules('tractor', decks=3, chaodi=True, throw_compare='all_components')`: the preset and
+    /// the options given, with the values they took as Python values (so the text rebuilds the
+    /// same rules; defaults that follow from them are not shown).
     fn __repr__(&self) -> String {
         let options = self.0.options();
         let mut text = format!("Rules('{}'", self.0.preset());
         for name in &self.1 {
             if let Some(o) = options.iter().find(|o| o.name == name) {
-                text.push_str(&format!(", {}='{}'", o.name, o.value));
+                let value = match o.literal {
+                    Literal::Bool if o.value == "true" => "True".to_string(),
+                    Literal::Bool => "False".to_string(),
+                    Literal::Int => o.value.clone(),
+                    Literal::Str => {
+                        format!("'{}'", o.value.replace('\\', "\\\\").replace('\'', "\\'"))
+                    }
+                };
+                text.push_str(&format!(", {}={value}", o.name));
             }
         }
         text + ")"
@@ -51,41 +62,108 @@ impl PyRules {
     }
 }
 
-/// Convert a Python value (bool, int or str) to an option value.
+/// Convert a Python value to an option value (the value rules of `zhipai_core::options`): a
+/// `bool` (or numpy bool) → `Bool`; an `int` or numpy integer (`operator.index`) → `Int`, or
+/// `BigInt` outside `i64` (refused by every option, naming the value, never an `OverflowError`);
+/// a `str` → `Str`; a list or tuple of ranks (str or int items) → `List`. Anything else (a
+/// float, `None`, a dict, ...) is an `InvalidOptionError` naming the value. Whether the option
+/// takes the value is the core's decision.
 pub fn option_value(name: &str, value: &Bound<'_, PyAny>) -> PyResult<OptionValue> {
-    if value.is_instance_of::<PyBool>() {
-        Ok(OptionValue::Bool(value.extract()?))
-    } else if value.is_instance_of::<PyInt>() {
-        Ok(OptionValue::Int(value.extract()?))
-    } else if let Ok(s) = value.extract::<String>() {
-        Ok(OptionValue::Str(s))
-    } else if let Ok(items) = value.extract::<Vec<Bound<'_, PyAny>>>() {
-        // A list of ranks etc. (e.g. `mandatory_levels=["5", "10", "K", "A"]`) → "5,10,K,A".
-        let texts: PyResult<Vec<String>> = items.iter().map(|i| Ok(i.str()?.to_string())).collect();
-        Ok(OptionValue::Str(texts?.join(",")))
-    } else {
-        Err(crate::errors::InvalidOptionError::new_err(format!(
-            "invalid option {name}={}: expected a bool, an int, a str or a list",
-            value.repr()?
-        )))
+    let bad = |what: &str| -> PyResult<OptionValue> {
+        Err(InvalidOptionError::new_err(format!("invalid option {name}={}: {what}", value.repr()?)))
+    };
+    if value.is_instance_of::<PyBool>() || is_numpy_bool(value) {
+        return Ok(OptionValue::Bool(value.is_truthy()?));
     }
+    if let Some(int) = as_index(value) {
+        return Ok(match int.extract::<i64>() {
+            Ok(i) => OptionValue::Int(i),
+            Err(_) => OptionValue::BigInt(int.str()?.to_string()),
+        });
+    }
+    if value.is_instance_of::<PyString>() {
+        return Ok(OptionValue::Str(value.extract()?));
+    }
+    if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
+        let mut items = Vec::new();
+        for item in value.try_iter()? {
+            let item = item?;
+            if item.is_instance_of::<PyString>() {
+                items.push(item.extract()?);
+            } else if let (false, Some(int)) = (item.is_instance_of::<PyBool>(), as_index(&item)) {
+                items.push(int.str()?.to_string());
+            } else {
+                return bad("expected a list of ranks (str or int items)");
+            }
+        }
+        return Ok(OptionValue::List(items));
+    }
+    bad("expected a bool, an int, a str or a list of ranks")
 }
 
-/// `rules(preset, options=None)`: the rule set of `preset` with `options` (a dict of overrides)
-/// applied. Raises `InvalidOptionError` naming an unknown preset, option or value.
+/// Whether `value` is a numpy bool (`numpy.bool_`), which is not a Python `bool`.
+fn is_numpy_bool(value: &Bound<'_, PyAny>) -> bool {
+    let ty = value.get_type();
+    let module = ty.module().map(|m| m.to_string()).unwrap_or_default();
+    let name = ty.name().map(|n| n.to_string()).unwrap_or_default();
+    module == "numpy" && (name == "bool_" || name == "bool")
+}
+
+/// `rules(preset, options=None, text=False)`: the rule set of `preset` with `options` (a dict of
+/// overrides) applied. Values are Python values ([`option_value`]); with `text=True` every value
+/// must be a str and is read as the command line's text (`"true"`, `"3"`, `"{5,10,K,A}"`: each
+/// option's type reads it), which is also what `Rules.options()` lists. Raises
+/// `InvalidOptionError` naming an unknown preset, option or value (a preset that is not a str
+/// included).
 #[pyfunction]
-#[pyo3(signature = (preset, options=None))]
-pub fn rules(preset: &str, options: Option<&Bound<'_, PyDict>>) -> PyResult<PyRules> {
+#[pyo3(signature = (preset, options=None, text=false))]
+pub fn rules(
+    preset: &Bound<'_, PyAny>,
+    options: Option<&Bound<'_, PyAny>>,
+    text: bool,
+) -> PyResult<PyRules> {
+    if !preset.is_instance_of::<PyString>() {
+        let reason = format!(
+            "expected a preset name (a str); known presets: {}",
+            zhipai_core::rules::PRESETS.join(", ")
+        );
+        let repr = preset.repr()?.to_string();
+        return guard(|| Err(ZhipaiError::invalid_option("preset", repr, reason)));
+    }
+    let preset: String = preset.extract()?;
     let mut overrides = Vec::new();
-    if let Some(d) = options {
+    if let Some(d) = options.filter(|o| !o.is_none()) {
+        let d = d.cast::<PyDict>().map_err(|_| {
+            InvalidOptionError::new_err(format!(
+                "invalid options {}: expected a dict of option values",
+                d.repr().map(|r| r.to_string()).unwrap_or_default()
+            ))
+        })?;
         for (k, v) in d.iter() {
-            let name: String = k.extract()?;
-            let value = option_value(&name, &v)?;
+            let name: String = k.extract().map_err(|_| {
+                InvalidOptionError::new_err(format!(
+                    "invalid option name {}: expected a str",
+                    k.repr().map(|r| r.to_string()).unwrap_or_default()
+                ))
+            })?;
+            let value = if text {
+                match v.extract::<String>() {
+                    Ok(s) if v.is_instance_of::<PyString>() => OptionValue::Text(s),
+                    _ => {
+                        return Err(InvalidOptionError::new_err(format!(
+                            "invalid option {name}={}: expected text (a str)",
+                            v.repr()?
+                        )))
+                    }
+                }
+            } else {
+                option_value(&name, &v)?
+            };
             overrides.push((name, value));
         }
     }
     let names = overrides.iter().map(|(name, _)| name.clone()).collect();
-    guard(|| Ok(PyRules(zhipai_core::rules(preset, &overrides)?, names)))
+    guard(|| Ok(PyRules(zhipai_core::rules(&preset, &overrides)?, names)))
 }
 
 /// Every preset as `(name, game, description, [(option, value, choices, doc), ...])`.

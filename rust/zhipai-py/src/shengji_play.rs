@@ -107,7 +107,7 @@ impl PyTrickMechanics {
 
     /// The format of a lead as played (one effective suit, non-empty).
     fn format(&self, what: &str, m: &Multiset) -> Result<Format, ZhipaiError> {
-        decompose(m, &self.tr.order, self.tr.decomposition).ok_or_else(|| {
+        decompose(m, &self.tr.order, self.tr.throw_decomposition).ok_or_else(|| {
             ZhipaiError::invalid_value(what, m, "expected a non-empty lead of one effective suit")
         })
     }
@@ -168,7 +168,7 @@ impl PyTrickMechanics {
     /// or mixed-suit card list (then `units` is empty).
     fn classify(&self, cards: &Bound<'_, PyAny>) -> PyResult<(String, Vec<String>)> {
         let m = self.arg("cards", cards)?;
-        Ok(match decompose(&m, &self.tr.order, self.tr.decomposition) {
+        Ok(match decompose(&m, &self.tr.order, self.tr.throw_decomposition) {
             None => ("invalid".to_string(), Vec::new()),
             Some(f) => {
                 (f.kind().name().to_string(), f.units.iter().map(|u| u.to_string()).collect())

@@ -288,11 +288,15 @@ pub fn single_suit(cards: &Multiset, order: &CardOrder) -> Option<usize> {
     }
 }
 
-/// Split `cards` (all of one effective suit) into units with `method` (module docs). Returns
+/// Split `cards` (all of one effective suit) into units per `throw_decomposition` (the option of shengji.md §4.3; module docs). Returns
 /// `None` when `cards` is empty or mixes effective suits.
-pub fn decompose(cards: &Multiset, order: &CardOrder, method: Decomposition) -> Option<Format> {
+pub fn decompose(
+    cards: &Multiset,
+    order: &CardOrder,
+    throw_decomposition: Decomposition,
+) -> Option<Format> {
     let mut f = Format::EMPTY;
-    decompose_into(cards, order, method, &mut f).then_some(f)
+    decompose_into(cards, order, throw_decomposition, &mut f).then_some(f)
 }
 
 /// [`decompose`] writing into `out` (no copy of the format on hot paths). Returns `false`, with
@@ -300,7 +304,7 @@ pub fn decompose(cards: &Multiset, order: &CardOrder, method: Decomposition) -> 
 pub fn decompose_into(
     cards: &Multiset,
     order: &CardOrder,
-    method: Decomposition,
+    throw_decomposition: Decomposition,
     out: &mut Format,
 ) -> bool {
     if let Some(card) = one_kind(cards) {
@@ -309,21 +313,21 @@ pub fn decompose_into(
         out.set_tuple(card, cards.count(card) as u8, order);
         return true;
     }
-    decompose_units_into(cards, order, method, out)
+    decompose_units_into(cards, order, throw_decomposition, out)
 }
 
 /// The general decomposition of [`decompose_into`] (any number of cards).
 fn decompose_units_into(
     cards: &Multiset,
     order: &CardOrder,
-    method: Decomposition,
+    throw_decomposition: Decomposition,
     out: &mut Format,
 ) -> bool {
     let Some(suit) = single_suit(cards, order) else { return false };
     let units = &mut out.units;
     units.clear();
     let mut rem = *cards;
-    match method {
+    match throw_decomposition {
         Decomposition::MultiplicityFirst => {
             for mult in (2..=crate::multiset::MAX_COPIES as u8).rev() {
                 layered_runs(&mut rem, order, suit, mult, units);

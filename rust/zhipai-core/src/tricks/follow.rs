@@ -164,13 +164,14 @@ fn pairs_in(tr: &TrickRules, s: usize, cards: &Multiset, protected: bool) -> usi
 /// applies `longer_tuples_protected` (used for the follower's whole holding).
 pub fn structure_score(tr: &TrickRules, lead: &Format, cards: &Multiset, protected: bool) -> Score {
     let mut sc = Score::new();
-    if tr.shape_obligation == ShapeObligation::SuitOnly {
+    if tr.follow_shape_obligation == ShapeObligation::SuitOnly {
         return sc;
     }
     let s = lead.suit as usize;
     let links = tr.order.links(s);
     let mut rem = *cards;
-    let pair_count_only = lead.is_throw() && tr.throw_follow == ThrowFollow::PairCountOnly;
+    let pair_count_only =
+        lead.is_throw() && tr.follow_throw_structure == ThrowFollow::PairCountOnly;
     if !pair_count_only {
         for u in lead.units.iter() {
             let k = u.len as usize;
@@ -430,7 +431,7 @@ impl<'a> FollowMoves<'a> {
             Score::new()
         };
         let exact_unit = hand_s.len() > n
-            && tr.shape_obligation == ShapeObligation::Standard
+            && tr.follow_shape_obligation == ShapeObligation::Standard
             && lead.units.len() == 1
             && lead.largest().mult >= 2
             && required == structure_score(tr, lead, &lead.largest().to_multiset(), false);
@@ -652,7 +653,7 @@ pub fn sample_follow<R: Rng + ?Sized>(
         let pairs = hand_s.pairs();
         if kinds.len() >= 3 || !pairs.is_empty() && kinds.len() >= 2 {
             // More than two cards of the suit.
-            if !pairs.is_empty() && tr.shape_obligation == ShapeObligation::Standard {
+            if !pairs.is_empty() && tr.follow_shape_obligation == ShapeObligation::Standard {
                 let c = nth_card(pairs, below(rng, pairs.len()));
                 let mut pair = Multiset::EMPTY;
                 pair.add(c);
@@ -684,7 +685,7 @@ pub fn sample_follow<R: Rng + ?Sized>(
         }
     }
     let is_triple = lead.cards == 3 && lead.units.len() == 1;
-    if is_triple && tr.shape_obligation == ShapeObligation::Standard {
+    if is_triple && tr.follow_shape_obligation == ShapeObligation::Standard {
         let hand_s = hand.restrict(mask);
         if hand_s.len() > 3 {
             if let Some(m) = sample_triple_follow(&hand_s, rng) {
@@ -911,7 +912,7 @@ mod properties {
             // the generated lead and for a one-card and a pair lead of its first card.
             let (mut tr, f, hand) = position(seed, decks.max(2), size);
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 2);
-            tr.shape_obligation = if rng.random_bool(0.2) {
+            tr.follow_shape_obligation = if rng.random_bool(0.2) {
                 ShapeObligation::SuitOnly
             } else {
                 ShapeObligation::Standard

@@ -65,7 +65,7 @@ pub fn check_lead_into(
             return Err(LeadError::NotHeld(format_cards(&h.missing_from(cards))));
         }
     }
-    if !decompose_into(cards, &tr.order, tr.decomposition, out) {
+    if !decompose_into(cards, &tr.order, tr.throw_decomposition, out) {
         return Err(LeadError::MixedSuits);
     }
     if out.is_throw() && out.suit as usize == TRUMP && !tr.trump_throw_allowed {
@@ -88,7 +88,7 @@ pub struct ThrowResult {
 /// Check throw `format` (the leader's units) against `others`, the other players' hands in
 /// playing order after the leader (shengji.md §4.4): a component is beaten when one other hand
 /// holds a higher combination of its shape in the same effective suit. On failure the forced
-/// part follows `tr.forced_play` (§4.5). A lead of one unit is always valid.
+/// part follows `tr.throw_fail_forced` (§4.5). A lead of one unit is always valid.
 pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> ThrowResult {
     let whole = format_cards_multiset(format);
     if !format.is_throw() {
@@ -97,7 +97,7 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
     let units = format.units.as_slice();
     let mut beaten = [false; crate::tricks::combos::MAX_UNITS];
     for (i, h) in others.iter().enumerate() {
-        if tr.throw_scope == ThrowScope::OpponentsOnly && i == 1 {
+        if tr.throw_check_scope == ThrowScope::OpponentsOnly && i == 1 {
             continue;
         }
         // The hand's index masks in the led suit, computed once for all the units.
@@ -120,7 +120,7 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
     let beaten_units = || units.iter().zip(beaten.iter()).filter(|(_, b)| **b).map(|(u, _)| u);
     // "Lowest index" ties are broken by the unit's lowest index, then its top.
     let rank = |u: &Unit| (u.low(), u.top);
-    let played = match tr.forced_play {
+    let played = match tr.throw_fail_forced {
         ForcedPlay::SmallestBeaten => {
             beaten_units().min_by_key(|u| (u.cards(), rank(u))).map(|u| u.to_multiset())
         }
@@ -302,16 +302,16 @@ mod tests {
         let mut t = tr(Rank::TWO, Some(Suit::Hearts), 2);
         let others = ["5S 5S KS 3D", "6S 7C 8D", "8S 3C 9D"];
         assert_eq!(throw(&t, "4S 4S 9S", others).1, "9S");
-        t.forced_play = ForcedPlay::LargestBeaten;
+        t.throw_fail_forced = ForcedPlay::LargestBeaten;
         assert_eq!(throw(&t, "4S 4S 9S", others).1, "4S 4S");
-        t.forced_play = ForcedPlay::SmallestCard;
+        t.throw_fail_forced = ForcedPlay::SmallestCard;
         assert_eq!(throw(&t, "4S 4S 9S", others).1, "4S");
     }
 
     #[test]
     fn t5_t6_t7_three_decks_largest_beaten() {
         let mut t = tr(Rank::TWO, Some(Suit::Spades), 3);
-        t.forced_play = ForcedPlay::LargestBeaten;
+        t.throw_fail_forced = ForcedPlay::LargestBeaten;
         let r = throw(&t, "3H 3H 3H 4H 4H", ["7H 7H 7H 5C", "9H 8H 6D", "KH 6C 2D"]);
         assert_eq!(r.1, "3H 3H 3H");
         let r = throw(&t, "9H 9H 10H 10H JH JH JH", ["QH QH KH KH 5C", "8H 7H 3H", "AH 6D 4C"]);

@@ -83,25 +83,36 @@ pub enum ShapeMatch {
 }
 
 /// One deal's trick rules in a game-neutral form: the card order, the number of decks and every
-/// play option the trick machinery needs.
+/// play option the trick machinery needs. A field that is an option of a game carries that
+/// option's name (`throw_decomposition`, ...), so the name leads from the option to its use.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TrickRules {
     /// Effective suits, strength indices and adjacency of this deal.
     pub order: CardOrder,
     /// Number of decks (1–3): the most copies of one card.
     pub decks: u8,
-    pub decomposition: Decomposition,
+    /// How a multi-unit lead is split into units (shengji.md §4.3 `throw_decomposition`).
+    pub throw_decomposition: Decomposition,
     /// Whether a throw in the trump suit may be led (shengji.md §4.3 `trump_throw_allowed`).
     pub trump_throw_allowed: bool,
-    pub throw_scope: ThrowScope,
+    /// Whose hands a throw is checked against (shengji.md §4.4 `throw_check_scope`).
+    pub throw_check_scope: ThrowScope,
+    /// When a throw component counts as beaten (hongwu.md §B.7 `throw_check`).
     pub throw_check: ThrowCheck,
-    pub forced_play: ForcedPlay,
-    pub shape_obligation: ShapeObligation,
+    /// What a failed throw is reduced to (shengji.md §4.5 `throw_fail_forced`; Hong Wu's
+    /// `failed_throw_play` maps onto it).
+    pub throw_fail_forced: ForcedPlay,
+    /// How strictly a follower matches the lead's structure (hongwu.md §B.8
+    /// `follow_shape_obligation`; standard in the Shengji family).
+    pub follow_shape_obligation: ShapeObligation,
     /// A shorter tractor must be included when no full-length one is held (shengji.md §5 F2).
     pub partial_tractor_follow: bool,
     /// Triples need not be broken to follow pairs or tractors (RB option, shengji.md §5 F2).
     pub longer_tuples_protected: bool,
-    pub throw_follow: ThrowFollow,
+    /// How a throw lead is followed (shengji.md §5 F2 `follow_throw_structure`).
+    pub follow_throw_structure: ThrowFollow,
+    /// How several eligible plays to a throw are compared (shengji.md §6.6 `throw_compare`;
+    /// Hong Wu's `throw_compare` maps onto it).
     pub throw_compare: ThrowCompare,
     pub shape_match: ShapeMatch,
 }
@@ -112,15 +123,15 @@ impl TrickRules {
         TrickRules {
             order,
             decks,
-            decomposition: Decomposition::MultiplicityFirst,
+            throw_decomposition: Decomposition::MultiplicityFirst,
             trump_throw_allowed: true,
-            throw_scope: ThrowScope::AllOthers,
+            throw_check_scope: ThrowScope::AllOthers,
             throw_check: ThrowCheck::Component,
-            forced_play: ForcedPlay::SmallestBeaten,
-            shape_obligation: ShapeObligation::Standard,
+            throw_fail_forced: ForcedPlay::SmallestBeaten,
+            follow_shape_obligation: ShapeObligation::Standard,
             partial_tractor_follow: true,
             longer_tuples_protected: false,
-            throw_follow: ThrowFollow::ComponentGreedy,
+            follow_throw_structure: ThrowFollow::ComponentGreedy,
             throw_compare: ThrowCompare::LargestComponent,
             shape_match: ShapeMatch::Cover,
         }

@@ -35,7 +35,7 @@ pub fn trick_winner(tr: &TrickRules, plays: &[Multiset]) -> Result<usize> {
         let led = tr.order.suit(lead.kinds().first().expect("one card"));
         return Ok(single_card_winner(tr, led, plays));
     }
-    let format = decompose(lead, &tr.order, tr.decomposition).ok_or_else(|| {
+    let format = decompose(lead, &tr.order, tr.throw_decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value("lead", lead, "expected cards of one effective suit")
     })?;
     trick_winner_of(tr, &format, plays)
@@ -147,7 +147,9 @@ fn eligible(tr: &TrickRules, format: &Format, play: &Multiset, s: usize) -> bool
     match tr.shape_match {
         ShapeMatch::Cover => first_arrangement(tr, format, play, s).is_some(),
         ShapeMatch::Exact => {
-            let Some(own) = decompose(play, &tr.order, tr.decomposition) else { return false };
+            let Some(own) = decompose(play, &tr.order, tr.throw_decomposition) else {
+                return false;
+            };
             let shapes = |f: &Format| {
                 let mut v = [(0u8, 0u8); MAX_UNITS];
                 for (k, u) in f.units.iter().enumerate() {
@@ -454,7 +456,7 @@ mod properties {
             prop_assume!(plays.iter().all(|p| p.at_least(3).is_empty()));
             prop_assert_eq!(trick_winner(&tr, &plays).unwrap(), oracle(&tr, &shape));
             // The one-kind fast path agrees with the general eligibility/arrangement path.
-            let f = crate::tricks::combos::decompose(&plays[0], &tr.order, tr.decomposition).unwrap();
+            let f = crate::tricks::combos::decompose(&plays[0], &tr.order, tr.throw_decomposition).unwrap();
             let mut exact = tr.clone();
             exact.shape_match = ShapeMatch::Exact;
             for t in [&tr, &exact] {

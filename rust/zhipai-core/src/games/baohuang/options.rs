@@ -1,7 +1,9 @@
 //! The options of Qingdao Baohuang (baohuang.md, "Configuration options"; defaults first).
 
-use crate::error::{Result, ZhipaiError};
-use crate::options::{unknown_option, OptionInfo, OptionValue};
+use crate::error::Result;
+use crate::options::{
+    apply_overrides, game_options, Choice, Numbers, OptionInfo, OptionValue, FLAG, ON_OFF,
+};
 
 /// Which deck is used (baohuang.md §C.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,210 +41,133 @@ pub enum JiefengApplicant {
     Any,
 }
 
-/// The validated options of one Baohuang rule set. `Default` is the `baohuang` preset (seed 003
-/// with the digest's defaults).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BaohuangRules {
-    /// `deck` = 216 | 168 (§C.1).
-    pub deck: Deck,
-    /// `extra_card_to` = first_dealt_seat | scepter_last (§C.1).
-    pub extra_card_to: ExtraCardTo,
-    /// `scepter_counts_for_dengji` = true | false (§C.3.1): the scepter BJ counts toward 3 BJ.
-    pub scepter_counts_for_dengji: bool,
-    /// `abdication_moves_card` = true | false (§C.3.2): 让位 and 抢独 move the physical scepter BJ.
-    pub abdication_moves_card: bool,
-    /// `guard_card_rank` = face | above_big_joker (§C.2).
-    pub guard_card_rank: GuardCardRank,
-    /// `bombs` = off | on (§C.5): 4+ naturals of one rank without jokers beat any play of fewer cards.
-    pub bombs: bool,
-    /// `pass_is_final_for_round` = false | true (§C.6).
-    pub pass_is_final_for_round: bool,
-    /// `jiefeng_applicant` = next_player_only | any (§C.7).
-    pub jiefeng_applicant: JiefengApplicant,
-    /// `solo_loss_literal_minus40` = false | true (§C.10).
-    pub solo_loss_literal_minus40: bool,
-    /// `tribute_between_deals` = off | on (§C.9 Alt; [OPEN]): every deal opens with 进贡 from the
-    /// previous deal's places (`State::apply_tribute`; seat order unless given, `State::new_after`).
-    pub tribute_between_deals: bool,
+/// How simultaneous grabs (抢独) are resolved (baohuang.md §C.3.5): one rule so far.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GrabPriority {
+    /// The first grabber clockwise from the scepter holder wins.
+    ClockwiseFromScepterHolder,
+}
+
+const DECK: [(&str, Deck); 2] = [("216", Deck::Full216), ("168", Deck::Rizhao168)];
+const EXTRA_CARD_TO: [(&str, ExtraCardTo); 2] =
+    [("first_dealt_seat", ExtraCardTo::FirstDealtSeat), ("scepter_last", ExtraCardTo::ScepterLast)];
+const GRAB_PRIORITY: [(&str, GrabPriority); 1] =
+    [("clockwise_from_scepter_holder", GrabPriority::ClockwiseFromScepterHolder)];
+const GUARD_CARD_RANK: [(&str, GuardCardRank); 2] =
+    [("face", GuardCardRank::Face), ("above_big_joker", GuardCardRank::AboveBigJoker)];
+const JIEFENG_APPLICANT: [(&str, JiefengApplicant); 2] =
+    [("next_player_only", JiefengApplicant::NextPlayerOnly), ("any", JiefengApplicant::Any)];
+
+game_options! {
+    /// The validated options of one Baohuang rule set, in the digest's order. `Default` is the
+    /// `baohuang` preset (seed 003 with the digest's defaults).
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    pub struct BaohuangRules for ()
+    options {
+        pub deck: Deck = Deck::Full216, in Numbers::new(&DECK),
+            "216 = 4 decks with 3s (seed 003); 168 = pagat Rizhao, 3/4/5 removed (§C.1)";
+        pub extra_card_to: ExtraCardTo = ExtraCardTo::FirstDealtSeat,
+            in Choice::new(&EXTRA_CARD_TO),
+            "who gets the 44th card: the first-dealt seat, or the scepter BJ dealt last to a random seat (§C.1)";
+        pub scepter_counts_for_dengji: bool = true, in FLAG,
+            "the scepter BJ counts toward 3 identical BJ for 登基 (§C.3.1)";
+        pub abdication_moves_card: bool = true, in FLAG,
+            "让位/抢独 move the physical scepter BJ (hand sizes change by one) (§C.3.2)";
+        pub grab_priority: GrabPriority = GrabPriority::ClockwiseFromScepterHolder,
+            in Choice::new(&GRAB_PRIORITY),
+            "several grabbers: the first clockwise from the scepter holder wins (§C.3.5)";
+        pub guard_card_rank: GuardCardRank = GuardCardRank::Face,
+            in Choice::new(&GUARD_CARD_RANK),
+            "the guard card ranks by its face, or above BJ (保子) (§C.2)";
+        /// Spelled off | on in the digest; a bool is taken too.
+        pub bombs: bool = false, in ON_OFF,
+            "4+ identical naturals beat any play of fewer cards (§C.5 Alt)";
+        pub pass_is_final_for_round: bool = false, in FLAG,
+            "a pass keeps the player out for the rest of the round (§C.6)";
+        pub jiefeng_applicant: JiefengApplicant = JiefengApplicant::NextPlayerOnly,
+            in Choice::new(&JIEFENG_APPLICANT), "who may apply for 接风 on a 底牌 (§C.7)";
+        pub solo_loss_literal_minus40: bool = false, in FLAG,
+            "a losing solo emperor scores the seed's literal -40 in every solo type (§C.10)";
+        /// Every deal opens with 进贡 from the previous deal's places (`State::apply_tribute`;
+        /// seat order unless given, `State::new_after`). Spelled off | on; a bool is taken too.
+        pub tribute_between_deals: bool = false, in ON_OFF,
+            "进贡 from the previous deal's 大拉/二拉 to 大客/二客 ([OPEN], §C.9 Alt)";
+    }
 }
 
 impl Default for BaohuangRules {
     fn default() -> Self {
-        BaohuangRules {
-            deck: Deck::Full216,
-            extra_card_to: ExtraCardTo::FirstDealtSeat,
-            scepter_counts_for_dengji: true,
-            abdication_moves_card: true,
-            guard_card_rank: GuardCardRank::Face,
-            bombs: false,
-            pass_is_final_for_round: false,
-            jiefeng_applicant: JiefengApplicant::NextPlayerOnly,
-            solo_loss_literal_minus40: false,
-            tribute_between_deals: false,
-        }
+        BaohuangRules::defaults()
     }
 }
 
 /// Every option name, in the digest's order.
-pub const OPTION_NAMES: [&str; 11] = [
-    "deck",
-    "extra_card_to",
-    "scepter_counts_for_dengji",
-    "abdication_moves_card",
-    "grab_priority",
-    "guard_card_rank",
-    "bombs",
-    "pass_is_final_for_round",
-    "jiefeng_applicant",
-    "solo_loss_literal_minus40",
-    "tribute_between_deals",
-];
-
-fn on_off(name: &str, v: &OptionValue) -> Result<bool> {
-    // `bombs` and `tribute_between_deals` are spelled off/on in the digest; accept bools too.
-    v.as_bool(name).map_err(|_| ZhipaiError::invalid_option(name, v, "expected off or on"))
-}
+pub const OPTION_NAMES: &[&str] = BaohuangRules::OPTION_NAMES;
 
 impl BaohuangRules {
     /// Build from a preset name (`baohuang`) and overrides. Errors with `InvalidOption` naming an
     /// unknown option or a value the option does not take.
     pub fn from_preset(_preset: &str, overrides: &[(String, OptionValue)]) -> Result<Self> {
-        let mut r = BaohuangRules::default();
-        for (name, value) in overrides {
-            r.set(name, value)?;
-        }
+        let mut r = BaohuangRules::defaults();
+        apply_overrides("baohuang", OPTION_NAMES, &[], overrides, |name, value| {
+            r.set(name, value)
+        })?;
         Ok(r)
-    }
-
-    /// Set one option by its digest name.
-    pub fn set(&mut self, name: &str, v: &OptionValue) -> Result<()> {
-        match name {
-            "deck" => {
-                self.deck = match v.as_choice(name, &["216", "168"])? {
-                    "216" => Deck::Full216,
-                    _ => Deck::Rizhao168,
-                }
-            }
-            "extra_card_to" => {
-                self.extra_card_to =
-                    match v.as_choice(name, &["first_dealt_seat", "scepter_last"])? {
-                        "first_dealt_seat" => ExtraCardTo::FirstDealtSeat,
-                        _ => ExtraCardTo::ScepterLast,
-                    }
-            }
-            "scepter_counts_for_dengji" => self.scepter_counts_for_dengji = v.as_bool(name)?,
-            "abdication_moves_card" => self.abdication_moves_card = v.as_bool(name)?,
-            "grab_priority" => {
-                v.as_choice(name, &["clockwise_from_scepter_holder"])?;
-            }
-            "guard_card_rank" => {
-                self.guard_card_rank = match v.as_choice(name, &["face", "above_big_joker"])? {
-                    "face" => GuardCardRank::Face,
-                    _ => GuardCardRank::AboveBigJoker,
-                }
-            }
-            "bombs" => self.bombs = on_off(name, v)?,
-            "pass_is_final_for_round" => self.pass_is_final_for_round = v.as_bool(name)?,
-            "jiefeng_applicant" => {
-                self.jiefeng_applicant = match v.as_choice(name, &["next_player_only", "any"])? {
-                    "next_player_only" => JiefengApplicant::NextPlayerOnly,
-                    _ => JiefengApplicant::Any,
-                }
-            }
-            "solo_loss_literal_minus40" => self.solo_loss_literal_minus40 = v.as_bool(name)?,
-            "tribute_between_deals" => self.tribute_between_deals = on_off(name, v)?,
-            _ => return Err(unknown_option("baohuang", name, v, &OPTION_NAMES)),
-        }
-        Ok(())
     }
 
     /// Every option with its current value.
     pub fn option_infos(&self) -> Vec<OptionInfo> {
-        let b = |x: bool| x.to_string();
-        let onoff = |x: bool| if x { "on" } else { "off" }.to_string();
-        vec![
-            OptionInfo {
-                name: "deck",
-                value: match self.deck {
-                    Deck::Full216 => "216",
-                    Deck::Rizhao168 => "168",
-                }
-                .into(),
-                choices: vec!["216", "168"],
-                doc: "216 = 4 decks with 3s (seed 003); 168 = pagat Rizhao, 3/4/5 removed (§C.1)",
-            },
-            OptionInfo {
-                name: "extra_card_to",
-                value: match self.extra_card_to {
-                    ExtraCardTo::FirstDealtSeat => "first_dealt_seat",
-                    ExtraCardTo::ScepterLast => "scepter_last",
-                }
-                .into(),
-                choices: vec!["first_dealt_seat", "scepter_last"],
-                doc: "who gets the 44th card: the first-dealt seat, or the scepter BJ dealt last to a random seat (§C.1)",
-            },
-            OptionInfo {
-                name: "scepter_counts_for_dengji",
-                value: b(self.scepter_counts_for_dengji),
-                choices: vec!["true", "false"],
-                doc: "the scepter BJ counts toward 3 identical BJ for 登基 (§C.3.1)",
-            },
-            OptionInfo {
-                name: "abdication_moves_card",
-                value: b(self.abdication_moves_card),
-                choices: vec!["true", "false"],
-                doc: "让位/抢独 move the physical scepter BJ (hand sizes change by one) (§C.3.2)",
-            },
-            OptionInfo {
-                name: "grab_priority",
-                value: "clockwise_from_scepter_holder".into(),
-                choices: vec!["clockwise_from_scepter_holder"],
-                doc: "several grabbers: the first clockwise from the scepter holder wins (§C.3.5)",
-            },
-            OptionInfo {
-                name: "guard_card_rank",
-                value: match self.guard_card_rank {
-                    GuardCardRank::Face => "face",
-                    GuardCardRank::AboveBigJoker => "above_big_joker",
-                }
-                .into(),
-                choices: vec!["face", "above_big_joker"],
-                doc: "the guard card ranks by its face, or above BJ (保子) (§C.2)",
-            },
-            OptionInfo {
-                name: "bombs",
-                value: onoff(self.bombs),
-                choices: vec!["off", "on"],
-                doc: "4+ identical naturals beat any play of fewer cards (§C.5 Alt)",
-            },
-            OptionInfo {
-                name: "pass_is_final_for_round",
-                value: b(self.pass_is_final_for_round),
-                choices: vec!["false", "true"],
-                doc: "a pass keeps the player out for the rest of the round (§C.6)",
-            },
-            OptionInfo {
-                name: "jiefeng_applicant",
-                value: match self.jiefeng_applicant {
-                    JiefengApplicant::NextPlayerOnly => "next_player_only",
-                    JiefengApplicant::Any => "any",
-                }
-                .into(),
-                choices: vec!["next_player_only", "any"],
-                doc: "who may apply for 接风 on a 底牌 (§C.7)",
-            },
-            OptionInfo {
-                name: "solo_loss_literal_minus40",
-                value: b(self.solo_loss_literal_minus40),
-                choices: vec!["false", "true"],
-                doc: "a losing solo emperor scores the seed's literal -40 in every solo type (§C.10)",
-            },
-            OptionInfo {
-                name: "tribute_between_deals",
-                value: onoff(self.tribute_between_deals),
-                choices: vec!["off", "on"],
-                doc: "进贡 from the previous deal's 大拉/二拉 to 大客/二客 ([OPEN], §C.9 Alt)",
-            },
-        ]
+        self.infos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(o: &[(&str, OptionValue)]) -> Result<BaohuangRules> {
+        let o: Vec<_> = o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        BaohuangRules::from_preset("baohuang", &o)
+    }
+
+    /// Every listed value, given back as text, builds the same rules; every listed choice is
+    /// taken and listed back as itself.
+    #[test]
+    fn every_listed_value_parses_back_to_the_same_rules() {
+        let base = BaohuangRules::default();
+        let infos = base.option_infos();
+        assert_eq!(infos.iter().map(|i| i.name).collect::<Vec<_>>(), OPTION_NAMES);
+        for info in &infos {
+            let text = |v: &str| OptionValue::Text(v.to_string());
+            assert_eq!(rules(&[(info.name, text(&info.value))]).unwrap(), base, "{}", info.name);
+            for choice in &info.choices {
+                let r = rules(&[(info.name, text(choice))]).unwrap();
+                let back = r.option_infos().into_iter().find(|i| i.name == info.name);
+                assert_eq!(back.unwrap().value, *choice, "{}", info.name);
+            }
+        }
+    }
+
+    #[test]
+    fn on_off_options_take_their_spelling_or_a_bool() {
+        let s = |v: &str| OptionValue::Str(v.into());
+        assert_eq!(rules(&[("bombs", s("on"))]), rules(&[("bombs", OptionValue::Bool(true))]));
+        assert!(
+            rules(&[("tribute_between_deals", OptionValue::Text("ON".into()))])
+                .unwrap()
+                .tribute_between_deals
+        );
+        assert_eq!(rules(&[("deck", OptionValue::Int(168))]).unwrap().deck, Deck::Rizhao168);
+        for (name, v, reason) in [
+            ("bombs", s("maybe"), "expected off or on"),
+            ("bombs", OptionValue::Int(1), "expected off or on"),
+            ("pass_is_final_for_round", s("on"), "expected a bool"),
+            ("deck", OptionValue::Int(100), "expected one of 216, 168"),
+            ("deck", s("168"), "(an int, not a str)"),
+        ] {
+            let e = rules(&[(name, v.clone())]).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("invalid option {name}={v}: ")), "{e}");
+            assert!(e.contains(reason), "{e}");
+        }
     }
 }

@@ -2,8 +2,11 @@
 //! values spelled as in the digest (ASCII aliases such as `25*M` or `-1000` are accepted too).
 
 use crate::cards::{Card, Rank, Suit};
-use crate::error::{Result, ZhipaiError};
-use crate::options::{unknown_option, OptionInfo, OptionValue};
+use crate::error::Result;
+use crate::options::{
+    apply_overrides, find_override, game_options, Choice, Domain, Numbers, OptionInfo, OptionValue,
+    FLAG,
+};
 
 /// Who leads the first trick of a deal (gongzhu.md §A.8, option `first_lead_card`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,207 +117,135 @@ pub enum MatchEnd {
     PlusMinusThousand,
 }
 
-/// The validated options of one Gongzhu rule set (shared/rules/gongzhu.md, "Configuration
-/// options"). Defaults are the digest's first values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct GongzhuRules {
-    /// 1 (52 cards, 13 tricks) or 2 (拱双猪, 104 cards).
-    pub decks: u8,
-    /// 对家: seats 0+2 against 1+3, each credited the team result (§A.13).
-    pub partnership: bool,
-    pub first_lead_card: FirstLead,
-    pub direction: Direction,
-    pub exposure_mode: ExposureMode,
-    /// QQ exposure: when 3 of the 4 exposable cards are exposed the 4th is too (§A.6). `None`
-    /// (option not given) = the digest default: on in one deck, off in two (§A.12 "default
-    /// off for two decks"); `Some(b)` = set explicitly, in either deck count. Read it through
-    /// [`GongzhuRules::auto_expose_fourth`].
-    pub auto_expose_fourth: Option<bool>,
-    pub exposed_discard_before_first_round: ExposedDiscard,
-    pub all_red_mode: AllRedMode,
-    pub pig_flips_with_all_hearts: bool,
-    pub grand_slam_mode: GrandSlamMode,
-    pub normalize: Normalize,
-    /// Result multiplier in two decks (1 or 12); one deck always uses 12 (§A.11).
-    pub multiplier_two_deck: u8,
-    pub diamond_pairs_beat_singles: bool,
-    pub two_deck_transformer_table: TransformerTable,
-    pub two_deck_transformer_alone: TransformerAlone,
-    pub two_deck_next_leader: NextLeader,
-    pub match_end: MatchEnd,
+const DECKS: [(&str, u8); 2] = [("1", 1), ("2", 2)];
+const MULTIPLIERS: [(&str, u8); 2] = [("1", 1), ("12", 12)];
+const FIRST_LEAD: [(&str, FirstLead); 4] = [
+    ("C2", FirstLead::Card(Card::new(Suit::Clubs, Rank::TWO))),
+    ("S2", FirstLead::Card(Card::new(Suit::Spades, Rank::TWO))),
+    ("S7", FirstLead::Card(Card::new(Suit::Spades, Rank::SEVEN))),
+    ("rotate", FirstLead::Rotate),
+];
+const FIRST_LEAD_ALIASES: [(&str, FirstLead); 3] = [
+    ("2C", FirstLead::Card(Card::new(Suit::Clubs, Rank::TWO))),
+    ("2S", FirstLead::Card(Card::new(Suit::Spades, Rank::TWO))),
+    ("7S", FirstLead::Card(Card::new(Suit::Spades, Rank::SEVEN))),
+];
+const DIRECTION: [(&str, Direction); 2] =
+    [("anticlockwise", Direction::Anticlockwise), ("clockwise", Direction::Clockwise)];
+const EXPOSURE: [(&str, ExposureMode); 3] = [
+    ("qq", ExposureMode::Qq),
+    ("none", ExposureMode::None),
+    ("closed_open", ExposureMode::ClosedOpen),
+];
+const DISCARD: [(&str, ExposedDiscard); 2] =
+    [("allowed", ExposedDiscard::Allowed), ("forbidden", ExposedDiscard::Forbidden)];
+const ALL_RED: [(&str, AllRedMode); 3] =
+    [("flip", AllRedMode::Flip), ("bonus", AllRedMode::Bonus), ("off", AllRedMode::Off)];
+const SLAM: [(&str, GrandSlamMode); 3] = [
+    ("fixed_800_doubling", GrandSlamMode::Fixed800Doubling),
+    ("formula", GrandSlamMode::Formula),
+    ("none", GrandSlamMode::None),
+];
+const NORMALIZE: [(&str, Normalize); 5] = [
+    ("qq_trunc_then_x12", Normalize::QqTruncThenX12),
+    ("round_then_x12", Normalize::RoundThenX12),
+    ("exact", Normalize::Exact),
+    ("floor_then_x12", Normalize::FloorThenX12),
+    ("none", Normalize::None),
+];
+const TABLE: [(&str, TransformerTable); 2] =
+    [("2^h·2^e", TransformerTable::Power), ("seed_literal", TransformerTable::SeedLiteral)];
+const TABLE_ALIASES: [(&str, TransformerTable); 1] = [("2^h*2^e", TransformerTable::Power)];
+const ALONE: [(&str, TransformerAlone); 2] =
+    [("25·M", TransformerAlone::TwentyFiveM), ("50 per ♣10", TransformerAlone::FiftyEach)];
+const ALONE_ALIASES: [(&str, TransformerAlone); 2] =
+    [("25*M", TransformerAlone::TwentyFiveM), ("50_per_10C", TransformerAlone::FiftyEach)];
+const NEXT: [(&str, NextLeader); 2] =
+    [("first_pig_taker", NextLeader::FirstPigTaker), ("last_pig_taker", NextLeader::LastPigTaker)];
+const MATCH_END: [(&str, MatchEnd); 3] = [
+    ("none", MatchEnd::None),
+    ("−1000", MatchEnd::MinusThousand),
+    ("±1000", MatchEnd::PlusMinusThousand),
+];
+const MATCH_END_ALIASES: [(&str, MatchEnd); 2] =
+    [("-1000", MatchEnd::MinusThousand), ("+-1000", MatchEnd::PlusMinusThousand)];
+
+game_options! {
+    /// The validated options of one Gongzhu rule set (shared/rules/gongzhu.md, "Configuration
+    /// options"), in the digest's order. Defaults are the digest's first values; the deck count
+    /// (read first) decides `auto_expose_fourth`'s.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    pub struct GongzhuRules for (decks: u8)
+    options {
+        /// 1 (52 cards, 13 tricks) or 2 (拱双猪, 104 cards).
+        pub decks: u8 = decks, in Numbers::new(&DECKS),
+            "1 deck (52 cards) or 2 decks (拱双猪, 104 cards) (§A.1, §A.12)";
+        pub partnership: bool = false, in FLAG,
+            "对家: seats 0+2 vs 1+3, each credited the team result (§A.13)";
+        pub first_lead_card: FirstLead = FirstLead::Card(Card::new(Suit::Clubs, Rank::TWO)),
+            in Choice::with_aliases(&FIRST_LEAD, &FIRST_LEAD_ALIASES),
+            "first deal: the holder of this card leads it; later deals the pig-taker leads (§A.8)";
+        pub direction: Direction = Direction::Anticlockwise, in Choice::new(&DIRECTION),
+            "playing direction (§A.2)";
+        pub exposure_mode: ExposureMode = ExposureMode::Qq, in Choice::new(&EXPOSURE),
+            "亮牌/卖 exposure of ♠Q ♦J ♣10 ♥A (§A.6)";
+        /// QQ exposure: when 3 of the 4 exposable cards are exposed the 4th is too (§A.6); read
+        /// it through [`GongzhuRules::auto_expose_fourth`].
+        pub auto_expose_fourth: bool = decks == 1, in FLAG,
+            "3 of 4 exposed exposes the 4th (§A.6); default on in one deck, off in two (§A.12)";
+        pub exposed_discard_before_first_round: ExposedDiscard = ExposedDiscard::Allowed,
+            in Choice::new(&DISCARD),
+            "may an exposed card be discarded before its suit's first round (§A.7)";
+        pub all_red_mode: AllRedMode = AllRedMode::Flip, in Choice::new(&ALL_RED),
+            "全红 all hearts (§A.9)";
+        pub pig_flips_with_all_hearts: bool = false, in FLAG,
+            "all hearts also makes the pig positive (pagat, §A.9)";
+        pub grand_slam_mode: GrandSlamMode = GrandSlamMode::Fixed800Doubling,
+            in Choice::new(&SLAM), "全收 grand slam (§A.10)";
+        pub normalize: Normalize = Normalize::QqTruncThenX12, in Choice::new(&NORMALIZE),
+            "per-deal result from raw scores (§A.11)";
+        /// One deck always uses 12 (§A.11).
+        pub multiplier_two_deck: u8 = 1, in Numbers::new(&MULTIPLIERS),
+            "result multiplier in two decks (§A.11)";
+        pub diamond_pairs_beat_singles: bool = true, in FLAG,
+            "two decks: in ♦ a pair beats two singles (§A.12)";
+        pub two_deck_transformer_table: TransformerTable = TransformerTable::Power,
+            in Choice::with_aliases(&TABLE, &TABLE_ALIASES), "two-deck ♣10 multiplier (§A.12)";
+        pub two_deck_transformer_alone: TransformerAlone = TransformerAlone::TwentyFiveM,
+            in Choice::with_aliases(&ALONE, &ALONE_ALIASES),
+            "♣10 taken with no other scoring card (§A.5, §A.12)";
+        pub two_deck_next_leader: NextLeader = NextLeader::FirstPigTaker, in Choice::new(&NEXT),
+            "two decks: who leads the next deal when two players took a pig (§A.12)";
+        pub match_end: MatchEnd = MatchEnd::None,
+            in Choice::with_aliases(&MATCH_END, &MATCH_END_ALIASES),
+            "when a match ends, on accumulated results (§A.11)";
+    }
 }
 
 impl Default for GongzhuRules {
+    /// The `gongzhu` preset with one deck.
     fn default() -> Self {
-        GongzhuRules {
-            decks: 1,
-            partnership: false,
-            first_lead_card: FirstLead::Card(Card::new(Suit::Clubs, Rank::TWO)),
-            direction: Direction::Anticlockwise,
-            exposure_mode: ExposureMode::Qq,
-            auto_expose_fourth: None,
-            exposed_discard_before_first_round: ExposedDiscard::Allowed,
-            all_red_mode: AllRedMode::Flip,
-            pig_flips_with_all_hearts: false,
-            grand_slam_mode: GrandSlamMode::Fixed800Doubling,
-            normalize: Normalize::QqTruncThenX12,
-            multiplier_two_deck: 1,
-            diamond_pairs_beat_singles: true,
-            two_deck_transformer_table: TransformerTable::Power,
-            two_deck_transformer_alone: TransformerAlone::TwentyFiveM,
-            two_deck_next_leader: NextLeader::FirstPigTaker,
-            match_end: MatchEnd::None,
-        }
+        GongzhuRules::defaults(1)
     }
 }
 
 /// Every option name, in the digest's order.
-pub const OPTION_NAMES: [&str; 17] = [
-    "decks",
-    "partnership",
-    "first_lead_card",
-    "direction",
-    "exposure_mode",
-    "auto_expose_fourth",
-    "exposed_discard_before_first_round",
-    "all_red_mode",
-    "pig_flips_with_all_hearts",
-    "grand_slam_mode",
-    "normalize",
-    "multiplier_two_deck",
-    "diamond_pairs_beat_singles",
-    "two_deck_transformer_table",
-    "two_deck_transformer_alone",
-    "two_deck_next_leader",
-    "match_end",
-];
-
-/// Match `value` against `choices` (the digest spellings) and their ASCII `aliases`
-/// (`aliases[i]` belongs to `choices[i]`; empty = none). Returns the index.
-fn pick(name: &str, value: &OptionValue, choices: &[&str], aliases: &[&str]) -> Result<usize> {
-    let text = value.to_string();
-    let t = text.trim();
-    choices
-        .iter()
-        .position(|c| c.eq_ignore_ascii_case(t))
-        .or_else(|| aliases.iter().position(|a| !a.is_empty() && a.eq_ignore_ascii_case(t)))
-        .ok_or_else(|| {
-            ZhipaiError::invalid_option(
-                name,
-                value,
-                format!("expected one of {}", choices.join(", ")),
-            )
-        })
-}
-
-const FIRST_LEAD: [&str; 4] = ["C2", "S2", "S7", "rotate"];
-const DIRECTION: [&str; 2] = ["anticlockwise", "clockwise"];
-const EXPOSURE: [&str; 3] = ["qq", "none", "closed_open"];
-const DISCARD: [&str; 2] = ["allowed", "forbidden"];
-const ALL_RED: [&str; 3] = ["flip", "bonus", "off"];
-const SLAM: [&str; 3] = ["fixed_800_doubling", "formula", "none"];
-const NORMALIZE: [&str; 5] =
-    ["qq_trunc_then_x12", "round_then_x12", "exact", "floor_then_x12", "none"];
-const TABLE: [&str; 2] = ["2^h·2^e", "seed_literal"];
-const ALONE: [&str; 2] = ["25·M", "50 per ♣10"];
-const NEXT: [&str; 2] = ["first_pig_taker", "last_pig_taker"];
-const MATCH_END: [&str; 3] = ["none", "−1000", "±1000"];
-const BOOL: [&str; 2] = ["true", "false"];
+pub const OPTION_NAMES: &[&str] = GongzhuRules::OPTION_NAMES;
 
 impl GongzhuRules {
-    /// Build from a preset name (`gongzhu`) and overrides. Errors with `InvalidOption` naming an
+    /// Build from a preset name (`gongzhu`) and overrides: `decks` first (it decides the default
+    /// of `auto_expose_fourth`), then the others in order. Errors with `InvalidOption` naming an
     /// unknown option or a value the option does not take.
     pub fn from_preset(_preset: &str, overrides: &[(String, OptionValue)]) -> Result<Self> {
-        let mut r = GongzhuRules::default();
-        for (name, value) in overrides {
-            r.set(name, value)?;
-        }
+        let decks = match find_override(overrides, "decks") {
+            Some(value) => Numbers::new(&DECKS).parse("decks", value)?,
+            None => 1,
+        };
+        let mut r = GongzhuRules::defaults(decks);
+        apply_overrides("gongzhu", OPTION_NAMES, &["decks"], overrides, |name, value| {
+            r.set(name, value)
+        })?;
         Ok(r)
-    }
-
-    /// Set one option by name.
-    pub fn set(&mut self, name: &str, v: &OptionValue) -> Result<()> {
-        match name {
-            "decks" => {
-                self.decks = match v.as_int(name)? {
-                    1 => 1,
-                    2 => 2,
-                    _ => return Err(ZhipaiError::invalid_option(name, v, "expected 1 or 2")),
-                }
-            }
-            "partnership" => self.partnership = v.as_bool(name)?,
-            "first_lead_card" => {
-                self.first_lead_card = match pick(name, v, &FIRST_LEAD, &["2C", "2S", "7S", ""])? {
-                    0 => FirstLead::Card(Card::new(Suit::Clubs, Rank::TWO)),
-                    1 => FirstLead::Card(Card::new(Suit::Spades, Rank::TWO)),
-                    2 => FirstLead::Card(Card::new(Suit::Spades, Rank::from_index(5).unwrap())),
-                    _ => FirstLead::Rotate,
-                }
-            }
-            "direction" => {
-                self.direction = [Direction::Anticlockwise, Direction::Clockwise]
-                    [pick(name, v, &DIRECTION, &[])?]
-            }
-            "exposure_mode" => {
-                self.exposure_mode =
-                    [ExposureMode::Qq, ExposureMode::None, ExposureMode::ClosedOpen]
-                        [pick(name, v, &EXPOSURE, &[])?]
-            }
-            "auto_expose_fourth" => self.auto_expose_fourth = Some(v.as_bool(name)?),
-            "exposed_discard_before_first_round" => {
-                self.exposed_discard_before_first_round =
-                    [ExposedDiscard::Allowed, ExposedDiscard::Forbidden]
-                        [pick(name, v, &DISCARD, &[])?]
-            }
-            "all_red_mode" => {
-                self.all_red_mode = [AllRedMode::Flip, AllRedMode::Bonus, AllRedMode::Off]
-                    [pick(name, v, &ALL_RED, &[])?]
-            }
-            "pig_flips_with_all_hearts" => self.pig_flips_with_all_hearts = v.as_bool(name)?,
-            "grand_slam_mode" => {
-                self.grand_slam_mode =
-                    [GrandSlamMode::Fixed800Doubling, GrandSlamMode::Formula, GrandSlamMode::None]
-                        [pick(name, v, &SLAM, &[])?]
-            }
-            "normalize" => {
-                self.normalize = [
-                    Normalize::QqTruncThenX12,
-                    Normalize::RoundThenX12,
-                    Normalize::Exact,
-                    Normalize::FloorThenX12,
-                    Normalize::None,
-                ][pick(name, v, &NORMALIZE, &[])?]
-            }
-            "multiplier_two_deck" => {
-                self.multiplier_two_deck = match v.as_int(name)? {
-                    1 => 1,
-                    12 => 12,
-                    _ => return Err(ZhipaiError::invalid_option(name, v, "expected 1 or 12")),
-                }
-            }
-            "diamond_pairs_beat_singles" => self.diamond_pairs_beat_singles = v.as_bool(name)?,
-            "two_deck_transformer_table" => {
-                self.two_deck_transformer_table =
-                    [TransformerTable::Power, TransformerTable::SeedLiteral]
-                        [pick(name, v, &TABLE, &["2^h*2^e", ""])?]
-            }
-            "two_deck_transformer_alone" => {
-                self.two_deck_transformer_alone =
-                    [TransformerAlone::TwentyFiveM, TransformerAlone::FiftyEach]
-                        [pick(name, v, &ALONE, &["25*M", "50_per_10C"])?]
-            }
-            "two_deck_next_leader" => {
-                self.two_deck_next_leader = [NextLeader::FirstPigTaker, NextLeader::LastPigTaker]
-                    [pick(name, v, &NEXT, &[])?]
-            }
-            "match_end" => {
-                self.match_end =
-                    [MatchEnd::None, MatchEnd::MinusThousand, MatchEnd::PlusMinusThousand]
-                        [pick(name, v, &MATCH_END, &["", "-1000", "+-1000"])?]
-            }
-            _ => return Err(unknown_option("gongzhu", name, v, &OPTION_NAMES)),
-        }
-        Ok(())
     }
 
     /// The result multiplier of §A.11: 12 in one deck, `multiplier_two_deck` in two.
@@ -326,10 +257,10 @@ impl GongzhuRules {
         }
     }
 
-    /// Whether the 3-of-4 automatic exposure applies (§A.6, §A.12): the explicit option value,
-    /// else on in one deck and off in two.
+    /// Whether the 3-of-4 automatic exposure applies (§A.6, §A.12): the option's value, whose
+    /// default is on in one deck and off in two.
     pub fn auto_expose_fourth(&self) -> bool {
-        self.auto_expose_fourth.unwrap_or(self.decks == 1)
+        self.auto_expose_fourth
     }
 
     /// The seat that plays after `seat` (§A.2 direction).
@@ -342,39 +273,66 @@ impl GongzhuRules {
 
     /// Every option with its current value.
     pub fn option_infos(&self) -> Vec<OptionInfo> {
-        let b = |x: bool| if x { "true" } else { "false" };
-        let first = match self.first_lead_card {
-            FirstLead::Rotate => "rotate".to_string(),
-            FirstLead::Card(c) => format!(
-                "{}{}",
-                c.suit().map_or('?', |s| s.letter()),
-                c.rank().map_or("?", |r| r.symbol())
-            ),
-        };
-        let info = |name, value: String, choices: &[&'static str], doc| OptionInfo {
-            name,
-            value,
-            choices: choices.to_vec(),
-            doc,
-        };
-        vec![
-            info("decks", self.decks.to_string(), &["1", "2"], "1 deck (52 cards) or 2 decks (拱双猪, 104 cards) (§A.1, §A.12)"),
-            info("partnership", b(self.partnership).into(), &BOOL, "对家: seats 0+2 vs 1+3, each credited the team result (§A.13)"),
-            info("first_lead_card", first, &FIRST_LEAD, "first deal: the holder of this card leads it; later deals the pig-taker leads (§A.8)"),
-            info("direction", DIRECTION[self.direction as usize].into(), &DIRECTION, "playing direction (§A.2)"),
-            info("exposure_mode", EXPOSURE[self.exposure_mode as usize].into(), &EXPOSURE, "亮牌/卖 exposure of ♠Q ♦J ♣10 ♥A (§A.6)"),
-            info("auto_expose_fourth", b(self.auto_expose_fourth()).into(), &BOOL, "3 of 4 exposed exposes the 4th (§A.6); default on in one deck, off in two (§A.12)"),
-            info("exposed_discard_before_first_round", DISCARD[self.exposed_discard_before_first_round as usize].into(), &DISCARD, "may an exposed card be discarded before its suit's first round (§A.7)"),
-            info("all_red_mode", ALL_RED[self.all_red_mode as usize].into(), &ALL_RED, "全红 all hearts (§A.9)"),
-            info("pig_flips_with_all_hearts", b(self.pig_flips_with_all_hearts).into(), &BOOL, "all hearts also makes the pig positive (pagat, §A.9)"),
-            info("grand_slam_mode", SLAM[self.grand_slam_mode as usize].into(), &SLAM, "全收 grand slam (§A.10)"),
-            info("normalize", NORMALIZE[self.normalize as usize].into(), &NORMALIZE, "per-deal result from raw scores (§A.11)"),
-            info("multiplier_two_deck", self.multiplier_two_deck.to_string(), &["1", "12"], "result multiplier in two decks (§A.11)"),
-            info("diamond_pairs_beat_singles", b(self.diamond_pairs_beat_singles).into(), &BOOL, "two decks: in ♦ a pair beats two singles (§A.12)"),
-            info("two_deck_transformer_table", TABLE[self.two_deck_transformer_table as usize].into(), &TABLE, "two-deck ♣10 multiplier (§A.12)"),
-            info("two_deck_transformer_alone", ALONE[self.two_deck_transformer_alone as usize].into(), &ALONE, "♣10 taken with no other scoring card (§A.5, §A.12)"),
-            info("two_deck_next_leader", NEXT[self.two_deck_next_leader as usize].into(), &NEXT, "two decks: who leads the next deal when two players took a pig (§A.12)"),
-            info("match_end", MATCH_END[self.match_end as usize].into(), &MATCH_END, "when a match ends, on accumulated results (§A.11)"),
-        ]
+        self.infos()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rules(o: &[(&str, OptionValue)]) -> Result<GongzhuRules> {
+        let o: Vec<_> = o.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+        GongzhuRules::from_preset("gongzhu", &o)
+    }
+
+    /// Both deck counts: every listed value, given back as text, builds the same rules; every
+    /// listed choice is taken and listed back as itself.
+    #[test]
+    fn every_listed_value_parses_back_to_the_same_rules() {
+        for decks in [1, 2] {
+            let base = rules(&[("decks", OptionValue::Int(decks))]).unwrap();
+            let infos = base.option_infos();
+            assert_eq!(infos.iter().map(|i| i.name).collect::<Vec<_>>(), OPTION_NAMES);
+            let all: Vec<_> =
+                infos.iter().map(|i| (i.name, OptionValue::Text(i.value.clone()))).collect();
+            assert_eq!(rules(&all).unwrap(), base, "{decks} decks: all at once");
+            for info in &infos {
+                let text = |v: &str| OptionValue::Text(v.to_string());
+                let one = [("decks", OptionValue::Int(decks)), (info.name, text(&info.value))];
+                assert_eq!(rules(&one).unwrap(), base, "{decks} {}", info.name);
+                for choice in &info.choices {
+                    let one = [("decks", OptionValue::Int(decks)), (info.name, text(choice))];
+                    let r = rules(&one).unwrap();
+                    let back = r.option_infos().into_iter().find(|i| i.name == info.name);
+                    assert_eq!(back.unwrap().value, *choice, "{decks} {}", info.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn deck_count_decides_defaults_and_values_are_checked() {
+        assert!(rules(&[]).unwrap().auto_expose_fourth);
+        assert!(!rules(&[("decks", OptionValue::Int(2))]).unwrap().auto_expose_fourth);
+        let t = |v: &str| OptionValue::Text(v.into());
+        let s = |v: &str| OptionValue::Str(v.into());
+        // Aliases and letter case of the digest's spellings.
+        let r = rules(&[("match_end", s("+-1000")), ("first_lead_card", s("7s"))]).unwrap();
+        assert_eq!(r.match_end, MatchEnd::PlusMinusThousand);
+        assert_eq!(r.first_lead_card, FirstLead::Card(Card::new(Suit::Spades, Rank::SEVEN)));
+        assert_eq!(rules(&[("multiplier_two_deck", t("12"))]).unwrap().multiplier_two_deck, 12);
+        for (name, v, reason) in [
+            ("decks", OptionValue::Int(3), "expected one of 1, 2"),
+            ("decks", s("2"), "(an int, not a str)"),
+            ("multiplier_two_deck", OptionValue::Int(2), "expected one of 1, 12"),
+            ("partnership", s("yes"), "expected a bool"),
+            ("partnership", t("on"), "expected true or false"),
+            ("normalize", OptionValue::Int(1), "expected one of qq_trunc_then_x12"),
+        ] {
+            let e = rules(&[(name, v.clone())]).unwrap_err().to_string();
+            assert!(e.starts_with(&format!("invalid option {name}={v}: ")), "{e}");
+            assert!(e.contains(reason), "{e}");
+        }
     }
 }

@@ -22,7 +22,7 @@ use std::collections::HashSet;
 fn rules(opts: &[(&str, &str)]) -> HongWuRules {
     let mut r = HongWuRules::default();
     for (name, value) in opts {
-        r.options.set(name, &OptionValue::Str(value.to_string())).unwrap();
+        r.options.set(name, &OptionValue::Text(value.to_string())).unwrap();
     }
     r
 }

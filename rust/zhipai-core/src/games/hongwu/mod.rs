@@ -32,7 +32,7 @@ mod game_tests;
 use crate::cards::{Card, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::options::{OptionInfo, OptionValue};
+use crate::options::{apply_overrides, OptionInfo, OptionValue};
 use crate::tricks::order::CardOrder;
 use crate::tricks::{self, FollowError, LeadError, TrickRules};
 pub use game::DealState;
@@ -58,10 +58,10 @@ impl HongWuRules {
         if preset != "hong_wu" {
             return Err(ZhipaiError::invalid_option("preset", preset, "not the Hong Wu preset"));
         }
-        let mut options = HongWuOptions::default();
-        for (name, value) in overrides {
-            options.set(name, value)?;
-        }
+        let mut options = HongWuOptions::defaults();
+        apply_overrides("hong_wu", options::OPTION_NAMES, &[], overrides, |name, value| {
+            options.set(name, value)
+        })?;
         Ok(Self { options })
     }
 
@@ -72,7 +72,7 @@ impl HongWuRules {
 
     /// The card order of a deal with trump suit `trump` (hongwu.md §B.4, §B.6).
     pub fn order(&self, trump: Suit) -> CardOrder {
-        order::hongwu_order(trump, self.options.other_threes, self.options.tractor_above_a)
+        order::hongwu_order(trump, self.options.other_threes, self.options.tractor_above_A)
     }
 
     /// The trick rules of a deal with trump suit `trump` (hongwu.md §B.6–§B.9): the Hong Wu
@@ -85,25 +85,25 @@ impl HongWuRules {
         })?;
         let o = &self.options;
         let mut tr = TrickRules::standard(self.order(trump), 2);
-        tr.decomposition = tricks::Decomposition::MultiplicityFirst;
+        tr.throw_decomposition = tricks::Decomposition::MultiplicityFirst;
         tr.trump_throw_allowed = false; // "主牌不能甩" (§B.7)
-        tr.throw_scope = tricks::ThrowScope::AllOthers; // no partners: all three are opponents
+        tr.throw_check_scope = tricks::ThrowScope::AllOthers; // no partners: all three are opponents
         tr.throw_check = match o.throw_check {
             ThrowCheck::Component => tricks::ThrowCheck::Component,
             ThrowCheck::Literal => tricks::ThrowCheck::Literal,
         };
-        tr.forced_play = match o.failed_throw_play {
+        tr.throw_fail_forced = match o.failed_throw_play {
             FailedThrowPlay::LowestCard => tricks::ForcedPlay::SmallestCard,
             FailedThrowPlay::LowestBeatableComponent => tricks::ForcedPlay::LowestBeaten,
         };
-        tr.shape_obligation = match o.follow_shape_obligation {
+        tr.follow_shape_obligation = match o.follow_shape_obligation {
             FollowShapeObligation::Standard => tricks::ShapeObligation::Standard,
             FollowShapeObligation::SuitOnly => tricks::ShapeObligation::SuitOnly,
         };
         // §B.8: a tractor if held, otherwise as many pairs as possible (no shorter-tractor duty).
         tr.partial_tractor_follow = false;
         tr.longer_tuples_protected = false;
-        tr.throw_follow = tricks::ThrowFollow::ComponentGreedy;
+        tr.follow_throw_structure = tricks::ThrowFollow::ComponentGreedy;
         tr.throw_compare = match o.throw_compare {
             ThrowCompare::MaxCard => tricks::ThrowCompare::HighestCard,
             ThrowCompare::HighestComponent => tricks::ThrowCompare::LargestComponent,

@@ -1,10 +1,9 @@
 //! Hong Wu options (hongwu.md, "Configuration options"): names and values exactly as in the
 //! digest, the default first.
 
-use crate::error::{Result, ZhipaiError};
-use crate::options::{unknown_option, OptionInfo, OptionValue};
+use crate::options::{game_options, Choice, ChoiceTable, Numbers, Range};
 
-/// An option that takes one of a fixed list of texts; the first listed is the default.
+/// An option enum with its texts as the digest spells them; the first listed is the default.
 macro_rules! choice_option {
     ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident => $text:literal),+ $(,)? }) => {
         $(#[$m])*
@@ -14,18 +13,12 @@ macro_rules! choice_option {
         impl $name {
             /// Every value, the default first.
             pub const ALL: &'static [$name] = &[$($name::$var),+];
-            /// The option text of every value, in the order of [`Self::ALL`].
-            pub const CHOICES: &'static [&'static str] = &[$($text),+];
+            /// `(option text, value)` of every value, in the order of [`Self::ALL`].
+            pub const TABLE: &'static ChoiceTable<$name> = &[$(($text, $name::$var)),+];
 
             /// The option text of this value.
             pub fn as_str(self) -> &'static str {
                 match self { $($name::$var => $text),+ }
-            }
-
-            /// Parse option `name`; an `InvalidOption` error lists the choices.
-            pub fn parse(name: &str, value: &OptionValue) -> Result<Self> {
-                let text = value.as_choice(name, Self::CHOICES)?;
-                Ok(match text { $($text => $name::$var,)+ _ => unreachable!("as_choice returns a listed choice") })
             }
         }
 
@@ -155,244 +148,103 @@ pub const LEVEL20_SEED: i64 = 15_728_640;
 /// Row 20 by the pattern 15·(2ⁿ − 1) of rows 1–19 (hongwu.md §B.12).
 pub const LEVEL20_FORMULA: i64 = 15_728_625;
 
-/// The validated options of one Hong Wu rule set (hongwu.md, "Configuration options").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HongWuOptions {
-    pub direction: Direction,
-    pub first_bid_range: FirstBidRange,
-    pub other_threes: OtherThrees,
-    pub tractor_above_a: TractorAboveA,
-    pub throw_check: ThrowCheck,
-    pub failed_throw_play: FailedThrowPlay,
-    pub throw_compare: ThrowCompare,
-    pub follow_shape_obligation: FollowShapeObligation,
-    pub kitty: KittyRule,
-    pub dealer_points: DealerPoints,
-    /// Points taken off S per captured ♥5 in scope, a multiple of 5 in 0…200 (hongwu.md §B.11
-    /// \[OPEN\]; 0 = off, default).
-    pub red5_penalty_per_card: i32,
-    pub red5_penalty_scope: Red5PenaltyScope,
-    /// The base score k that the result table multiplies (hongwu.md §B.12 \[OPEN\]; default 1,
-    /// so results are in units of k).
-    pub base_score_k: i64,
-    /// Row 20 of the level table: [`LEVEL20_SEED`] (default) or [`LEVEL20_FORMULA`].
-    pub level20_threshold: i64,
-}
+/// The largest `base_score_k`: the result table's largest entry is 9 units (the dealer's ±9 of
+/// [`super::settle::RESULT_TABLE`]), and every result column is an `i32`, so 9·k must fit:
+/// k ≤ ⌊(2³¹ − 1)/9⌋ = 238 609 294. Then the largest settlement is ±2 147 483 646 (dealer) and
+/// ∓715 827 882 (each 闲家), and the zero-sum check dealer + 3·each = 0 holds in `i32`.
+pub const BASE_SCORE_K_MAX: i64 = i32::MAX as i64 / 9;
 
-impl Default for HongWuOptions {
-    fn default() -> Self {
-        HongWuOptions {
-            direction: Direction::default(),
-            first_bid_range: FirstBidRange::default(),
-            other_threes: OtherThrees::default(),
-            tractor_above_a: TractorAboveA::default(),
-            throw_check: ThrowCheck::default(),
-            failed_throw_play: FailedThrowPlay::default(),
-            throw_compare: ThrowCompare::default(),
-            follow_shape_obligation: FollowShapeObligation::default(),
-            kitty: KittyRule::default(),
-            dealer_points: DealerPoints::default(),
-            red5_penalty_per_card: 0,
-            red5_penalty_scope: Red5PenaltyScope::default(),
-            base_score_k: 1,
-            level20_threshold: LEVEL20_SEED,
-        }
+const FIRST_BID_DASHES: [(&str, FirstBidRange); 3] = [
+    ("60–80", FirstBidRange::To80),
+    ("60–75", FirstBidRange::To75),
+    ("60–200", FirstBidRange::To200),
+];
+const LEVEL20: [(&str, i64); 2] = [("15728640", LEVEL20_SEED), ("15728625", LEVEL20_FORMULA)];
+
+game_options! {
+    /// The validated options of one Hong Wu rule set (hongwu.md, "Configuration options"), in
+    /// the digest's order; one preset (`hong_wu`), so the defaults have no context.
+    #[derive(Clone, Debug, PartialEq, Eq)]
+    #[allow(non_snake_case)] // `tractor_above_A`: the option's name
+    pub struct HongWuOptions for ()
+    options {
+        pub direction: Direction = Direction::Anticlockwise, in Choice::new(Direction::TABLE),
+            "order of play; seats are numbered anticlockwise (hongwu.md §B.1 [I])";
+        /// The digest writes the ranges with an en dash (`60–80`); both spellings are accepted.
+        pub first_bid_range: FirstBidRange = FirstBidRange::To80,
+            in Choice::with_aliases(FirstBidRange::TABLE, &FIRST_BID_DASHES),
+            "range of the first bid (hongwu.md §B.2 [OPEN])";
+        pub other_threes: OtherThrees = OtherThrees::PlainLowest,
+            in Choice::new(OtherThrees::TABLE),
+            "the 3s of the two suits other than trump and its colour mate (hongwu.md §B.4 [I])";
+        pub tractor_above_A: TractorAboveA = TractorAboveA::FullChain,
+            in Choice::new(TractorAboveA::TABLE),
+            "which trump pairs above A chain into tractors (hongwu.md §B.6 [I])";
+        pub throw_check: ThrowCheck = ThrowCheck::Component, in Choice::new(ThrowCheck::TABLE),
+            "how a throw is tested against the other hands (hongwu.md §B.7 [I])";
+        pub failed_throw_play: FailedThrowPlay = FailedThrowPlay::LowestCard,
+            in Choice::new(FailedThrowPlay::TABLE), "what a failed throw plays (hongwu.md §B.7)";
+        pub throw_compare: ThrowCompare = ThrowCompare::MaxCard,
+            in Choice::new(ThrowCompare::TABLE), "how same-shape plays are compared (hongwu.md §B.9)";
+        pub follow_shape_obligation: FollowShapeObligation = FollowShapeObligation::Standard,
+            in Choice::new(FollowShapeObligation::TABLE),
+            "pair/tractor obligations when following (hongwu.md §B.8)";
+        pub kitty: KittyRule = KittyRule::LastTrickMultiplied, in Choice::new(KittyRule::TABLE),
+            "who gets the kitty's points (hongwu.md §B.10 [OPEN])";
+        pub dealer_points: DealerPoints = DealerPoints::From200MinusX,
+            in Choice::new(DealerPoints::TABLE), "the dealer's points in S (hongwu.md §B.11)";
+        /// Counted in fives so that S stays a multiple of 5 (hongwu.md §B.11); at most two ♥5 are
+        /// captured, so R5 ≤ 400 and S stays far inside `i32`.
+        pub red5_penalty_per_card: i32 = 0,
+            in Range::new(0, 200).step(5).because("S is always a multiple of 5, hongwu.md §B.11"),
+            "points off S per captured ♥5, a multiple of 5 in 0…200, 0 = off (hongwu.md §B.11 [OPEN])";
+        pub red5_penalty_scope: Red5PenaltyScope = Red5PenaltyScope::DealerOwned,
+            in Choice::new(Red5PenaltyScope::TABLE),
+            "which captured ♥5s count for the penalty (hongwu.md §B.11 [OPEN])";
+        /// Results are table units × k ([`BASE_SCORE_K_MAX`] keeps them inside `i32`).
+        pub base_score_k: i64 = 1,
+            in Range::new(1, BASE_SCORE_K_MAX).because("9·k must fit the i32 result columns"),
+            "base score k the result table multiplies, 1 to 238609294; 1 = results in units of k (hongwu.md §B.12 [OPEN])";
+        /// [`LEVEL20_SEED`] (default) or [`LEVEL20_FORMULA`].
+        pub level20_threshold: i64 = LEVEL20_SEED, in Numbers::new(&LEVEL20),
+            "row 20 of the level table: seed value or 15·(2^20 − 1) (hongwu.md §B.12)";
     }
 }
 
 /// Every option name, in the digest's order.
-pub const OPTION_NAMES: [&str; 14] = [
-    "direction",
-    "first_bid_range",
-    "other_threes",
-    "tractor_above_A",
-    "throw_check",
-    "failed_throw_play",
-    "throw_compare",
-    "follow_shape_obligation",
-    "kitty",
-    "dealer_points",
-    "red5_penalty_per_card",
-    "red5_penalty_scope",
-    "base_score_k",
-    "level20_threshold",
-];
+pub const OPTION_NAMES: &[&str] = HongWuOptions::OPTION_NAMES;
 
-impl HongWuOptions {
-    /// Set option `name` to `value`. Errors with `InvalidOption` for an unknown name (listing the
-    /// known ones) or a value the option does not take.
-    pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<()> {
-        match name {
-            "direction" => self.direction = Direction::parse(name, value)?,
-            "first_bid_range" => {
-                // The digest writes the ranges with an en dash; accept both spellings.
-                let text = value.to_string().replace('–', "-");
-                self.first_bid_range = FirstBidRange::parse(name, &OptionValue::Str(text))?;
-            }
-            "other_threes" => self.other_threes = OtherThrees::parse(name, value)?,
-            "tractor_above_A" => self.tractor_above_a = TractorAboveA::parse(name, value)?,
-            "throw_check" => self.throw_check = ThrowCheck::parse(name, value)?,
-            "failed_throw_play" => self.failed_throw_play = FailedThrowPlay::parse(name, value)?,
-            "throw_compare" => self.throw_compare = ThrowCompare::parse(name, value)?,
-            "follow_shape_obligation" => {
-                self.follow_shape_obligation = FollowShapeObligation::parse(name, value)?
-            }
-            "kitty" => self.kitty = KittyRule::parse(name, value)?,
-            "dealer_points" => self.dealer_points = DealerPoints::parse(name, value)?,
-            "red5_penalty_per_card" => {
-                let v = value.as_int(name)?;
-                // S must stay a multiple of 5 (hongwu.md §B.11), so R5 is counted in fives.
-                if !(0..=200).contains(&v) || v % 5 != 0 {
-                    return Err(ZhipaiError::invalid_option(
-                        name,
-                        value,
-                        "expected a multiple of 5 in 0…200 points (S is always a multiple of 5, \
-                         hongwu.md §B.11)",
-                    ));
-                }
-                self.red5_penalty_per_card = v as i32;
-            }
-            "red5_penalty_scope" => self.red5_penalty_scope = Red5PenaltyScope::parse(name, value)?,
-            "base_score_k" => {
-                let v = value.as_int(name)?;
-                if !(1..=1 << 40).contains(&v) {
-                    return Err(ZhipaiError::invalid_option(name, value, "expected 1..=2^40"));
-                }
-                self.base_score_k = v;
-            }
-            "level20_threshold" => {
-                let v = value.as_int(name)?;
-                if v != LEVEL20_SEED && v != LEVEL20_FORMULA {
-                    return Err(ZhipaiError::invalid_option(
-                        name,
-                        value,
-                        format!("expected {LEVEL20_SEED} (seed) or {LEVEL20_FORMULA} (formula)"),
-                    ));
-                }
-                self.level20_threshold = v;
-            }
-            _ => return Err(unknown_option("hong_wu", name, value, &OPTION_NAMES)),
-        }
-        Ok(())
-    }
-
-    /// Every option with its current value, in the digest's order.
-    pub fn infos(&self) -> Vec<OptionInfo> {
-        fn info(
-            name: &'static str,
-            value: String,
-            choices: &[&'static str],
-            doc: &'static str,
-        ) -> OptionInfo {
-            OptionInfo { name, value, choices: choices.to_vec(), doc }
-        }
-        vec![
-            info(
-                "direction",
-                self.direction.as_str().into(),
-                Direction::CHOICES,
-                "order of play; seats are numbered anticlockwise (hongwu.md §B.1 [I])",
-            ),
-            info(
-                "first_bid_range",
-                self.first_bid_range.as_str().into(),
-                FirstBidRange::CHOICES,
-                "range of the first bid (hongwu.md §B.2 [OPEN])",
-            ),
-            info(
-                "other_threes",
-                self.other_threes.as_str().into(),
-                OtherThrees::CHOICES,
-                "the 3s of the two suits other than trump and its colour mate (hongwu.md §B.4 [I])",
-            ),
-            info(
-                "tractor_above_A",
-                self.tractor_above_a.as_str().into(),
-                TractorAboveA::CHOICES,
-                "which trump pairs above A chain into tractors (hongwu.md §B.6 [I])",
-            ),
-            info(
-                "throw_check",
-                self.throw_check.as_str().into(),
-                ThrowCheck::CHOICES,
-                "how a throw is tested against the other hands (hongwu.md §B.7 [I])",
-            ),
-            info(
-                "failed_throw_play",
-                self.failed_throw_play.as_str().into(),
-                FailedThrowPlay::CHOICES,
-                "what a failed throw plays (hongwu.md §B.7)",
-            ),
-            info(
-                "throw_compare",
-                self.throw_compare.as_str().into(),
-                ThrowCompare::CHOICES,
-                "how same-shape plays are compared (hongwu.md §B.9)",
-            ),
-            info(
-                "follow_shape_obligation",
-                self.follow_shape_obligation.as_str().into(),
-                FollowShapeObligation::CHOICES,
-                "pair/tractor obligations when following (hongwu.md §B.8)",
-            ),
-            info(
-                "kitty",
-                self.kitty.as_str().into(),
-                KittyRule::CHOICES,
-                "who gets the kitty's points (hongwu.md §B.10 [OPEN])",
-            ),
-            info(
-                "dealer_points",
-                self.dealer_points.as_str().into(),
-                DealerPoints::CHOICES,
-                "the dealer's points in S (hongwu.md §B.11)",
-            ),
-            info(
-                "red5_penalty_per_card",
-                self.red5_penalty_per_card.to_string(),
-                &[],
-                "points off S per captured ♥5, a multiple of 5 in 0…200, 0 = off (hongwu.md §B.11 [OPEN])",
-            ),
-            info(
-                "red5_penalty_scope",
-                self.red5_penalty_scope.as_str().into(),
-                Red5PenaltyScope::CHOICES,
-                "which captured ♥5s count for the penalty (hongwu.md §B.11 [OPEN])",
-            ),
-            info(
-                "base_score_k",
-                self.base_score_k.to_string(),
-                &[],
-                "base score k the result table multiplies; 1 = results in units of k (hongwu.md §B.12 [OPEN])",
-            ),
-            info(
-                "level20_threshold",
-                self.level20_threshold.to_string(),
-                &["15728640", "15728625"],
-                "row 20 of the level table: seed value or 15·(2^20 − 1) (hongwu.md §B.12)",
-            ),
-        ]
+impl Default for HongWuOptions {
+    fn default() -> Self {
+        Self::defaults()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::OptionValue;
 
     fn s(v: &str) -> OptionValue {
         OptionValue::Str(v.into())
     }
 
     #[test]
-    fn every_option_is_listed_and_settable() {
+    fn every_listed_value_parses_back() {
         let o = HongWuOptions::default();
         let infos = o.infos();
         assert_eq!(infos.iter().map(|i| i.name).collect::<Vec<_>>(), OPTION_NAMES);
-        // Setting each option to its listed value round-trips.
         for info in &infos {
+            // The listed value (as text) sets the same rules...
             let mut p = HongWuOptions::default();
-            p.set(info.name, &s(&info.value)).unwrap();
+            assert!(p.set(info.name, &OptionValue::Text(info.value.clone())).unwrap());
             assert_eq!(p, o, "{}", info.name);
+            // ...and every listed choice is taken and listed back as itself.
+            for choice in &info.choices {
+                assert!(p.set(info.name, &OptionValue::Text(choice.to_string())).unwrap());
+                let back = p.infos().into_iter().find(|i| i.name == info.name).unwrap();
+                assert_eq!(back.value, *choice, "{}", info.name);
+            }
         }
     }
 
@@ -401,28 +253,37 @@ mod tests {
         let mut o = HongWuOptions::default();
         o.set("first_bid_range", &s("60–200")).unwrap();
         assert_eq!(o.first_bid_range, FirstBidRange::To200);
+        o.set("first_bid_range", &s("60-75")).unwrap();
+        assert_eq!(o.first_bid_range, FirstBidRange::To75);
         o.set("tractor_above_A", &s("jokers_only")).unwrap();
-        assert_eq!(o.tractor_above_a, TractorAboveA::JokersOnly);
+        assert_eq!(o.tractor_above_A, TractorAboveA::JokersOnly);
         o.set("red5_penalty_per_card", &OptionValue::Int(20)).unwrap();
         assert_eq!(o.red5_penalty_per_card, 20);
         o.set("level20_threshold", &OptionValue::Int(LEVEL20_FORMULA)).unwrap();
         assert_eq!(o.level20_threshold, LEVEL20_FORMULA);
+        o.set("base_score_k", &OptionValue::Int(BASE_SCORE_K_MAX)).unwrap();
+        assert_eq!(o.base_score_k, 238_609_294);
+        assert!(!o.set("decks", &OptionValue::Int(2)).unwrap(), "not a Hong Wu option");
     }
 
     #[test]
-    fn bad_values_name_the_option() {
+    fn bad_values_name_the_option_and_the_range() {
         let mut o = HongWuOptions::default();
-        for (name, v) in [
-            ("kitty", s("sometimes")),
-            ("red5_penalty_per_card", OptionValue::Int(-5)),
-            ("red5_penalty_per_card", OptionValue::Int(3)),
-            ("red5_penalty_per_card", OptionValue::Int(205)),
-            ("level20_threshold", OptionValue::Int(15)),
-            ("base_score_k", OptionValue::Int(0)),
-            ("decks", OptionValue::Int(2)),
+        for (name, v, reason) in [
+            ("kitty", s("sometimes"), "expected one of last_trick_multiplied, always_dealer"),
+            ("red5_penalty_per_card", OptionValue::Int(-5), "multiple of 5 from 0 to 200"),
+            ("red5_penalty_per_card", OptionValue::Int(3), "multiple of 5 from 0 to 200"),
+            ("red5_penalty_per_card", OptionValue::Int(205), "multiple of 5 from 0 to 200"),
+            ("level20_threshold", OptionValue::Int(15), "expected one of 15728640, 15728625"),
+            ("base_score_k", OptionValue::Int(0), "expected an integer from 1 to 238609294"),
+            ("base_score_k", OptionValue::Int(1 << 40), "expected an integer from 1 to 238609294"),
+            ("base_score_k", OptionValue::Int(238_609_295), "from 1 to 238609294"),
+            ("base_score_k", s("15"), "not a str"),
         ] {
             let e = o.set(name, &v).unwrap_err().to_string();
-            assert!(e.contains(name) && e.contains(&v.to_string()), "{e}");
+            assert!(e.starts_with(&format!("invalid option {name}={v}: ")), "{e}");
+            assert!(e.contains(reason), "{e}");
         }
+        assert_eq!(o, HongWuOptions::default(), "refused values change nothing");
     }
 }

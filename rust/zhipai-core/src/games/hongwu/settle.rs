@@ -365,6 +365,49 @@ mod tests {
         assert_eq!((r.red5_penalty, r.score, r.dealer, r.each_other), (40, -15, -21, 7));
     }
 
+    /// `base_score_k` is bounded (issue 15) so that the largest settlement fits the `i32` result
+    /// columns: the table's largest entry × the largest k fits, one more k would not, and deals
+    /// played at the bound give exact rows whose zero-sum check holds in `i32` (with k = 2^40 the
+    /// rows used to wrap to 0; with k = 2^31 − 1 the zero-sum rule failed).
+    #[test]
+    fn the_largest_base_score_k_fits_every_result_column() {
+        use super::super::options::BASE_SCORE_K_MAX;
+        use crate::deal::deal_rng;
+        use crate::options::OptionValue;
+        use crate::policy::Policy;
+        use crate::simulator::DealSimulator;
+        let units = RESULT_TABLE.iter().map(|r| r.2.abs().max(r.3.abs())).max().unwrap();
+        assert_eq!(units, 9);
+        assert!(units * BASE_SCORE_K_MAX <= i32::MAX as i64);
+        assert!(units * (BASE_SCORE_K_MAX + 1) > i32::MAX as i64, "the bound is the largest");
+        let k = [("base_score_k".to_string(), OptionValue::Int(BASE_SCORE_K_MAX))];
+        let rules = super::super::HongWuRules::from_preset("hong_wu", &k).unwrap();
+        let o = &rules.options;
+        // Every row of the table at the bound: the extremes are ±9k and ∓3k.
+        for s in [-400, -70, -65, -30, -25, -5, 0, 25, 30, 65, 70, 200] {
+            let r = o.settlement(100, 0, s + 100, 0);
+            let (d, e) = result_units(s);
+            assert_eq!((r.dealer, r.each_other), (d * BASE_SCORE_K_MAX, e * BASE_SCORE_K_MAX));
+            let (d32, e32) =
+                (i32::try_from(r.dealer).unwrap(), i32::try_from(r.each_other).unwrap());
+            assert_eq!(d32.checked_add(e32.checked_mul(3).unwrap()), Some(0));
+        }
+        assert_eq!(o.settlement(60, 0, -400, 0).dealer, -2_147_483_646);
+        // Whole deals at the bound: the row holds units × k exactly, zero-sum in i32.
+        let names: Vec<&str> = DealSimulator::columns(&rules).iter().map(|c| c.name).collect();
+        let col = |n: &str| names.iter().position(|&c| c == n).unwrap();
+        let mut row = vec![0i32; names.len()];
+        for i in 0..40 {
+            rules.play_deal(Policy::Random, &mut deal_rng(5, i), &mut row).unwrap();
+            let (d, e) = result_units(row[col("score")]);
+            assert_eq!(row[col("dealer_result")] as i64, d * BASE_SCORE_K_MAX, "deal {i}");
+            assert_eq!(row[col("each_other_result")] as i64, e * BASE_SCORE_K_MAX, "deal {i}");
+            assert_ne!(row[col("dealer_result")], 0);
+            let three = row[col("each_other_result")].checked_mul(3).unwrap();
+            assert_eq!(row[col("dealer_result")].checked_add(three), Some(0));
+        }
+    }
+
     #[test]
     fn bad_inputs() {
         let o = HongWuOptions::default();

@@ -156,7 +156,7 @@ mod tests {
     use crate::cards::parse_cards;
 
     fn opts() -> DeclareOptions {
-        let mut o = DeclareOptions::for_preset("tractor", 2);
+        let mut o = DeclareOptions::defaults("tractor", 2);
         o.chaodi = true;
         o
     }

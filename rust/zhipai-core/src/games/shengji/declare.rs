@@ -20,238 +20,17 @@
 use crate::cards::{format_cards, Card, CardSet, Rank, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
-use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
 use std::fmt;
 
-/// What happens when nobody declares (§2.2 `no_declaration`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NoDeclaration {
-    /// The hand is played no-trump (无将; S001 "本副牌打无将", CT, ASK). Default.
-    NoTrump,
-    /// A suit drawn at random is trump (BZ `random_pick_major`).
-    RandomSuit,
-    /// Kitty cards are turned over in order until a level card appears; its suit is trump (GR;
-    /// RB `KittyBidPolicy`). A joker or a kitty without level cards leaves the hand no-trump.
-    FlipKitty,
-}
-
-/// Who deals hand 1 when somebody declared (§2.3 `first_hand_dealer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum FirstHandDealer {
-    /// The player of the final (winning) declaration (S004, BZ, RB, CT). Default.
-    FinalDeclarer,
-    /// The player who declared first (RB `ByFirstBid`).
-    FirstDeclarer,
-}
-
-/// Who deals hand 1 when nobody declared (§2.3 `no_declaration_dealer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NoDeclarationDealer {
-    /// A random player (S001 "系统随机指定农户"). Default.
-    Random,
-    /// The player who drew the first card (CT).
-    FirstDrawer,
-}
-
-/// Who deals the next hand (§2.3 `next_dealer`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum NextDealer {
-    /// The next player counter-clockwise from the dealer on the team that deals next: the
-    /// dealer's partner when the dealer team held, the dealer's right-hand neighbour when the
-    /// attackers took over (RB, CT §H, 3DM, FLP). Default.
-    CcwWithinWinningTeam,
-    /// The dealer keeps the deal when the dealer team holds (no source; for completeness).
-    SameDealerIfHold,
-}
-
-/// Which cards the dealer may bury (§2.4 `kitty_bury_restrictions`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum KittyBuryRestrictions {
-    /// Any cards, points and trumps included (S001, S004, CT, RB). Default.
-    None,
-    /// No point cards (5, 10, K) unless the hand holds nothing else to bury.
-    NoPoints,
-    /// No trumps unless the hand holds nothing else to bury.
-    NoTrumps,
-}
-
-const NO_DECLARATION: [(&str, NoDeclaration); 3] = [
-    ("NT", NoDeclaration::NoTrump),
-    ("random_suit", NoDeclaration::RandomSuit),
-    ("flip_kitty", NoDeclaration::FlipKitty),
-];
-const FIRST_HAND_DEALER: [(&str, FirstHandDealer); 2] = [
-    ("final_declarer", FirstHandDealer::FinalDeclarer),
-    ("first_declarer", FirstHandDealer::FirstDeclarer),
-];
-const NO_DECLARATION_DEALER: [(&str, NoDeclarationDealer); 2] =
-    [("random", NoDeclarationDealer::Random), ("first_drawer", NoDeclarationDealer::FirstDrawer)];
-const NEXT_DEALER: [(&str, NextDealer); 2] = [
-    ("ccw_within_winning_team", NextDealer::CcwWithinWinningTeam),
-    ("same_dealer_if_hold", NextDealer::SameDealerIfHold),
-];
-const KITTY_BURY: [(&str, KittyBuryRestrictions); 3] = [
-    ("none", KittyBuryRestrictions::None),
-    ("no_points", KittyBuryRestrictions::NoPoints),
-    ("no_trumps", KittyBuryRestrictions::NoTrumps),
-];
-
-/// Options of declaring, overcalling, seating, dealer selection and the kitty exchange
-/// (shengji.md §1.1, §2.2–§2.4, §10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeclareOptions {
-    /// Number of decks (set by the rule set; decides the ladder).
-    decks: u8,
-    /// Teams and seats are re-drawn every hand (S001 §一; `tractor_jj`); read by
-    /// [`super::session::Match`], which then keeps levels per player. A single deal (and the
-    /// simulator's hand 1) is unaffected: its seats are already random.
-    pub random_partners_each_hand: bool,
-    /// What happens when nobody declares.
-    pub no_declaration: NoDeclaration,
-    /// Hand-1 dealer when somebody declared.
-    pub first_hand_dealer: FirstHandDealer,
-    /// Hand-1 dealer when nobody declared.
-    pub no_declaration_dealer: NoDeclarationDealer,
-    /// The partner of the winning declarer may overcall (RB, CT).
-    pub partner_may_overcall: bool,
-    /// The winning declarer may reinforce (加固) with more copies of the same card.
-    pub self_reinforce_same_suit: bool,
-    /// The winning declarer may overcall himself with another suit or with jokers.
-    pub self_overcall_other_suit: bool,
-    /// Level bids of equal count (≥ 2) rank by suit ♣ < ♦ < ♠ < ♥ (RB `JokerOrHigherSuit`).
-    pub suit_ranked_bids: bool,
-    /// 炒底: overcalling after the kitty is buried (SJ+, ASK). Only `false` is implemented.
-    pub chaodi: bool,
-    /// Which cards may be buried in the kitty.
-    pub kitty_bury_restrictions: KittyBuryRestrictions,
-    /// Who deals the next hand.
-    pub next_dealer: NextDealer,
-}
+pub use super::options::{
+    DeclareOptions, FirstHandDealer, KittyBuryRestrictions, NextDealer, NoDeclaration,
+    NoDeclarationDealer,
+};
 
 impl DeclareOptions {
-    /// The values of `preset` with `decks` decks (shared/rules/README.md, "Presets"): the digest
-    /// defaults everywhere, plus `random_partners_each_hand = true` in `tractor_jj`.
-    pub fn for_preset(preset: &str, decks: u8) -> Self {
-        DeclareOptions {
-            decks,
-            random_partners_each_hand: preset == "tractor_jj",
-            no_declaration: NoDeclaration::NoTrump,
-            first_hand_dealer: FirstHandDealer::FinalDeclarer,
-            no_declaration_dealer: NoDeclarationDealer::Random,
-            partner_may_overcall: true,
-            self_reinforce_same_suit: true,
-            self_overcall_other_suit: false,
-            suit_ranked_bids: false,
-            chaodi: false,
-            kitty_bury_restrictions: KittyBuryRestrictions::None,
-            next_dealer: NextDealer::CcwWithinWinningTeam,
-        }
-    }
-
     /// Number of decks these options were built for.
     pub fn decks(&self) -> u8 {
         self.decks
-    }
-
-    /// Set option `name`: `Ok(true)` when it is one of ours, `Ok(false)` when it is not,
-    /// an `InvalidOption` error for a value it does not take.
-    pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<bool> {
-        match name {
-            "random_partners_each_hand" => self.random_partners_each_hand = value.as_bool(name)?,
-            "no_declaration" => self.no_declaration = parse_choice(&NO_DECLARATION, name, value)?,
-            "first_hand_dealer" => {
-                self.first_hand_dealer = parse_choice(&FIRST_HAND_DEALER, name, value)?
-            }
-            "no_declaration_dealer" => {
-                self.no_declaration_dealer = parse_choice(&NO_DECLARATION_DEALER, name, value)?
-            }
-            "partner_may_overcall" => self.partner_may_overcall = value.as_bool(name)?,
-            "self_reinforce_same_suit" => self.self_reinforce_same_suit = value.as_bool(name)?,
-            "self_overcall_other_suit" => self.self_overcall_other_suit = value.as_bool(name)?,
-            "suit_ranked_bids" => self.suit_ranked_bids = value.as_bool(name)?,
-            "chaodi" => self.chaodi = value.as_bool(name)?,
-            "kitty_bury_restrictions" => {
-                self.kitty_bury_restrictions = parse_choice(&KITTY_BURY, name, value)?
-            }
-            "next_dealer" => self.next_dealer = parse_choice(&NEXT_DEALER, name, value)?,
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-
-    /// Every option of this part with its current value.
-    pub fn infos(&self) -> Vec<OptionInfo> {
-        let b = |v: bool| v.to_string();
-        let bools = || vec!["false", "true"];
-        vec![
-            OptionInfo {
-                name: "random_partners_each_hand",
-                value: b(self.random_partners_each_hand),
-                choices: bools(),
-                doc: "a match re-draws seats every hand; levels kept per player (JJ; shengji.md §1.1)",
-            },
-            OptionInfo {
-                name: "no_declaration",
-                value: choice_name(&NO_DECLARATION, &self.no_declaration).into(),
-                choices: choice_names(&NO_DECLARATION),
-                doc: "trump when nobody declares (shengji.md §2.2)",
-            },
-            OptionInfo {
-                name: "first_hand_dealer",
-                value: choice_name(&FIRST_HAND_DEALER, &self.first_hand_dealer).into(),
-                choices: choice_names(&FIRST_HAND_DEALER),
-                doc: "hand-1 dealer when somebody declared (shengji.md §2.3)",
-            },
-            OptionInfo {
-                name: "no_declaration_dealer",
-                value: choice_name(&NO_DECLARATION_DEALER, &self.no_declaration_dealer).into(),
-                choices: choice_names(&NO_DECLARATION_DEALER),
-                doc: "hand-1 dealer when nobody declared (shengji.md §2.3)",
-            },
-            OptionInfo {
-                name: "partner_may_overcall",
-                value: b(self.partner_may_overcall),
-                choices: bools(),
-                doc: "the winning declarer's partner may overcall (shengji.md §2.2)",
-            },
-            OptionInfo {
-                name: "self_reinforce_same_suit",
-                value: b(self.self_reinforce_same_suit),
-                choices: bools(),
-                doc:
-                    "the winning declarer may reinforce (加固) with the same card (shengji.md §2.2)",
-            },
-            OptionInfo {
-                name: "self_overcall_other_suit",
-                value: b(self.self_overcall_other_suit),
-                choices: bools(),
-                doc: "the winning declarer may overcall himself with another suit or NT (§2.2)",
-            },
-            OptionInfo {
-                name: "suit_ranked_bids",
-                value: b(self.suit_ranked_bids),
-                choices: bools(),
-                doc: "equal-count level bids rank C < D < S < H (RB JokerOrHigherSuit; §2.2)",
-            },
-            OptionInfo {
-                name: "chaodi",
-                value: b(self.chaodi),
-                choices: bools(),
-                doc: "炒底: overcall after the burial and take the kitty in turn (shengji.md §2.2)",
-            },
-            OptionInfo {
-                name: "kitty_bury_restrictions",
-                value: choice_name(&KITTY_BURY, &self.kitty_bury_restrictions).into(),
-                choices: choice_names(&KITTY_BURY),
-                doc: "cards the dealer may not bury (shengji.md §2.4)",
-            },
-            OptionInfo {
-                name: "next_dealer",
-                value: choice_name(&NEXT_DEALER, &self.next_dealer).into(),
-                choices: choice_names(&NEXT_DEALER),
-                doc: "who deals the next hand (shengji.md §2.3)",
-            },
-        ]
     }
 }
 
@@ -627,9 +406,10 @@ pub fn next_dealer(opts: &DeclareOptions, dealer: u8, dealer_team_held: bool) ->
 mod tests {
     use super::*;
     use crate::cards::parse_cards;
+    use crate::options::OptionValue;
 
     fn opts(decks: u8) -> DeclareOptions {
-        DeclareOptions::for_preset("tractor", decks)
+        DeclareOptions::defaults("tractor", decks)
     }
 
     fn run(o: DeclareOptions, level: Rank, bids: &[(u8, &str)]) -> DeclarationOutcome {
@@ -828,6 +608,6 @@ mod tests {
         assert!(o.set("chaodi", &OptionValue::Bool(true)).unwrap() && o.chaodi);
         assert!(o.set("chaodi", &OptionValue::Str("maybe".into())).is_err());
         assert!(o.infos().iter().any(|i| i.name == "no_declaration" && i.value == "flip_kitty"));
-        assert!(DeclareOptions::for_preset("tractor_jj", 2).random_partners_each_hand);
+        assert!(DeclareOptions::defaults("tractor_jj", 2).random_partners_each_hand);
     }
 }

@@ -46,7 +46,7 @@ pub fn kitty_multiplier(
         _ => ("lead", lead),
     };
     tr.check_copies(what, cards)?;
-    let format = decompose(cards, &tr.order, tr.decomposition).ok_or_else(|| {
+    let format = decompose(cards, &tr.order, tr.throw_decomposition).ok_or_else(|| {
         ZhipaiError::invalid_value(what, cards, "expected cards of one effective suit")
     })?;
     Ok(multiplier_of(rule, &format))

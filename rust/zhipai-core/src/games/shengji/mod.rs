@@ -1,9 +1,9 @@
 //! The Shengji family: Tractor / 升级 / 八十分 with 1–3 decks and JJ 拖拉机 (shared/rules/shengji.md).
 //!
-//! Options are split by concern; each part parses its own names (shengji.md §10):
+//! Every option is declared once in [`options`] (shengji.md §10), in three parts by concern:
 //! * [`options::PlayOptions`] — order, combinations, throws, following, trick winner, kitty multiplier;
-//! * [`declare::DeclareOptions`] — declaring and overcalling trump, dealer selection;
-//! * [`scoring::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
+//! * [`options::DeclareOptions`] — declaring and overcalling trump, dealer selection;
+//! * [`options::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
 
 pub mod chaodi;
 pub mod declare;
@@ -26,7 +26,7 @@ pub use game::DealState;
 mod game_tests;
 
 use crate::error::{Result, ZhipaiError};
-use crate::options::{unknown_option, OptionInfo, OptionValue};
+use crate::options::{apply_overrides, find_override, Domain, OptionInfo, OptionValue};
 
 /// The validated options of one Shengji-family rule set.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,7 +41,8 @@ pub struct ShengjiRules {
 
 impl ShengjiRules {
     /// Build from a preset (`tractor`, `tractor_jj`, `eighty_points`) and overrides. `decks` is
-    /// applied first because it changes other defaults (shared/rules/README.md, "Presets").
+    /// applied first because it changes other defaults (shared/rules/README.md, "Presets"); the
+    /// others in order, each checked by its declaration in [`options`].
     pub fn from_preset(preset: &str, overrides: &[(String, OptionValue)]) -> Result<Self> {
         let preset: &'static str = match preset {
             "tractor" => "tractor",
@@ -49,36 +50,35 @@ impl ShengjiRules {
             "eighty_points" => "eighty_points",
             _ => return Err(ZhipaiError::invalid_option("preset", preset, "not a Shengji preset")),
         };
-        let mut decks = 2u8;
-        for (name, value) in overrides.iter().filter(|(n, _)| n == "decks") {
-            let d = value.as_int(name)?;
-            let allowed: &[i64] = if preset == "tractor_jj" { &[2] } else { &[1, 2, 3] };
-            if !allowed.contains(&d) {
-                return Err(ZhipaiError::invalid_option(
-                    name,
-                    value,
-                    format!("{preset} is played with {allowed:?} decks"),
-                ));
-            }
-            decks = d as u8;
-        }
+        let decks = match find_override(overrides, "decks") {
+            Some(value) => options::decks_domain(preset).parse("decks", value)?,
+            None => 2,
+        };
         let mut rules = ShengjiRules {
             preset,
             decks,
-            play: options::PlayOptions::for_preset(preset, decks),
-            declare: declare::DeclareOptions::for_preset(preset, decks),
-            scoring: scoring::ScoringOptions::for_preset(preset, decks),
+            play: options::PlayOptions::defaults(preset, decks),
+            declare: declare::DeclareOptions::defaults(preset, decks),
+            scoring: scoring::ScoringOptions::defaults(preset, decks),
         };
-        for (name, value) in overrides.iter().filter(|(n, _)| n != "decks") {
-            let known = rules.play.set(name, value)?
+        let known = Self::option_names();
+        apply_overrides(preset, &known, &["decks"], overrides, |name, value| {
+            Ok(rules.play.set(name, value)?
                 || rules.declare.set(name, value)?
-                || rules.scoring.set(name, value)?;
-            if !known {
-                let names: Vec<&str> = rules.option_infos().iter().map(|o| o.name).collect();
-                return Err(unknown_option(preset, name, value, &names));
-            }
-        }
+                || rules.scoring.set(name, value)?)
+        })?;
+        rules.scoring.check()?;
         Ok(rules)
+    }
+
+    /// Every option name, in listing order.
+    pub fn option_names() -> Vec<&'static str> {
+        let parts = [
+            options::PlayOptions::OPTION_NAMES,
+            options::DeclareOptions::OPTION_NAMES,
+            options::ScoringOptions::OPTION_NAMES,
+        ];
+        std::iter::once("decks").chain(parts.into_iter().flatten().copied()).collect()
     }
 
     /// The preset name this rule set started from.
@@ -88,12 +88,8 @@ impl ShengjiRules {
 
     /// Every option with its current value.
     pub fn option_infos(&self) -> Vec<OptionInfo> {
-        let mut out = vec![OptionInfo {
-            name: "decks",
-            value: self.decks.to_string(),
-            choices: if self.preset == "tractor_jj" { vec!["2"] } else { vec!["1", "2", "3"] },
-            doc: "number of decks (shengji.md §1)",
-        }];
+        let decks = options::decks_domain(self.preset);
+        let mut out = vec![OptionInfo::of("decks", &decks, &self.decks, options::DECKS_DOC)];
         out.extend(self.play.infos());
         out.extend(self.declare.infos());
         out.extend(self.scoring.infos());

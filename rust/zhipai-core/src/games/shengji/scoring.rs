@@ -8,7 +8,6 @@
 
 use crate::cards::Rank;
 use crate::error::{Result, ZhipaiError};
-use crate::options::{choice_name, choice_names, parse_choice, OptionInfo, OptionValue};
 use std::fmt;
 
 /// The team that gains levels (or keeps the deal) after a hand.
@@ -183,203 +182,9 @@ impl fmt::Display for Level {
     }
 }
 
-/// What happens after A (§8.5 `after_A`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum AfterA {
-    /// Holding as dealer at A wins the match (RB rules, CT). Default.
-    MatchEnds,
-    /// One more joker-only level after A, which must also be defended (RB `MaxRank = NoTrump`).
-    NoTrumpLevel,
-    /// Holding at A continues from 2 (3DM "直接循环到2").
-    CycleTo2,
-}
-
-/// §8.1 two-deck table choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum TwoDeckTable {
-    StandardStep40,
-    Lianzhong,
-}
-
-/// §8.3 one-deck table choice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OneDeckTable {
-    Lianzhong,
-    ScaledStep20,
-}
-
-/// §8.4 reading of JJ 小分 in the dealer-win bands (Q1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum JjSmallScore {
-    /// 小分 = (band top − P)/5: the score rises with P everywhere. Default.
-    Monotone,
-    /// 小分 = (P mod 40)/5 as in the ≥ 80 bands.
-    Literal,
-}
-
-const AFTER_A: [(&str, AfterA); 3] = [
-    ("match_ends", AfterA::MatchEnds),
-    ("no_trump_level", AfterA::NoTrumpLevel),
-    ("cycle_to_2", AfterA::CycleTo2),
-];
-const TWO_DECK: [(&str, TwoDeckTable); 2] =
-    [("standard_step40", TwoDeckTable::StandardStep40), ("lianzhong", TwoDeckTable::Lianzhong)];
-const ONE_DECK: [(&str, OneDeckTable); 2] =
-    [("lianzhong", OneDeckTable::Lianzhong), ("scaled_step20", OneDeckTable::ScaledStep20)];
-const JJ_SMALL: [(&str, JjSmallScore); 2] =
-    [("monotone", JjSmallScore::Monotone), ("literal", JjSmallScore::Literal)];
-const JACK: [(&str, bool); 2] = [("off", false), ("single_J", true)];
-
-/// Bit of A in a mandatory-level mask: A is always must-play (§8.5; RB blocks at the max rank).
-const ACE_GATE: u16 = 1 << 12;
-
-/// Options of level tables, JJ 积分, mandatory levels and the end of the match (§8, §10).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ScoringOptions {
-    decks: u8,
-    pub two_deck_table: TwoDeckTable,
-    pub one_deck_table: OneDeckTable,
-    /// Most levels one hand can give (`level_cap`; RB UI caps at 3); `None` = no cap.
-    pub level_cap: Option<u8>,
-    /// Bit r set = rank index r is a mandatory level (必打); A (bit 12) always set.
-    pub mandatory_levels: u16,
-    pub after_a: AfterA,
-    /// `jack_back_to_two = single_J` (勾J, RB `BackToTwoSetting::SingleJack`).
-    pub jack_back_to_two: bool,
-    /// JJ 积分 (S001) on.
-    pub jj_scoring: bool,
-    pub jj_small_score: JjSmallScore,
-    /// JJ 基数 (stake per 计分 unit), ≥ 1.
-    pub base: i64,
-}
+pub use super::options::{AfterA, JjSmallScore, OneDeckTable, ScoringOptions, TwoDeckTable};
 
 impl ScoringOptions {
-    /// The values of `preset` with `decks` decks (shared/rules/README.md, "Presets"):
-    /// `tractor_jj` turns JJ 积分 on (monotone 小分, base 1); `eighty_points` uses the 联众
-    /// tables, which are also the one-deck default.
-    pub fn for_preset(preset: &str, decks: u8) -> Self {
-        ScoringOptions {
-            decks,
-            two_deck_table: if preset == "eighty_points" {
-                TwoDeckTable::Lianzhong
-            } else {
-                TwoDeckTable::StandardStep40
-            },
-            one_deck_table: OneDeckTable::Lianzhong,
-            level_cap: None,
-            mandatory_levels: ACE_GATE,
-            after_a: AfterA::MatchEnds,
-            jack_back_to_two: false,
-            jj_scoring: preset == "tractor_jj",
-            jj_small_score: JjSmallScore::Monotone,
-            base: 1,
-        }
-    }
-
-    /// Set option `name`: `Ok(true)` when it is one of ours, `Ok(false)` when it is not,
-    /// an `InvalidOption` error for a value it does not take.
-    pub fn set(&mut self, name: &str, value: &OptionValue) -> Result<bool> {
-        match name {
-            "two_deck_table" => self.two_deck_table = parse_choice(&TWO_DECK, name, value)?,
-            "one_deck_table" => self.one_deck_table = parse_choice(&ONE_DECK, name, value)?,
-            "three_deck_table" => {
-                value.as_choice(name, &["step60"])?;
-            }
-            "level_cap" => self.level_cap = parse_cap(name, value)?,
-            "mandatory_levels" => self.mandatory_levels = parse_gates(name, value)?,
-            "after_A" => self.after_a = parse_choice(&AFTER_A, name, value)?,
-            "jack_back_to_two" => self.jack_back_to_two = parse_choice(&JACK, name, value)?,
-            "jj_scoring" => {
-                let on = value.as_bool(name)?;
-                if on && self.decks != 2 {
-                    return Err(ZhipaiError::invalid_option(
-                        name,
-                        value,
-                        format!("JJ 积分 (S001) is defined for 2 decks, not {}", self.decks),
-                    ));
-                }
-                self.jj_scoring = on;
-            }
-            "jj_small_score" => self.jj_small_score = parse_choice(&JJ_SMALL, name, value)?,
-            "base" => {
-                let b = value.as_int(name)?;
-                if b < 1 {
-                    return Err(ZhipaiError::invalid_option(name, value, "基数 must be ≥ 1"));
-                }
-                self.base = b;
-            }
-            _ => return Ok(false),
-        }
-        Ok(true)
-    }
-
-    /// Every option of this part with its current value.
-    pub fn infos(&self) -> Vec<OptionInfo> {
-        vec![
-            OptionInfo {
-                name: "two_deck_table",
-                value: choice_name(&TWO_DECK, &self.two_deck_table).into(),
-                choices: choice_names(&TWO_DECK),
-                doc: "2-deck level table (shengji.md §8.1)",
-            },
-            OptionInfo {
-                name: "three_deck_table",
-                value: "step60".into(),
-                choices: vec!["step60"],
-                doc: "3-deck level table, 上下台 step 60 (shengji.md §8.2)",
-            },
-            OptionInfo {
-                name: "one_deck_table",
-                value: choice_name(&ONE_DECK, &self.one_deck_table).into(),
-                choices: choice_names(&ONE_DECK),
-                doc: "1-deck level table (shengji.md §8.3)",
-            },
-            OptionInfo {
-                name: "level_cap",
-                value: self.level_cap.map_or("none".into(), |c| c.to_string()),
-                choices: vec!["none", "3"],
-                doc: "most levels one hand gives (shengji.md §8.1)",
-            },
-            OptionInfo {
-                name: "mandatory_levels",
-                value: gates_text(self.mandatory_levels),
-                choices: vec!["{A}", "{5,10,K,A}", "{2,5,10,K,A}", "{3,5,10,J,K,A}"],
-                doc: "must-play levels (必打) a rise stops on; A always (shengji.md §8.5)",
-            },
-            OptionInfo {
-                name: "after_A",
-                value: choice_name(&AFTER_A, &self.after_a).into(),
-                choices: choice_names(&AFTER_A),
-                doc: "what holding as dealer at A does (shengji.md §8.5)",
-            },
-            OptionInfo {
-                name: "jack_back_to_two",
-                value: choice_name(&JACK, &self.jack_back_to_two).into(),
-                choices: choice_names(&JACK),
-                doc:
-                    "勾J: last trick won by attackers with a single J at level J (shengji.md §8.5)",
-            },
-            OptionInfo {
-                name: "jj_scoring",
-                value: self.jj_scoring.to_string(),
-                choices: vec!["false", "true"],
-                doc: "JJ 积分 match score (S001; shengji.md §8.4)",
-            },
-            OptionInfo {
-                name: "jj_small_score",
-                value: choice_name(&JJ_SMALL, &self.jj_small_score).into(),
-                choices: choice_names(&JJ_SMALL),
-                doc: "JJ 小分 in the dealer-win bands (shengji.md §8.4, Q1)",
-            },
-            OptionInfo {
-                name: "base",
-                value: self.base.to_string(),
-                choices: vec![],
-                doc: "JJ 基数, the stake per 计分 unit (shengji.md §8.4)",
-            },
-        ]
-    }
-
     /// The level table in force for this number of decks.
     pub fn table(&self) -> &'static LevelTable {
         match (self.decks, self.one_deck_table, self.two_deck_table) {
@@ -411,7 +216,7 @@ impl ScoringOptions {
         let level = Level::parse(text).map_err(|_| {
             ZhipaiError::invalid_value(what, text, "expected a rank 2-10, J, Q, K, A")
         })?;
-        if level == Level::NO_TRUMP && self.after_a != AfterA::NoTrumpLevel {
+        if level == Level::NO_TRUMP && self.after_A != AfterA::NoTrumpLevel {
             return Err(ZhipaiError::invalid_value(
                 what,
                 text,
@@ -506,7 +311,7 @@ impl ScoringOptions {
 
     /// The dealer team held at `from` and gains `steps` (§8.5 rule 2 and `after_A`).
     fn dealer_climb(&self, from: Level, steps: u8) -> (Level, bool) {
-        match (from, self.after_a) {
+        match (from, self.after_A) {
             (Level::NO_TRUMP, _) | (Level::ACE, AfterA::MatchEnds) => (from, true),
             (Level::ACE, AfterA::NoTrumpLevel) => (Level::NO_TRUMP, false),
             // Winning as dealer leaves the gate the team stands on; the climb wraps past A.
@@ -566,45 +371,11 @@ pub fn jj_score(points: i32, small: JjSmallScore) -> i32 {
     base - small
 }
 
-fn parse_cap(name: &str, value: &OptionValue) -> Result<Option<u8>> {
-    if value.to_string().eq_ignore_ascii_case("none") {
-        return Ok(None);
-    }
-    match value.as_int(name)? {
-        c @ 1..=12 => Ok(Some(c as u8)),
-        _ => Err(ZhipaiError::invalid_option(name, value, "expected none or 1..=12 levels")),
-    }
-}
-
-/// Parse `{5,10,K,A}` / `5,10,K,A` / `5 10 K A` into a gate mask; A is always added.
-fn parse_gates(name: &str, value: &OptionValue) -> Result<u16> {
-    let text = value.to_string();
-    let inner = text.trim().trim_start_matches('{').trim_end_matches('}');
-    let mut mask = ACE_GATE;
-    for tok in inner.split(|c: char| c == ',' || c.is_whitespace()).filter(|t| !t.is_empty()) {
-        let rank = Rank::parse(tok).ok_or_else(|| {
-            ZhipaiError::invalid_option(
-                name,
-                value,
-                format!("{tok:?} is not a rank (2-10, J, Q, K, A)"),
-            )
-        })?;
-        mask |= 1 << rank.index();
-    }
-    Ok(mask)
-}
-
-fn gates_text(mask: u16) -> String {
-    let ranks: Vec<String> = (0..13u8)
-        .filter(|r| mask & (1 << r) != 0)
-        .map(|r| Rank::from_index(r).expect("0..13").to_string())
-        .collect();
-    format!("{{{}}}", ranks.join(","))
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::options::{RankSet, ACE_GATE};
     use super::*;
+    use crate::options::{Domain, OptionValue};
     use proptest::prelude::*;
 
     fn change(side: Side, levels: u8) -> LevelChange {
@@ -724,7 +495,7 @@ mod tests {
     }
 
     fn rules(preset: &str, decks: u8) -> ScoringOptions {
-        ScoringOptions::for_preset(preset, decks)
+        ScoringOptions::defaults(preset, decks)
     }
 
     #[test]
@@ -864,10 +635,14 @@ mod tests {
         assert!(err.to_string().contains("\"X\""), "{err}");
         assert!(o.set("level_cap", &OptionValue::Int(0)).is_err());
         assert!(o.set("base", &OptionValue::Int(0)).is_err());
-        assert!(rules("tractor", 3).set("jj_scoring", &OptionValue::Bool(true)).is_err());
+        let mut three = rules("tractor", 3);
+        assert!(three.set("jj_scoring", &OptionValue::Bool(true)).unwrap());
+        let err = three.check().unwrap_err().to_string();
+        assert!(err.starts_with("invalid option jj_scoring=true: "), "{err}");
+        assert!(rules("tractor", 2).check().is_ok());
         assert!(o.set("three_deck_table", &OptionValue::Str("step40".into())).is_err());
         o.set("mandatory_levels", &OptionValue::Str("5 10 K".into())).unwrap();
-        assert_eq!(gates_text(o.mandatory_levels), "{5,10,K,A}");
+        assert_eq!(RankSet.text(&o.mandatory_levels), "{5,10,K,A}");
         assert!(o.set("level_cap", &OptionValue::Str("none".into())).unwrap());
         assert_eq!(o.level_cap, None);
     }

@@ -585,8 +585,12 @@ impl Deal {
                 let fine = throw_penalty(self.rules.play.throw_fail_penalty, tr, format, &others);
                 let sign = if self.is_attacker(p as u8) { -1 } else { 1 };
                 played = r.played;
-                let ok =
-                    decompose_into(&played, &tr.order, tr.decomposition, &mut self.lead_format);
+                let ok = decompose_into(
+                    &played,
+                    &tr.order,
+                    tr.throw_decomposition,
+                    &mut self.lead_format,
+                );
                 debug_assert!(ok, "the forced part is one unit of the led suit");
                 self.failed_throws += 1;
                 self.penalty += sign * fine;
@@ -901,7 +905,7 @@ fn check_start(rules: &ShengjiRules, level: Level, dealer: Option<u8>) -> Result
     if let Some(d) = dealer.filter(|d| *d >= 4) {
         return Err(ZhipaiError::invalid_value("dealer", d, "players are 0..=3"));
     }
-    if level == Level::NO_TRUMP && rules.scoring.after_a != AfterA::NoTrumpLevel {
+    if level == Level::NO_TRUMP && rules.scoring.after_A != AfterA::NoTrumpLevel {
         return Err(ZhipaiError::invalid_value(
             "level",
             level,

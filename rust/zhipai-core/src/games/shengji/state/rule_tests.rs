@@ -214,7 +214,7 @@ fn joker_only_level_tractors() {
     let r = rules("tractor", &[]);
     let tr = r.play.trick_rules_at(2, None, Some(Suit::Hearts));
     let kind = |c: &str| {
-        crate::tricks::combos::decompose(&c.parse().unwrap(), &tr.order, tr.decomposition)
+        crate::tricks::combos::decompose(&c.parse().unwrap(), &tr.order, tr.throw_decomposition)
             .map(|f| f.kind())
     };
     use crate::tricks::combos::LeadKind::*;

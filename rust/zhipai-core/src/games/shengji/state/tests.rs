@@ -184,9 +184,10 @@ fn single_unit_check_agrees_with_decompose() {
                         part.add(*c);
                     }
                 }
-                let want = !crate::tricks::combos::decompose(&part, &tr.order, tr.decomposition)
-                    .unwrap()
-                    .is_throw();
+                let want =
+                    !crate::tricks::combos::decompose(&part, &tr.order, tr.throw_decomposition)
+                        .unwrap()
+                        .is_throw();
                 assert_eq!(is_single_unit(&tr, s, &part), want, "{part} level {level}");
             }
         }
