@@ -24,7 +24,7 @@ HAND = "AS AH 2S 3S 4S 5S 6S 7S 8S 9S 10S JS"
 
 
 @pytest.fixture
-def toy(monkeypatch):
+def toy(monkeypatch, test_hooks):
     monkeypatch.setattr(ev_module, "_engine", lambda rules: (lambda **kw: _core._evaluate_toy(**kw)))
 
 

@@ -334,7 +334,7 @@ def cluster():
 
 
 @pytest.fixture
-def toy(monkeypatch):
+def toy(monkeypatch, test_hooks):
     """Run the Ray tasks on the engine's internal toy coin game (see tests/test_simulate.py)."""
 
     def use(**params):

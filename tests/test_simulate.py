@@ -26,7 +26,7 @@ sim_module = importlib.import_module("zhipai.simulate")  # `zhipai.simulate` is 
 
 
 @pytest.fixture
-def toy(monkeypatch):
+def toy(monkeypatch, test_hooks):
     """Route zhipai.simulate to the toy game; call with toy game parameters to change them."""
 
     def use(**params):
@@ -307,7 +307,7 @@ def test_cli_subprocess_error_exit_2():
     assert p.stderr.strip().splitlines() == [p.stderr.strip()] and "smart" in p.stderr
 
 
-def test_cli_subprocess_with_toy_game(tmp_path):
+def test_cli_subprocess_with_toy_game(tmp_path, test_hooks):
     code = (
         "import importlib, sys; from zhipai import _core; "
         "m = importlib.import_module('zhipai.simulate'); "

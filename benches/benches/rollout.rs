@@ -8,10 +8,9 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicBool, AtomicU64};
 use zhipai_core::deal::deal_rng;
 use zhipai_core::policy::Policy;
-use zhipai_core::rollout::{
-    simulate_aggregates, simulate_rows, toy::CoinGame, Control, RunOptions,
-};
+use zhipai_core::rollout::{simulate_aggregates, simulate_rows, Control, RunOptions};
 use zhipai_core::simulator::DealSimulator;
+use zhipai_core::toy::CoinGame;
 
 const DEALS: u64 = 100_000;
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zhipai import baohuang, game, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
 from zhipai._core import (
     Card,
     IllegalPlayError,
@@ -39,7 +40,6 @@ from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_vi
 from zhipai.game import Game, GameState
 from zhipai.policy import PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
-from zhipai import baohuang, game, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
 
 __all__ = [
     "Card",

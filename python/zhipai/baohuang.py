@@ -62,7 +62,7 @@ for rules of another game.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable
 
 from zhipai import _core
 from zhipai._core import IllegalPlayError, Rules

@@ -7,12 +7,13 @@ import importlib
 import os
 import re
 import sys
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import zhipai
 from zhipai import _core
-from zhipai.simulate import _optional
 from zhipai.deal import register_cli as _register_deal_cli
+from zhipai.simulate import _optional
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
@@ -79,7 +80,7 @@ def _load_policy(spec: str) -> Any:
         sys.path.insert(0, os.getcwd())
     try:
         obj: Any = importlib.import_module(module)
-    except Exception as e:  # noqa: BLE001 - any failure of the user's module at import time
+    except Exception as e:
         raise ValueError(
             f"invalid policy {spec!r}: importing module {module!r} failed: {type(e).__name__}: {e}"
         ) from e
@@ -262,7 +263,8 @@ def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | 
         deal = zhipai.Game.from_json(f.read())
     recorded = deal.rules.preset
     if recorded != args.preset:
-        raise ValueError(f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
+        raise ValueError(
+            f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
     run = _evaluate_options(args, candidates)
     return _print_evaluation(args, lambda: zhipai.evaluate_position(deal, args.seat, **run))
 
@@ -294,7 +296,8 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
                    "when the game has them, else every column) or all")
     p.add_argument("--kitty", metavar="CARDS", help="cards known to be in the kitty")
     p.add_argument("--dealer", type=int, help="the dealer seat, when known")
-    p.add_argument("--level", help="the level rank 2..A, or NT with after_A=no_trump_level, when known (Shengji family; default 2)")
+    p.add_argument("--level", help="the level rank 2..A, or NT with after_A=no_trump_level, when known "
+                   "(Shengji family; default 2)")
     p.add_argument("--trump", help="the trump S/H/D/C/NT, when known (Shengji family): no declaring")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")

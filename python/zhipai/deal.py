@@ -30,8 +30,9 @@ from __future__ import annotations
 
 import operator
 import secrets
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence, Union
+from typing import Any, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -39,8 +40,8 @@ import numpy.typing as npt
 from zhipai import _core
 from zhipai._core import Card, InvalidValueError
 
-CardsLike = Union[str, Iterable[Union[Card, str, int]]]
-VoidLike = Union[str, int, Iterable[Union[Card, str, int]]]
+CardsLike = Union[str, Iterable[Card | str | int]]
+VoidLike = Union[str, int, Iterable[Card | str | int]]
 
 _SUITS = {"S": 0, "H": 1, "D": 2, "C": 3, "♠": 0, "♥": 1, "♦": 2, "♣": 3}
 _SUIT_NAMES = "SHDC"

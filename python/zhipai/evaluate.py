@@ -22,7 +22,6 @@ candidate play is rolled out on common random numbers.
 from __future__ import annotations
 
 import functools
-
 import math
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -130,7 +129,7 @@ class Evaluation:
     ) -> None:
         self.preset, self.seat, self.policy, self.seed = preset, seat, policy, seed
         self.columns: list[str] = list(raw["columns"])
-        self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
+        self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"], strict=False))
         self._empty = empty_label
         self.candidates: list[str] = [_label(c, empty_label) for c in raw["candidates"]]
         self.requested: int = int(raw["requested"])
@@ -138,7 +137,9 @@ class Evaluation:
         self.interrupted: bool = bool(raw["interrupted"])
         k = len(self.columns)
         data = list(raw["data"])
-        self._data = [dict(zip(self.columns, data[c * k : (c + 1) * k])) for c in range(len(self.candidates))]
+        self._data = [
+            dict(zip(self.columns, data[c * k : (c + 1) * k], strict=False)) for c in range(len(self.candidates))
+        ]
 
     def __len__(self) -> int:
         return self.completed
@@ -203,7 +204,9 @@ class Evaluation:
         the game lacks are skipped; when none is left, every column); ``None`` = every column.
         With 0 completed samples (interrupted at once): the header and "no completed samples"."""
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
-        lines = [f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"]
+        lines = [
+            f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"
+        ]
         if self.completed == 0:
             return "\n".join(lines + ["no completed samples"])
         shown = [c for c in self.columns if columns is None or c in columns] or self.columns
@@ -214,7 +217,9 @@ class Evaluation:
             for r in self.compare(col):
                 ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
                 dci = f"[{r['diff_ci95'][0]:.3f}, {r['diff_ci95'][1]:.3f}]" if not math.isnan(r["diff_ci95"][0]) else ""
-                lines.append(f"  {r['candidate']:<{width}}  {r['mean']:>10.4f}  {ci:>22}  {r['diff']:>+10.4f}  {dci:>22}")
+                lines.append(
+                    f"  {r['candidate']:<{width}}  {r['mean']:>10.4f}  {ci:>22}  {r['diff']:>+10.4f}  {dci:>22}"
+                )
         return "\n".join(lines)
 
 

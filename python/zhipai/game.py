@@ -150,7 +150,8 @@ class Game:
             return GameState._new(self.rules, seed, index, previous_places)
         if previous_places is not None:
             raise InvalidValueError(
-                f"invalid previous_places {previous_places!r}: only for a simulated deal (no hands, level, trump or dealer)"
+                f"invalid previous_places {previous_places!r}: only for a simulated deal "
+                "(no hands, level, trump or dealer)"
             )
         return GameState._from_setup(self.rules, hands, kitty, level, trump, dealer, seed, index)
 

@@ -31,8 +31,9 @@ deal); without it the holder of ``first_lead_card`` leads it (the first deal of 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 

@@ -38,7 +38,8 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Union
+from collections.abc import Iterable
+from typing import Any, Union
 
 from zhipai._core import (
     HongWuAuction,

@@ -30,8 +30,10 @@ aggregates merged exactly. The result is therefore array-equal to ``backend="loc
 
 from __future__ import annotations
 
+import functools
 import os
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from zhipai import _core
 from zhipai._core import Rules, ZhipaiError
@@ -103,22 +105,10 @@ def _init(ray: Any, address: str | None) -> None:
         ray.init(include_dashboard=False, logging_level="WARNING", log_to_driver=False)
 
 
-class RulesEngine:
-    """A picklable engine: rebuilds the rules from preset + options (their listed text, which
-    rebuilds the same rules) on the worker and runs the native simulation there
-    (``zhipai.Rules`` itself does not pickle)."""
-
-    def __init__(self, rules: Rules) -> None:
-        self.preset = rules.preset
-        self.options = dict(rules.options())
-
-    def __call__(self, **kwargs: Any) -> dict[str, Any]:
-        return _core._simulate(_core.rules(self.preset, self.options, text=True), **kwargs)
-
-
 def remote_engine(rules: Rules) -> Callable[..., dict[str, Any]]:
-    """The engine the tasks run (tests replace it with the internal toy game)."""
-    return RulesEngine(rules)
+    """The engine the tasks run (tests replace it with the internal toy game): the native
+    simulation of ``rules`` (a ``zhipai.Rules`` pickles as its preset and option values)."""
+    return functools.partial(_core._simulate, rules)
 
 
 def run_chunk(engine: Callable[..., dict[str, Any]], threads: int | None, **kwargs: Any) -> dict[str, Any]:
@@ -131,7 +121,7 @@ def run_chunk(engine: Callable[..., dict[str, Any]], threads: int | None, **kwar
         threads = max(1, int(cpus))
     try:
         raw = engine(threads=threads, progress=None, **kwargs)
-    except Exception as e:  # noqa: BLE001 - re-raised by the driver with the chunk's range
+    except Exception as e:
         return {"error": (type(e).__name__, str(e))}
     exc = raw.pop("exception", None)
     if exc is not None:
@@ -226,7 +216,9 @@ def simulate(
 class _Run:
     """The driver's state of one Ray run: chunk ``k`` covers ``chunks[k]`` = (first deal, deals)."""
 
-    def __init__(self, ray: Any, engine: Any, preset: str, common: dict[str, Any], chunks: list[tuple[int, int]]) -> None:
+    def __init__(
+        self, ray: Any, engine: Any, preset: str, common: dict[str, Any], chunks: list[tuple[int, int]]
+    ) -> None:
         self.ray, self.engine, self.preset, self.common, self.chunks = ray, engine, preset, common, chunks
         self.which: dict[Any, int] = {}  # object ref → chunk index
         self.pending: list[Any] = []

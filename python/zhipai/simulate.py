@@ -135,7 +135,7 @@ def _exact_stats(col: np.ndarray) -> dict[str, Any]:
     hist = None
     if lo >= -256 and hi < 256:
         counts = np.bincount(c + 256, minlength=512)
-        hist = [(int(v) - 256, int(k)) for v, k in zip(np.flatnonzero(counts), counts[counts > 0])]
+        hist = [(int(v) - 256, int(k)) for v, k in zip(np.flatnonzero(counts), counts[counts > 0], strict=False)]
     return {"count": n, "sum": int(c.sum()), "sum_sq": sum_sq, "min": lo, "max": hi, "histogram": hist}
 
 
@@ -216,11 +216,11 @@ class SimResult(Mapping[str, np.ndarray]):
         self.completed: int = int(raw["completed"])
         self.interrupted: bool = bool(raw["interrupted"])
         self.columns: list[str] = list(raw["columns"])
-        self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"]))
+        self.docs: dict[str, str] = dict(zip(raw["columns"], raw["docs"], strict=False))
         self.aggregate_only = "stats" in raw
-        self._data: dict[str, np.ndarray] = dict(zip(self.columns, raw.get("data") or []))
+        self._data: dict[str, np.ndarray] = dict(zip(self.columns, raw.get("data") or [], strict=False))
         self._stats: dict[str, Any] | None = (
-            dict(zip(self.columns, raw["stats"])) if self.aggregate_only else None
+            dict(zip(self.columns, raw["stats"], strict=False)) if self.aggregate_only else None
         )
 
     # --- mapping / attribute access -------------------------------------------------------
@@ -329,7 +329,7 @@ class SimResult(Mapping[str, np.ndarray]):
             ax = fig.add_subplot(math.ceil(len(names) / 3), min(len(names), 3), i + 1)
             s = self.stats(n)
             if s["histogram"] is not None and len(s["histogram"]) <= 64:
-                values, counts = zip(*s["histogram"]) if s["histogram"] else ((), ())
+                values, counts = zip(*s["histogram"], strict=False) if s["histogram"] else ((), ())
                 ax.bar(values, counts, width=0.8)
             elif not self.aggregate_only:
                 ax.hist(self._data[n], bins=50)
@@ -356,7 +356,7 @@ class SimResult(Mapping[str, np.ndarray]):
         if not parts:
             raise InvalidValueError("invalid parts []: expected at least one SimResult")
         head = parts[0]
-        for k, (a, b) in enumerate(zip(parts, parts[1:]), start=1):
+        for k, (a, b) in enumerate(zip(parts, parts[1:], strict=False), start=1):
             same = (a.preset, a.policy, a.seed, a.columns, a.aggregate_only) == (
                 b.preset, b.policy, b.seed, b.columns, b.aggregate_only
             )

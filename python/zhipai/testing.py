@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from zhipai.checks import HANDLERS, Verdict, matches
 
@@ -42,7 +43,7 @@ class CaseReport:
     def __str__(self) -> str:
         return f"{self.passed} passed, {self.failed} failed, {self.skipped} skipped"
 
-    def merge(self, other: "CaseReport") -> None:
+    def merge(self, other: CaseReport) -> None:
         self.passed += other.passed
         self.failed += other.failed
         self.skipped += other.skipped

@@ -7,7 +7,8 @@ A handler takes the case (a dict) and returns the engine's answer, compared with
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from zhipai.checks import baohuang, gongzhu, hongwu, shengji, shengji_scoring
 from zhipai.checks.base import Verdict, matches

@@ -22,6 +22,6 @@ def matches(expect: Any, got: Any) -> bool:
         )
     if isinstance(expect, list):
         return isinstance(got, (list, tuple)) and len(expect) == len(got) and all(
-            matches(e, g) for e, g in zip(expect, got)
+            matches(e, g) for e, g in zip(expect, got, strict=False)
         )
     return bool(expect == got)

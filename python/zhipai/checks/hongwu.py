@@ -6,7 +6,8 @@ The trick checks of ``hong_wu`` (``format``, ``lead``, ``throw``, ``follow``, ``
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import zhipai
 from zhipai.hongwu import HongWuAuction

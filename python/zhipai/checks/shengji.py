@@ -9,7 +9,8 @@ are not implemented the engine says so and the case is skipped (``NotImplemented
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import zhipai
 from zhipai.checks.base import Verdict

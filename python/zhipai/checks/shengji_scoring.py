@@ -8,7 +8,8 @@ in time order) -> ``{"final": [seat, cards] | null, "trump": ..., "kitty": seat 
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import zhipai
 from zhipai.shengji import scoring

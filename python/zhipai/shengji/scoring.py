@@ -15,10 +15,11 @@ Every function takes a Shengji rule set from ``zhipai.rules("tractor" | "tractor
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from zhipai import _core
-from zhipai._core import GameState, InvalidValueError, Rules, ShengjiMatch
+from zhipai._core import GameState, Rules, ShengjiMatch
 
 __all__ = ["Match", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
 

@@ -17,6 +17,13 @@ use std::str::FromStr;
 pub const NUM_KINDS: usize = 54;
 
 /// A suit. The discriminant is the suit's index in the bit layout.
+///
+/// ```
+/// use zhipai_core::Suit;
+/// let s: Suit = "♥".parse().unwrap();
+/// assert_eq!((s, s.letter(), s.index()), (Suit::Hearts, 'H', 1));
+/// assert!("X".parse::<Suit>().is_err());
+/// ```
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -81,6 +88,14 @@ impl fmt::Display for Suit {
 }
 
 /// A rank, `2` (index 0) up to `A` (index 12).
+///
+/// ```
+/// use zhipai_core::Rank;
+/// let r: Rank = "10".parse().unwrap();
+/// assert_eq!(r, "T".parse().unwrap());
+/// assert_eq!((r.index(), r.to_string()), (8, "10".to_string()));
+/// assert!(Rank::ACE > r);
+/// ```
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
 )]
@@ -160,6 +175,15 @@ impl fmt::Display for Rank {
 }
 
 /// One card kind, 0..54 (see the module docs for the layout).
+///
+/// ```
+/// use zhipai_core::{Card, Suit};
+/// let c: Card = "10h".parse().unwrap();
+/// assert_eq!((c.index(), c.suit(), c.to_string()), (13 + 8, Some(Suit::Hearts), "10H".to_string()));
+/// assert_eq!("BJ".parse::<Card>().unwrap().index(), 53);
+/// assert_eq!(c.points(), 10); // 5 → 5, 10 and K → 10 (shengji.md §7.1)
+/// assert!("1X".parse::<Card>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Card(u8);
 
@@ -288,6 +312,15 @@ pub fn format_cards<'a>(cards: impl IntoIterator<Item = &'a Card>) -> String {
 
 /// A set of card kinds as a `u64` bitboard (bit i = kind i). One deck: each kind at most once.
 /// For several decks use [`crate::multiset::Multiset`].
+///
+/// ```
+/// use zhipai_core::{Card, CardSet, Suit};
+/// let set: CardSet = ["AS", "2S", "BJ"].iter().map(|t| t.parse::<Card>().unwrap()).collect();
+/// assert_eq!(set.len(), 3);
+/// assert!(set.contains("BJ".parse().unwrap()));
+/// let spades = set.intersect(Suit::Spades.mask());
+/// assert_eq!(spades.iter().map(|c| c.to_string()).collect::<Vec<_>>(), ["2S", "AS"]);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CardSet(pub u64);
 

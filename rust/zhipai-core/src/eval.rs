@@ -259,7 +259,7 @@ mod tests {
     use super::*;
     use crate::cards::{Card, CardSet};
     use crate::knowledge::SeatView;
-    use crate::rollout::toy::CoinGame;
+    use crate::toy::CoinGame;
     use std::sync::atomic::{AtomicBool, AtomicU64};
 
     fn ms(text: &str) -> Multiset {

@@ -32,6 +32,8 @@ pub mod rollout;
 pub mod rules;
 pub mod sample;
 pub mod simulator;
+#[cfg(any(test, feature = "toy"))]
+pub mod toy;
 pub mod tricks;
 
 pub use cards::{format_cards, parse_cards, Card, CardSet, Rank, Suit, NUM_KINDS};

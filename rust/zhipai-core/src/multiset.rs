@@ -14,6 +14,18 @@ use std::fmt;
 pub const MAX_COPIES: usize = 4;
 
 /// A multiset of cards (a hand, a play, a kitty) with up to [`MAX_COPIES`] copies of each kind.
+///
+/// ```
+/// use zhipai_core::{Card, Multiset};
+/// let mut hand: Multiset = "5H 5H 6H KS".parse().unwrap();
+/// let five: Card = "5H".parse().unwrap();
+/// assert_eq!((hand.len(), hand.count(five)), (4, 2));
+/// assert!(hand.pairs().contains(five)); // a pair of 5H: one bit test on plane 1
+/// hand.remove_all(&"5H KS".parse().unwrap()).unwrap();
+/// assert_eq!(hand.to_string(), "5H 6H");
+/// assert!(hand.remove_all(&"AS".parse().unwrap()).is_err()); // not held: nothing removed
+/// assert_eq!(hand.len(), 2);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Multiset {
     planes: [u64; MAX_COPIES],

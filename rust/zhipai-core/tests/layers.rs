@@ -29,6 +29,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rollout", 5),
     ("eval", 5),
     ("record", 5),
+    ("toy", 5),
 ];
 
 /// Module path (`games::shengji::state`) → file, for every non-test source file.

@@ -11,7 +11,7 @@ use pyo3::types::PyString;
 use zhipai_core::{Card, NUM_KINDS};
 
 /// One card kind. `Card("10H")`, `Card(34)`; `str()` gives canonical notation.
-#[pyclass(name = "Card", module = "zhipai", frozen, eq, ord, hash, from_py_object)]
+#[pyclass(name = "Card", module = "zhipai._core", frozen, eq, ord, hash, from_py_object)]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PyCard(pub Card);
 

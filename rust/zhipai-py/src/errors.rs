@@ -10,33 +10,33 @@ use pyo3::prelude::*;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use zhipai_core::ZhipaiError;
 
-create_exception!(zhipai, ZhipaiErrorPy, PyException, "Base class of every zhipai error.");
+create_exception!(zhipai._core, ZhipaiErrorPy, PyException, "Base class of every zhipai error.");
 create_exception!(
-    zhipai,
+    zhipai._core,
     InvalidCardError,
     ZhipaiErrorPy,
     "A card in notation could not be parsed."
 );
 create_exception!(
-    zhipai,
+    zhipai._core,
     InvalidValueError,
     ZhipaiErrorPy,
     "An argument has a value outside its domain."
 );
 create_exception!(
-    zhipai,
+    zhipai._core,
     InvalidOptionError,
     ZhipaiErrorPy,
     "Unknown preset or option, or a value the option does not take."
 );
 create_exception!(
-    zhipai,
+    zhipai._core,
     IllegalPlayError,
     ZhipaiErrorPy,
     "A play, bid or action the rules do not allow here."
 );
 create_exception!(
-    zhipai,
+    zhipai._core,
     ImpossibleDealError,
     ZhipaiErrorPy,
     "Dealing constraints that no deal satisfies."

@@ -1,18 +1,158 @@
-//! Python binding of Monte Carlo evaluation from a position (`zhipai-core` `eval.rs`
-//! `evaluate_position`, Shengji `state/position.rs`). `zhipai.evaluate_position` wraps it.
+//! Python binding of Monte Carlo evaluation (`zhipai-core` `eval.rs`): of a whole hand
+//! (`_evaluate`, wrapped by `zhipai.evaluate`) and from a position (`_evaluate_position`, Shengji
+//! `state/position.rs`, wrapped by `zhipai.evaluate_position`).
 
 use crate::errors::guard;
 use crate::game_state::PyGameState;
-use crate::simulate::{evaluation_dict, options, run_polled};
+use crate::rules::PyRules;
+use crate::run::{columns_into, run_polled};
+use crate::simulate::options;
+use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use zhipai_core::deal::Constraints;
-use zhipai_core::eval;
+use zhipai_core::eval::{self, EvalRequest, Evaluation, KnownDeclaration};
 use zhipai_core::games::shengji::state::position::ShengjiPosition;
 use zhipai_core::games::shengji::DealState;
 use zhipai_core::knowledge::SeatView;
+use zhipai_core::rollout::{self, Run, RunOptions};
+use zhipai_core::simulator::DealSimulator;
 use zhipai_core::simulator::Position;
 use zhipai_core::{Multiset, ZhipaiError};
+use zhipai_core::{Rank, Suit};
+
+/// What the evaluated seat knows, as passed from Python (card lists in notation).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub(crate) struct Knowledge {
+    seat: usize,
+    hand: String,
+    /// `(seat, cards)` known to be in other hands.
+    hands: Vec<(usize, String)>,
+    /// Cards known to be in the kitty.
+    kitty: String,
+    /// `(seat, cards)`: the seat holds no card of these kinds.
+    voids: Vec<(usize, String)>,
+    dealer: Option<usize>,
+    /// The level rank ("2".."A"), when known (Shengji family).
+    level: Option<String>,
+    /// The trump ("S", "H", "D", "C" or "NT"), when the declaration is known (Shengji family).
+    trump: Option<String>,
+    /// Candidate first actions; `None` = the policy decides.
+    candidates: Vec<Option<String>>,
+}
+
+fn eval_request(k: &Knowledge) -> Result<EvalRequest, ZhipaiError> {
+    let cards = |text: &str| text.parse::<Multiset>();
+    let mut known = Constraints::new().in_kitty(cards(&k.kitty)?);
+    for (seat, text) in &k.hands {
+        known = known.fix_hand(*seat, cards(text)?);
+    }
+    for (seat, text) in &k.voids {
+        known = known.void(*seat, cards(text)?.kinds());
+    }
+    let candidates = k
+        .candidates
+        .iter()
+        .map(|c| c.as_deref().map(cards).transpose())
+        .collect::<Result<_, _>>()?;
+    Ok(EvalRequest { seat: k.seat, hand: cards(&k.hand)?, known, dealer: k.dealer, candidates })
+}
+
+/// The known level and trump of `k` (`InvalidValue` naming a bad one).
+fn declaration(k: &Knowledge) -> Result<KnownDeclaration, ZhipaiError> {
+    let level = k
+        .level
+        .as_deref()
+        .map(|t| {
+            if t.trim().eq_ignore_ascii_case("NT") {
+                return Ok(None); // the joker-only level: the game checks after_A
+            }
+            Rank::parse(t.trim()).map(Some).ok_or_else(|| {
+                ZhipaiError::invalid_value(
+                    "level",
+                    t,
+                    "expected 2-10, J, Q, K, A, or NT (the joker-only level, which needs \
+                     after_A=no_trump_level)",
+                )
+            })
+        })
+        .transpose()?;
+    let trump =
+        k.trump
+            .as_deref()
+            .map(|t| match t.trim().to_ascii_uppercase().as_str() {
+                "NT" => Ok(None),
+                s => s.parse::<Suit>().map(Some).map_err(|_| {
+                    ZhipaiError::invalid_value("trump", t, "expected S, H, D, C or NT")
+                }),
+            })
+            .transpose()?;
+    Ok(KnownDeclaration { level, trump })
+}
+
+/// Run an evaluation; the dict has `columns`, `docs`, `candidates` (labels), `data` (list of
+/// int32 arrays, index `candidate * len(columns) + column`), `requested`, `completed`,
+/// `interrupted`, `exception`.
+pub(crate) fn run_eval<'py>(
+    py: Python<'py>,
+    game: &dyn DealSimulator,
+    knowledge: &Knowledge,
+    opts: RunOptions,
+    progress: Option<&Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let req = guard(|| eval_request(knowledge))?;
+    let declared = guard(|| declaration(knowledge))?;
+    let (run, exc) = run_polled(py, opts.deals, progress, |ctl| {
+        eval::evaluate_declared(game, &req, declared, &opts, ctl)
+    })?;
+    evaluation_dict(py, run, exc)
+}
+
+/// The result dict of an evaluation (see [`run_eval`]).
+pub(crate) fn evaluation_dict<'py>(
+    py: Python<'py>,
+    run: Run<Evaluation>,
+    exc: Option<PyErr>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    columns_into(&d, &run.value.columns)?;
+    let labels: Vec<Option<String>> =
+        run.value.candidates.iter().map(|c| c.map(|m| m.to_string())).collect();
+    d.set_item("candidates", labels)?;
+    let data = PyList::empty(py);
+    for col in run.value.data {
+        data.append(PyArray1::from_vec(py, col))?;
+    }
+    d.set_item("data", data)?;
+    d.set_item("requested", run.requested)?;
+    d.set_item("completed", run.completed)?;
+    d.set_item("interrupted", run.interrupted)?;
+    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    Ok(d)
+}
+
+/// `_evaluate(rules, knowledge, samples, policy, seed, threads=None, chunk_size=None,
+/// progress=None) -> dict`: internal engine of `zhipai.evaluate`. `knowledge` is a dict with
+/// `seat, hand, hands, kitty, voids, dealer, level, trump, candidates` (see `Knowledge`).
+#[pyfunction]
+#[pyo3(signature = (rules, knowledge, samples, policy, seed, threads=None, chunk_size=None, progress=None))]
+#[allow(clippy::too_many_arguments)]
+fn _evaluate<'py>(
+    py: Python<'py>,
+    rules: PyRules,
+    knowledge: Knowledge,
+    samples: u64,
+    policy: &str,
+    seed: u64,
+    threads: Option<usize>,
+    chunk_size: Option<usize>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let opts = options(samples, policy, seed, threads, chunk_size)?;
+    let game = guard(|| rollout::simulator(&rules.0))?;
+    run_eval(py, game, &knowledge, opts, progress.as_ref())
+}
 
 fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
     text.parse()
@@ -145,6 +285,7 @@ fn _position_samples(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_evaluate, m)?)?;
     m.add_function(wrap_pyfunction!(_evaluate_position, m)?)?;
     m.add_function(wrap_pyfunction!(_position_view, m)?)?;
     m.add_function(wrap_pyfunction!(_position_samples, m)?)?;

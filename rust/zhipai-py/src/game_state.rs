@@ -22,7 +22,7 @@ const SHOWN_CHARS: usize = 80;
 
 /// One deal in progress of any game. Made by `zhipai.Game(rules).new_deal(...)` or
 /// `zhipai.Game.from_json(text)`; see `zhipai.game` for the whole API.
-#[pyclass(name = "GameState", module = "zhipai")]
+#[pyclass(name = "GameState", module = "zhipai._core")]
 pub struct PyGameState {
     deal: TrackedDeal,
     /// Per seat: its view of the history so far, kept as it grows (an observation copies it

@@ -117,7 +117,7 @@ fn trump_of(v: &Bound<'_, PyAny>) -> PyResult<Suit> {
 /// A Hong Wu auction 叫分 (hongwu.md §B.2). `HongWuAuction(rules, first)`: seat `first` (0 to
 /// 3) opens. Bids are ints (points) or `"pass"`. Illegal actions raise `IllegalPlayError` with
 /// the rule they break; bad seats, bids and rules raise `InvalidValueError`.
-#[pyclass(name = "HongWuAuction", module = "zhipai", from_py_object)]
+#[pyclass(name = "HongWuAuction", module = "zhipai._core", from_py_object)]
 #[derive(Clone)]
 pub struct PyHongWuAuction(Auction);
 
@@ -312,7 +312,7 @@ fn hongwu_levels(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<(usize, &'sta
 
 /// The Hong Wu card order of one deal (hongwu.md §B.4, §B.6). `HongWuOrder(rules, trump)` with
 /// trump `S H D C` (no no-trump: `"NT"` raises `InvalidValueError`). Cards are notation strings.
-#[pyclass(name = "HongWuOrder", module = "zhipai", frozen)]
+#[pyclass(name = "HongWuOrder", module = "zhipai._core", frozen)]
 pub struct PyHongWuOrder {
     order: CardOrder,
     trump: Suit,

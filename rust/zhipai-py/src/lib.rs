@@ -1,7 +1,11 @@
 //! `zhipai._core`: the thin PyO3 binding of `zhipai-core`.
 //!
 //! Only conversions, GIL release and error mapping live here; every rule is in `zhipai-core`.
-//! One file per concept or game, each with a `register` function called below.
+//! One file per core concept, each with a `register` function called below: `cards`, `deal`,
+//! `rules`, `game_state` (the one deal state of every game), `simulate`, `evaluate`, `errors`,
+//! `convert` (argument conversion), `run` (GIL release, Ctrl-C, progress), `tricks` (the trick
+//! machinery of the Shengji family and Hong Wu) and the per-game mechanics (`shengji`, `hongwu`,
+//! `gongzhu`, `baohuang`); `test_hooks` only with the cargo feature of that name.
 
 use pyo3::prelude::*;
 
@@ -15,9 +19,12 @@ mod game_state;
 mod gongzhu;
 mod hongwu;
 mod rules;
-mod shengji_play;
-mod shengji_scoring;
+mod run;
+mod shengji;
 mod simulate;
+#[cfg(feature = "test-hooks")]
+mod test_hooks;
+mod tricks;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -32,8 +39,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     gongzhu::register(m)?;
     hongwu::register(m)?;
     rules::register(m)?;
-    shengji_play::register(m)?;
-    shengji_scoring::register(m)?;
+    tricks::register(m)?;
+    shengji::register(m)?;
     simulate::register(m)?;
+    #[cfg(feature = "test-hooks")]
+    test_hooks::register(m)?;
     Ok(())
 }

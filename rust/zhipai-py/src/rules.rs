@@ -7,8 +7,11 @@ use pyo3::types::{PyBool, PyDict, PyList, PyString, PyTuple};
 use zhipai_core::options::Literal;
 use zhipai_core::{OptionValue, Rules, ZhipaiError};
 
+/// What `Rules.__reduce__` returns: `zhipai._core.rules` and its arguments.
+type Reduced<'py> = (Bound<'py, PyAny>, (&'static str, Bound<'py, PyDict>, bool));
+
 /// A complete, validated rule set. Build with `zhipai.rules(preset, **options)`.
-#[pyclass(name = "Rules", module = "zhipai", frozen, from_py_object)]
+#[pyclass(name = "Rules", module = "zhipai._core", frozen, from_py_object)]
 #[derive(Clone)]
 pub struct PyRules(pub Rules, pub Vec<String>);
 
@@ -52,6 +55,17 @@ impl PyRules {
         other
             .extract::<PyRules>()
             .is_ok_and(|o| o.0.preset() == self.0.preset() && o.options() == self.options())
+    }
+
+    /// Pickled as its preset and every option's listed text, which rebuild the same rules (for
+    /// Ray tasks and multiprocessing).
+    fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
+        let f = py.import("zhipai._core")?.getattr("rules")?;
+        let options = PyDict::new(py);
+        for (k, v) in self.options() {
+            options.set_item(k, v)?;
+        }
+        Ok((f, (self.0.preset(), options, true)))
     }
 
     fn __hash__(&self) -> u64 {

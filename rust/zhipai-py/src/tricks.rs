@@ -15,7 +15,7 @@ const NUM_PLAYERS: usize = 4;
 
 /// Trick mechanics of one deal: `TrickMechanics(rules, level, trump)`; see
 /// `zhipai.shengji.Mechanics` for the documented Python API.
-#[pyclass(name = "TrickMechanics", module = "zhipai", frozen)]
+#[pyclass(name = "TrickMechanics", module = "zhipai._core", frozen)]
 pub struct PyTrickMechanics {
     rules: Rules,
     tr: TrickRules,

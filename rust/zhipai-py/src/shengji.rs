@@ -200,7 +200,7 @@ pub fn shengji_chaodi(
 
 /// A Shengji match (`zhipai.shengji.Match` wraps it; shengji.md §1.1, §2.3, §8.5): deals in
 /// sequence with every player's level, the seating and the dealer rotation.
-#[pyclass(name = "ShengjiMatch", module = "zhipai")]
+#[pyclass(name = "ShengjiMatch", module = "zhipai._core")]
 pub struct PyMatch {
     m: Match,
     seed: u64,
