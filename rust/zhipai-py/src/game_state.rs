@@ -155,7 +155,7 @@ impl PyGameState {
     /// The rule set of the deal.
     #[getter]
     fn rules(&self) -> PyRules {
-        PyRules(self.deal.rules.clone(), Vec::new())
+        PyRules::of(self.deal.rules.clone())
     }
 
     /// Seats at the table (4, or 5 in Baohuang).

@@ -15,6 +15,24 @@ type Reduced<'py> = (Bound<'py, PyAny>, (&'static str, Bound<'py, PyDict>, bool)
 #[derive(Clone)]
 pub struct PyRules(pub Rules, pub Vec<String>);
 
+impl PyRules {
+    /// Rules made in the core (a replayed record, a deal state): the options "given" are those
+    /// whose value differs from the preset's, so `repr` and pickling rebuild the same rules.
+    pub fn of(rules: Rules) -> PyRules {
+        let defaults =
+            zhipai_core::rules(rules.preset(), &[]).map(|r| r.options()).unwrap_or_default();
+        let given = rules
+            .options()
+            .into_iter()
+            .filter(|o| {
+                defaults.iter().find(|d| d.name == o.name).is_none_or(|d| d.value != o.value)
+            })
+            .map(|o| o.name.to_string())
+            .collect();
+        PyRules(rules, given)
+    }
+}
+
 #[pymethods]
 impl PyRules {
     /// The preset this rule set started from.
@@ -57,12 +75,13 @@ impl PyRules {
             .is_ok_and(|o| o.0.preset() == self.0.preset() && o.options() == self.options())
     }
 
-    /// Pickled as its preset and every option's listed text, which rebuild the same rules (for
-    /// Ray tasks and multiprocessing).
+    /// Pickled as its preset and the given options' listed text, which rebuild the same rules
+    /// (for Ray tasks and multiprocessing).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<Reduced<'py>> {
         let f = py.import("zhipai._core")?.getattr("rules")?;
+        // The options given (their values as listed), so the rebuilt rules repr alike.
         let options = PyDict::new(py);
-        for (k, v) in self.options() {
+        for (k, v) in self.options().into_iter().filter(|(k, _)| self.1.contains(k)) {
             options.set_item(k, v)?;
         }
         Ok((f, (self.0.preset(), options, true)))
