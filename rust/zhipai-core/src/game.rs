@@ -30,7 +30,9 @@
 //! ([`GameState::sample_legal_move`]).
 
 use crate::cards::{Rank, Suit};
+use crate::deal::Deal;
 use crate::error::{Result, ZhipaiError};
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use rand_chacha::ChaCha8Rng;
@@ -417,6 +419,76 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
     /// Write the deal's `simulate` row (one value per [`Game::columns`] column) into `row`.
     /// `InvalidValue` while the deal is not over.
     fn result_row(&self, row: &mut [i32]) -> Result<()>;
+
+    // ----------------------------------------------------------------- search support
+
+    /// What `seat` knows now of the cards it cannot see ([`SeatView`]): the cards out of play,
+    /// how many cards each place still holds (`holding[s]` for the seats in order; a game with
+    /// cards still to be dealt adds one more place after the seats, its stock), the kitty's size,
+    /// the cards known in place (its own hand, the kitty it buried, cards exposed or revealed)
+    /// and the voids shown by play. The hidden cards are dealt uniformly among the deals
+    /// consistent with it ([`SeatView::dealer`]). `InvalidValue` for a seat out of range.
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        let _ = seat;
+        Err(not_available("seat_view"))
+    }
+
+    /// A *world*: this state with every card `seat` cannot see replaced by `hidden` (one draw of
+    /// the dealer of `seat_view(seat)`: `hidden.hands[s]` for each place of the view, and the
+    /// kitty), its generator drawn from `rng`. The public history and all `seat` knows are
+    /// unchanged; play continues from it as in the real deal. Errors name a `hidden` that does
+    /// not fit the view.
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<Self> {
+        let _ = (seat, hidden, rng);
+        Err(not_available("with_hidden"))
+    }
+
+    /// Play to the end with `policy` for every seat on the game's fast path, drawing from the
+    /// state's own generator as `simulate` does (the history is not recorded). The default steps
+    /// with [`GameState::apply_builtin`].
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        while !self.is_terminal() {
+            self.apply_builtin(policy)?;
+        }
+        Ok(())
+    }
+
+    // ----------------------------------------------------------------- tensors
+
+    /// The fields of the observation tensor of this rule set, in order (their lengths add up to
+    /// the tensor's length; documented per game).
+    fn observation_layout(&self) -> Vec<TensorField> {
+        Vec::new()
+    }
+
+    /// Write what `seat` knows (or, with `perfect`, every hand too) as the float32 tensor of
+    /// [`GameState::observation_layout`] into `out` (`out.len()` = the layout's length), without
+    /// allocating.
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        let _ = (seat, perfect, out);
+        Err(not_available("observation tensors"))
+    }
+
+    /// The cards a move puts on the table (or buries, declares, exposes; empty for a move
+    /// without cards such as a pass or a bid): the features of whole moves.
+    fn move_cards(&self, mv: &Self::Move) -> Multiset {
+        let _ = mv;
+        Multiset::EMPTY
+    }
+}
+
+/// One field of an observation tensor: `len` floats at `offset`, what they mean.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TensorField {
+    pub name: &'static str,
+    pub offset: usize,
+    pub len: usize,
+    pub meaning: &'static str,
+}
+
+/// The error of a contract method a game does not implement yet.
+pub fn not_available(what: &str) -> ZhipaiError {
+    ZhipaiError::invalid_option("game", what, "not available for this game yet")
 }
 
 /// The deals of one rule set: the factory of [`GameState`]s.
