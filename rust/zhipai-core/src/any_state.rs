@@ -6,9 +6,10 @@
 //! algorithms generic over `GameState` stay monomorphised: `AnyState` is only the outer shell.
 
 use crate::error::Result;
-use crate::game::{GameRng, GameState, HistoryEntry, Observation, Phase};
+use crate::game::{GameRng, GameState, HistoryEntry, Observation, Phase, TensorField};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
+use crate::search::Player;
 use std::fmt::Debug;
 
 /// A deal in progress of any game, moves as text (see [`GameState`] for every method's meaning).
@@ -32,6 +33,10 @@ pub trait AnyState: Debug + Send + Sync {
     fn normalize_move(&self, text: &str) -> Result<String>;
     fn builtin_move(&mut self, policy: Policy) -> Result<String>;
     fn apply_builtin(&mut self, policy: Policy) -> Result<String>;
+    /// The move `player` chooses for the seat to act (a search draws from `search`), not applied.
+    fn player_move(&mut self, player: &Player, search: &mut GameRng) -> Result<String>;
+    /// Choose with `player` and apply ([`Player::play`]); the move's text.
+    fn apply_player(&mut self, player: &Player, search: &mut GameRng) -> Result<String>;
 
     fn num_distinct_actions(&self) -> usize;
     fn legal_actions(&self) -> Vec<usize>;
@@ -45,6 +50,12 @@ pub trait AnyState: Debug + Send + Sync {
     fn history_len(&self) -> usize;
     fn history_entry(&self, i: usize) -> HistoryEntry;
     fn result_row(&self, row: &mut [i32]) -> Result<()>;
+
+    fn observation_layout(&self) -> Vec<TensorField>;
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()>;
+    /// The card counts of at most `limit` legal moves (in `legal_moves` order), 54 per move, into
+    /// `out` (cleared first); the number of moves.
+    fn legal_move_features(&self, limit: usize, out: &mut Vec<u8>) -> usize;
 
     /// An independent copy (its generator too).
     fn clone_box(&self) -> Box<dyn AnyState>;
@@ -105,6 +116,14 @@ impl<S: GameState> AnyState for S {
         let mv = GameState::apply_builtin(self, policy)?;
         Ok(self.move_to_string(&mv))
     }
+    fn player_move(&mut self, player: &Player, search: &mut GameRng) -> Result<String> {
+        let mv = player.choose(self, search)?;
+        Ok(self.move_to_string(&mv))
+    }
+    fn apply_player(&mut self, player: &Player, search: &mut GameRng) -> Result<String> {
+        let mv = player.play(self, search)?;
+        Ok(self.move_to_string(&mv))
+    }
 
     fn num_distinct_actions(&self) -> usize {
         GameState::num_distinct_actions(self)
@@ -139,6 +158,21 @@ impl<S: GameState> AnyState for S {
     }
     fn result_row(&self, row: &mut [i32]) -> Result<()> {
         GameState::result_row(self, row)
+    }
+
+    fn observation_layout(&self) -> Vec<TensorField> {
+        GameState::observation_layout(self)
+    }
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        GameState::write_observation_tensor(self, seat, perfect, out)
+    }
+    fn legal_move_features(&self, limit: usize, out: &mut Vec<u8>) -> usize {
+        out.clear();
+        let moves = GameState::legal_moves(self, limit);
+        for mv in &moves {
+            out.extend_from_slice(&self.move_cards(mv).counts());
+        }
+        moves.len()
     }
 
     fn clone_box(&self) -> Box<dyn AnyState> {

@@ -14,9 +14,12 @@
 //! 5. the games, one folder each: [`games`]
 //! 6. algorithms written once over the games: [`rules`] (presets → a game), [`rollout`]
 //!    (batch simulation), [`eval`] (Monte Carlo evaluation), [`any_state`] and [`record`] (a deal
-//!    of any game behind one type, with its origin and JSON record)
+//!    of any game behind one type, with its origin and JSON record), [`search`] (determinisation,
+//!    PIMC, ISMCTS, players by name), [`arena`] (a player per seat;
+//!    duplicate-deal tournaments)
 
 pub mod any_state;
+pub mod arena;
 pub mod cards;
 pub mod deal;
 pub mod error;
@@ -31,6 +34,7 @@ pub mod record;
 pub mod rollout;
 pub mod rules;
 pub mod sample;
+pub mod search;
 pub mod simulator;
 #[cfg(any(test, feature = "toy"))]
 pub mod toy;

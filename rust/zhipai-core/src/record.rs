@@ -57,21 +57,13 @@ pub fn new_state(rules: &Rules, origin: &Origin) -> Result<Box<dyn AnyState>> {
                 "only Baohuang's tribute between deals (进贡) reads the previous places",
             ))
         }
-        (Rules::Shengji(r), _) => make(r, origin),
-        (Rules::HongWu(r), _) => make(r, origin),
-        (Rules::Gongzhu(r), _) => make(r, origin),
-        (Rules::Baohuang(r), _) => make(r, origin),
+        _ => crate::with_game!(rules, g => make(g, origin)),
     }
 }
 
 /// The result columns of `rules` (the order of [`AnyState::result_row`]).
 pub fn columns(rules: &Rules) -> Vec<Column> {
-    match rules {
-        Rules::Shengji(r) => r.columns(),
-        Rules::HongWu(r) => r.columns(),
-        Rules::Gongzhu(r) => r.columns(),
-        Rules::Baohuang(r) => r.columns(),
-    }
+    crate::with_game!(rules, g => Game::columns(g))
 }
 
 /// A deal in progress with its rule set and origin.

@@ -9,6 +9,20 @@ use crate::multiset::Multiset;
 use crate::options::{OptionInfo, OptionValue, PresetInfo};
 use crate::tricks::TrickRules;
 
+/// Run `$body` with `$g` bound to the game of `$rules` (its rules type, which implements
+/// [`crate::game::Game`]): generic code written once over the contract, dispatched per game.
+#[macro_export]
+macro_rules! with_game {
+    ($rules:expr, $g:ident => $body:expr) => {
+        match $rules {
+            $crate::rules::Rules::Shengji($g) => $body,
+            $crate::rules::Rules::HongWu($g) => $body,
+            $crate::rules::Rules::Gongzhu($g) => $body,
+            $crate::rules::Rules::Baohuang($g) => $body,
+        }
+    };
+}
+
 /// A complete rule set of one game: a preset plus overrides, validated.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Rules {

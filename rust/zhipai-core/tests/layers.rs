@@ -30,6 +30,8 @@ const LAYERS: &[(&str, u8)] = &[
     ("eval", 5),
     ("record", 5),
     ("toy", 5),
+    ("search", 5),
+    ("arena", 5),
 ];
 
 /// Module path (`games::shengji::state`) → file, for every non-test source file.

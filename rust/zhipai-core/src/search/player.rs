@@ -1,0 +1,226 @@
+//! Players by name: every policy a seat can be given, as one value parsed from text.
+//!
+//! * `random`, `greedy`, `basic` — the built-in policies ([`Policy`]), drawing from the deal's
+//!   own generator exactly as `simulate` does;
+//! * `pimc` or `pimc(worlds=24,rollout=greedy,candidates=12,widen=4,time_ms=50,threads=1)` —
+//!   [`super::pimc`];
+//! * `ismcts` or `ismcts(iterations=1000,rollout=greedy,c=0.7,candidates=12,widen=4,time_ms=50)`
+//!   — [`super::ismcts`].
+//!
+//! Parameters may be given in any order and any subset (the rest take the defaults shown);
+//! letter case and spaces are free. Search players draw from a generator of their own (the
+//! caller's "search generator"), so a search seat does not move the deal's chance events.
+
+use super::ismcts::{ismcts, IsmctsConfig};
+use super::pimc::{pimc, PimcConfig};
+use crate::error::{Result, ZhipaiError};
+use crate::game::{GameRng, GameState};
+use crate::policy::Policy;
+use std::fmt;
+use std::time::Duration;
+
+/// One player: a built-in policy or a search.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Player {
+    Builtin(Policy),
+    Pimc(PimcConfig),
+    Ismcts(IsmctsConfig),
+}
+
+impl Player {
+    /// The move this player makes for the seat to act: a built-in policy draws from the deal's
+    /// own generator (as `simulate`), a search from `search_rng`.
+    pub fn choose<S: GameState>(&self, state: &mut S, search_rng: &mut GameRng) -> Result<S::Move> {
+        match self {
+            Player::Builtin(p) => state.builtin_move(*p),
+            Player::Pimc(cfg) => Ok(pimc(state, cfg, search_rng)?.choice),
+            Player::Ismcts(cfg) => Ok(ismcts(state, cfg, search_rng)?.choice),
+        }
+    }
+
+    /// Choose and apply ([`Player::choose`]); a built-in move is applied as `simulate` applies
+    /// it. Returns the move.
+    pub fn play<S: GameState>(&self, state: &mut S, search_rng: &mut GameRng) -> Result<S::Move> {
+        match self {
+            Player::Builtin(p) => state.apply_builtin(*p),
+            _ => {
+                let mv = self.choose(state, search_rng)?;
+                state.apply_move(&mv)?;
+                Ok(mv)
+            }
+        }
+    }
+
+    /// Whether this is a built-in policy (fast: no search).
+    pub fn is_builtin(&self) -> bool {
+        matches!(self, Player::Builtin(_))
+    }
+}
+
+impl fmt::Display for Player {
+    /// The canonical text: the name alone with default parameters, else every parameter.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Player::Builtin(p) => f.write_str(p.name()),
+            Player::Pimc(c) if *c == PimcConfig::default() => f.write_str("pimc"),
+            Player::Pimc(c) => write!(
+                f,
+                "pimc(worlds={},rollout={},candidates={},widen={}{},threads={})",
+                c.worlds,
+                c.rollout.name(),
+                c.candidates,
+                c.widen,
+                time_text(c.time),
+                c.threads
+            ),
+            Player::Ismcts(c) if *c == IsmctsConfig::default() => f.write_str("ismcts"),
+            Player::Ismcts(c) => write!(
+                f,
+                "ismcts(iterations={},rollout={},c={},candidates={},widen={}{})",
+                c.iterations,
+                c.rollout.name(),
+                c.c,
+                c.candidates,
+                c.widen,
+                time_text(c.time)
+            ),
+        }
+    }
+}
+
+fn time_text(t: Option<Duration>) -> String {
+    t.map_or(String::new(), |t| format!(",time_ms={}", t.as_millis()))
+}
+
+impl std::str::FromStr for Player {
+    type Err = ZhipaiError;
+
+    /// Parse a player's name (module docs). Errors: `InvalidValue` naming the player, or the
+    /// parameter and its value with the range it takes.
+    fn from_str(text: &str) -> Result<Player> {
+        let t: String =
+            text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
+        let (name, params) = match t.split_once('(') {
+            Some((n, rest)) => {
+                let inner =
+                    rest.strip_suffix(')').ok_or_else(|| bad_player(text, "missing ')'"))?;
+                (n.to_string(), inner.to_string())
+            }
+            None => (t.clone(), String::new()),
+        };
+        let pairs: Vec<(&str, &str)> = params
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                p.split_once('=')
+                    .ok_or_else(|| bad_player(text, format!("{p:?} is not name=value")))
+            })
+            .collect::<Result<_>>()?;
+        match name.as_str() {
+            "pimc" => pimc_config(&pairs).map(Player::Pimc),
+            "ismcts" => ismcts_config(&pairs).map(Player::Ismcts),
+            _ if pairs.is_empty() && !t.contains('(') => {
+                name.parse::<Policy>().map(Player::Builtin).map_err(|_| {
+                    bad_player(text, "expected random, greedy, basic, pimc(...) or ismcts(...)")
+                })
+            }
+            _ => Err(bad_player(text, "only pimc(...) and ismcts(...) take parameters")),
+        }
+    }
+}
+
+fn bad_player(text: &str, why: impl fmt::Display) -> ZhipaiError {
+    ZhipaiError::invalid_value("player", format!("{text:?}"), why)
+}
+
+fn pimc_config(pairs: &[(&str, &str)]) -> Result<PimcConfig> {
+    let mut c = PimcConfig::default();
+    for &(k, v) in pairs {
+        match k {
+            "worlds" => c.worlds = int(k, v, 1, 1_000_000)? as u32,
+            "rollout" => c.rollout = rollout(v)?,
+            "candidates" => c.candidates = int(k, v, 1, 100_000)? as usize,
+            "widen" => c.widen = int(k, v, 0, 10_000)? as usize,
+            "time_ms" => c.time = Some(Duration::from_millis(int(k, v, 1, 86_400_000)?)),
+            "threads" => c.threads = int(k, v, 0, 1024)? as usize,
+            _ => return Err(unknown(k, "worlds, rollout, candidates, widen, time_ms, threads")),
+        }
+    }
+    Ok(c)
+}
+
+fn ismcts_config(pairs: &[(&str, &str)]) -> Result<IsmctsConfig> {
+    let mut c = IsmctsConfig::default();
+    for &(k, v) in pairs {
+        match k {
+            "iterations" => c.iterations = int(k, v, 1, 10_000_000)? as u32,
+            "rollout" => c.rollout = rollout(v)?,
+            "c" => {
+                c.c = v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 100.0)
+                    .ok_or_else(|| param(k, v, "expected a number from 0 to 100"))?
+            }
+            "candidates" => c.candidates = int(k, v, 1, 100_000)? as usize,
+            "widen" => c.widen = int(k, v, 0, 10_000)? as usize,
+            "time_ms" => c.time = Some(Duration::from_millis(int(k, v, 1, 86_400_000)?)),
+            _ => return Err(unknown(k, "iterations, rollout, c, candidates, widen, time_ms")),
+        }
+    }
+    Ok(c)
+}
+
+fn int(k: &str, v: &str, lo: u64, hi: u64) -> Result<u64> {
+    v.parse::<u64>()
+        .ok()
+        .filter(|x| (lo..=hi).contains(x))
+        .ok_or_else(|| param(k, v, format!("expected an integer from {lo} to {hi}")))
+}
+
+fn rollout(v: &str) -> Result<Policy> {
+    v.parse::<Policy>().map_err(|_| param("rollout", v, "expected random, greedy or basic"))
+}
+
+fn param(k: &str, v: &str, why: impl fmt::Display) -> ZhipaiError {
+    ZhipaiError::invalid_value(format!("player parameter {k}"), format!("{v:?}"), why)
+}
+
+fn unknown(k: &str, known: &str) -> ZhipaiError {
+    ZhipaiError::invalid_value("player parameter", format!("{k:?}"), format!("known: {known}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_to_players_and_print_back() {
+        assert_eq!("random".parse::<Player>().unwrap(), Player::Builtin(Policy::Random));
+        assert_eq!(" Greedy ".parse::<Player>().unwrap(), Player::Builtin(Policy::Greedy));
+        assert_eq!("pimc".parse::<Player>().unwrap(), Player::Pimc(PimcConfig::default()));
+        let p: Player = "pimc(worlds=32, rollout=random)".parse().unwrap();
+        let Player::Pimc(c) = &p else { panic!("{p:?}") };
+        assert_eq!((c.worlds, c.rollout, c.candidates), (32, Policy::Random, 12));
+        assert_eq!(p.to_string().parse::<Player>().unwrap(), p);
+        let q: Player = "ismcts(iterations=2000,c=1.5,time_ms=20)".parse().unwrap();
+        let Player::Ismcts(c) = &q else { panic!("{q:?}") };
+        assert_eq!((c.iterations, c.c, c.time), (2000, 1.5, Some(Duration::from_millis(20))));
+        assert_eq!(q.to_string().parse::<Player>().unwrap(), q);
+        assert_eq!("ismcts()".parse::<Player>().unwrap().to_string(), "ismcts");
+    }
+
+    #[test]
+    fn bad_names_and_parameters_are_named() {
+        let err = |t: &str| t.parse::<Player>().unwrap_err().to_string();
+        assert!(err("alphazero").contains("\"alphazero\""), "{}", err("alphazero"));
+        assert!(err("pimc(worlds=0)").contains("worlds \"0\""), "{}", err("pimc(worlds=0)"));
+        assert!(err("pimc(worlds=ten)").contains("from 1 to"), "{}", err("pimc(worlds=ten)"));
+        assert!(err("pimc(depth=3)").contains("\"depth\""), "{}", err("pimc(depth=3)"));
+        assert!(err("pimc(rollout=pimc)").contains("rollout"), "{}", err("pimc(rollout=pimc)"));
+        assert!(err("ismcts(c=-1)").contains("from 0 to 100"), "{}", err("ismcts(c=-1)"));
+        assert!(err("pimc(worlds=3").contains("missing ')'"), "{}", err("pimc(worlds=3"));
+        assert!(err("greedy(x=1)").contains("only pimc"), "{}", err("greedy(x=1)"));
+        assert!(err("pimc(worlds)").contains("name=value"), "{}", err("pimc(worlds)"));
+    }
+}
