@@ -307,3 +307,31 @@ def test_the_joker_only_level_nt_needs_after_a_no_trump_level() -> None:
         zhipai.evaluate("tractor", 1, _deal_hand(1), level="NT", samples=5, progress=False)
     with pytest.raises(zhipai.InvalidValueError, match="NT"):
         zhipai.evaluate(nt, 1, _deal_hand(1), level="Z", samples=5, progress=False)
+
+
+def test_positions_of_a_match_hand_and_of_its_replayed_record() -> None:
+    m = zhipai.shengji.Match(zhipai.rules("tractor"), seed=3)
+    d = m.next_deal()
+    while d.phase != "play":
+        d.apply_builtin("random")
+    seat = d.current_player()
+    ev = zhipai.evaluate_position(d, seat, samples=10, seed=1, limit=2, threads=1)
+    again = zhipai.evaluate_position(zhipai.Game.from_json(d.to_json()), seat, samples=10, seed=1, limit=2, threads=1)
+    assert ev.candidates == again.candidates and 1 <= len(ev.candidates) <= 2
+    for c in range(len(ev.candidates)):
+        for col in ev.columns:
+            assert np.array_equal(ev.outcomes(c)[col], again.outcomes(c)[col])
+
+
+def test_positions_refuse_a_half_built_move_and_a_finished_deal() -> None:
+    d = burying(seed=5)
+    d.apply_action(d.legal_actions()[0])  # one card of the burial, built card by card
+    with pytest.raises(zhipai.InvalidValueError, match="half-built"):
+        zhipai.evaluate_position(d, 0, samples=5)
+    while not d.is_terminal():
+        if d.pending_cards:
+            d.apply_action(d.legal_actions()[0])
+        else:
+            d.apply_builtin("random")
+    with pytest.raises(zhipai.InvalidValueError, match="over"):
+        zhipai.evaluate_position(d, 0, samples=5)
