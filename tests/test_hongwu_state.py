@@ -199,6 +199,22 @@ def test_any_deal_settles(seed, policy):
     assert 1 <= r["tricks"] == s.observation(0)["tricks"] <= 25
 
 
+def test_simulate_hong_wu_rows():
+    rules = zhipai.rules("hong_wu")
+    a = zhipai.simulate(rules, deals=40, policy="greedy", seed=3)
+    b = zhipai.simulate(rules, deals=40, policy="greedy", seed=3)
+    assert a.columns[:3] == ["dealer", "bid", "trump"]
+    for col in a.columns:
+        assert list(a[col]) == list(b[col]), col
+    bid, score, x = a["bid"], a["score"], a["attacker_points"]
+    assert all(60 <= v <= 200 for v in bid)
+    assert all(s == 200 - xi - bi for s, xi, bi in zip(score, x, bid))
+    assert all(d + 3 * e == 0 for d, e in zip(a["dealer_result"], a["each_other_result"]))
+
+
+# ---- new-user report (hongwu2): messages, seats, argument types ----------------------------
+
+
 # ---- new-user report (hongwu2): messages, seats, argument types ----------------------------
 
 
