@@ -1,5 +1,6 @@
 """Qingdao Baohuang from Python: rule cases, mechanics API, the deal state and error paths."""
 
+import random
 from pathlib import Path
 
 import numpy as np
@@ -108,11 +109,19 @@ def test_every_option_is_listed_and_settable():
     assert dict(r.options())["deck"] == "168"
 
 
+GAME = zhipai.Game("baohuang")
+
+
+def hand(state, seat):
+    return state.observation(seat)["hand"]
+
+
 def _play_out(state, seed):
+    """Random legal integer actions (cards added one at a time, then stop) to the end."""
+    rng = random.Random(seed)
     steps = 0
     while not state.is_terminal():
-        action = state.sample_action(seed * 100_003 + steps)
-        state.apply_action(action)
+        state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
         assert steps < 50_000
     return state
@@ -122,51 +131,58 @@ def _play_out(state, seed):
                                      {"bombs": "on", "pass_is_final_for_round": True},
                                      {"abdication_moves_card": False, "jiefeng_applicant": "any"}])
 def test_random_deals_terminate_and_sum_to_zero(options):
-    game = bh.Game(zhipai.rules("baohuang", **options))
+    game = zhipai.Game(zhipai.rules("baohuang", **options))
     for seed in range(3):
         s = game.new_deal(seed=seed)
-        total = sum(len(zhipai.cards(s.hand(p))) for p in range(5))
+        total = sum(len(zhipai.cards(hand(s, p))) for p in range(5))
         assert total == (168 if options.get("deck") == 168 else 216)
         _play_out(s, seed)
         assert sum(s.returns()) == 0
-        if s.phase != "void":
-            # Lists of ints (not bytes), so they compare and serialise as the docs say.
-            assert isinstance(s.places, list) and sorted(s.places) == [1, 2, 3, 4, 5]
-            assert isinstance(s.finishing_order, list)
-            assert sorted(s.finishing_order) == [0, 1, 2, 3, 4]
+        r = s.result()
+        assert list(s.returns()) == [r[f"score_{p}"] for p in range(5)]
+        # A void deal (黄局) is redealt at once: every finished deal has its five places.
+        places = [r[f"place_{p}"] for p in range(5)]
+        assert sorted(places) == [1, 2, 3, 4, 5]
+        order = s.observation(0)["finishing_order"]
+        assert isinstance(order, list) and sorted(order) == [0, 1, 2, 3, 4]
+        assert [places[seat] for seat in order] == [1, 2, 3, 4, 5]
+        assert r["emperor_place"] == places[r["emperor"]]
 
 
 def test_state_verbs_and_clone():
-    s = bh.Game().new_deal(seed=3)
+    s = GAME.new_deal(seed=3)
     assert s.phase == "accession"
     holder = s.current_player()
-    assert "BJ" in s.hand(holder)
-    acts = s.legal_actions()
-    assert "abdicate" in acts and "grab" in acts
+    assert "BJ" in hand(s, holder)
+    moves = s.legal_moves()
+    assert "abdicate" in moves and "grab" in moves
     c = s.clone()
-    c.apply_action("grab")
-    assert c.phase == "play" and c.mode == "grab" and s.phase == "accession"
+    c.apply("grab")
+    assert c.phase == "play" and c.observation(holder)["mode"] == "grab" and s.phase == "accession"
     with pytest.raises(zhipai.IllegalPlayError):
-        s.apply_action("open_guard")
-    assert s.action_error("pass") is not None
+        s.apply("open_guard")
+    assert s.why_illegal("pass") is not None
     # The emperor leads; plays are given as exact cards.
-    lead = c.legal_actions()[0]
-    c.apply_action(lead)
-    assert c.play_to_beat is not None
+    lead = c.legal_moves()[0]
+    c.apply(lead)
+    assert c.observation(0)["play_to_beat"] is not None
     with pytest.raises(zhipai.IllegalPlayError):
-        c.apply_action("8S 9S")
+        c.apply("8S 9S")
     with pytest.raises(zhipai.InvalidOptionError, match="tribute"):
-        bh.Game().new_deal(seed=1).apply_tribute([1, 2, 3, 4, 5])
+        GAME.new_deal(seed=1, previous_places=[1, 2, 3, 4, 5])
 
 
 def test_from_hands_checks_conservation():
     with pytest.raises(zhipai.InvalidValueError, match="missing"):
-        bh.Game().from_hands(["BJ", "", "", "", ""], scepter=0)
-    s = bh.Game().new_deal(seed=5)
-    hands = [s.hand(p) for p in range(5)]
+        GAME.new_deal(hands=["BJ", "", "", "", ""], dealer=0)
+    s = GAME.new_deal(seed=5)
+    hands = [hand(s, p) for p in range(5)]
     holder = s.current_player()
-    t = bh.Game().from_hands(hands, scepter=holder)
-    assert t.legal_actions() == s.legal_actions()
+    t = GAME.new_deal(hands=hands, dealer=holder)  # dealer = the scepter holder
+    assert t.current_player() == holder and t.observation(0)["scepter"] == holder
+    assert t.legal_moves() == s.legal_moves() and t.legal_actions() == s.legal_actions()
+    with pytest.raises(zhipai.InvalidValueError, match="BJ"):  # the scepter seat must hold a BJ
+        GAME.new_deal(hands=hands, dealer=next(p for p in range(5) if "BJ" not in hands[p].split()))
 
 
 def _strength(card: str) -> int:
@@ -175,28 +191,37 @@ def _strength(card: str) -> int:
 
 
 def test_tribute_moves_highest_card_to_winner():
-    plain = bh.Game().new_deal(seed=2)
-    game = bh.Game(zhipai.rules("baohuang", tribute_between_deals="on"))
+    plain = GAME.new_deal(seed=2)
+    game = zhipai.Game(zhipai.rules("baohuang", tribute_between_deals="on"))
     s = game.new_deal(seed=2)  # opens with the tribute, previous places in seat order
-    assert s.tribute == [1, 2, 3, 4, 5] and plain.tribute is None
+    assert s.observation(0)["tribute"] == [1, 2, 3, 4, 5] and plain.observation(0)["tribute"] is None
     for seat in range(5):  # each gives one and gets one
-        assert len(zhipai.cards(s.hand(seat))) == len(zhipai.cards(plain.hand(seat)))
+        assert len(zhipai.cards(hand(s, seat))) == len(zhipai.cards(hand(plain, seat)))
     # 大拉 (seat 4) pays his strongest card to 大客 (seat 0), who returns his weakest.
-    got = [str(c) for c in zhipai.cards(s.hand(0))]
-    for c in zhipai.cards(plain.hand(0)):
+    got = [str(c) for c in zhipai.cards(hand(s, 0))]
+    for c in zhipai.cards(hand(plain, 0)):
         if str(c) in got:
             got.remove(str(c))
-    best = max((str(c) for c in zhipai.cards(plain.hand(4))), key=_strength)
+    best = max((str(c) for c in zhipai.cards(hand(plain, 4))), key=_strength)
     assert got in ([best], [])  # [] when seat 0 returns a copy of what it got
-    assert s.hand(0) != plain.hand(0) or s.hand(1) != plain.hand(1)
-    with pytest.raises(zhipai.InvalidValueError, match="already"):
-        s.apply_tribute([1, 2, 3, 4, 5])
+    assert hand(s, 0) != hand(plain, 0) or hand(s, 1) != hand(plain, 1)
     with pytest.raises(zhipai.InvalidValueError, match="permutation"):
         game.new_deal(seed=2, previous_places=[1, 1, 3, 4, 5])
     with pytest.raises(zhipai.InvalidOptionError, match="tribute"):
-        bh.Game().new_deal(seed=2, previous_places=[1, 2, 3, 4, 5])
+        GAME.new_deal(seed=2, previous_places=[1, 2, 3, 4, 5])
     other = game.new_deal(seed=2, previous_places=[5, 4, 3, 2, 1])
-    assert other.tribute == [5, 4, 3, 2, 1] and other.hand(4) != s.hand(4)
+    assert other.observation(3)["tribute"] == [5, 4, 3, 2, 1] and hand(other, 4) != hand(s, 4)
+
+
+@pytest.mark.xfail(strict=True, reason="API gap: 进贡 on given hands (formerly "
+                   "BaohuangState.from_hands(...).apply_tribute(places)); new_deal refuses "
+                   "previous_places with hands")
+def test_tribute_on_given_hands():
+    game = zhipai.Game(zhipai.rules("baohuang", tribute_between_deals="on"))
+    plain = GAME.new_deal(seed=2)
+    hands = [hand(plain, p) for p in range(5)]
+    s = game.new_deal(hands=hands, dealer=plain.current_player(), previous_places=[1, 2, 3, 4, 5])
+    assert s.observation(0)["tribute"] == [1, 2, 3, 4, 5]
 
 
 def test_simulate_plays_the_tribute_and_the_step_api_reproduces_it():
@@ -215,15 +240,15 @@ def test_simulate_plays_the_tribute_and_the_step_api_reproduces_it():
 
 
 def test_move_words_in_any_letter_case():
-    s = bh.Game().new_deal(seed=1)
-    words = {a.split()[0] for a in s.legal_actions()}
+    s = GAME.new_deal(seed=1)
+    words = {m.split()[0] for m in s.legal_moves()}
     assert "abdicate" in words
-    s.apply_action("ABDICATE")
-    assert "decline" in s.legal_actions()  # the grab window after a 让位
-    s.apply_action("Decline")
+    s.apply("ABDICATE")
+    assert "decline" in s.legal_moves()  # the grab window after a 让位
+    s.apply("Decline")
     g = zhipai.Game("baohuang").new_deal(1, 0)
-    g.apply("Abdicate")
-    assert "decline" in g.legal_moves()
+    g.apply_action(g.string_to_action("Abdicate"))
+    assert "decline" in g.legal_moves() and g.string_to_action("DECLINE") in g.legal_actions()
     g.apply("DECLINE")
     with pytest.raises(zhipai.ZhipaiError, match="GRAB"):
         g.apply("GRAB NOW")
@@ -232,21 +257,22 @@ def test_move_words_in_any_letter_case():
 def test_168_cards_with_the_scepter_dealt_last():
     r = zhipai.rules("baohuang", deck=168, extra_card_to="scepter_last")
     for i in range(40):
-        s = bh.Game(r).new_deal(seed=11, index=i)
-        sizes = sorted(len(zhipai.cards(s.hand(p))) for p in range(5))
+        s = zhipai.Game(r).new_deal(seed=11, index=i)
+        sizes = sorted(len(zhipai.cards(hand(s, p))) for p in range(5))
         assert sizes == [33, 33, 34, 34, 34], (i, sizes)
         holder = s.current_player()
-        bh.Game(r).from_hands([s.hand(p) for p in range(5)], scepter=holder)
+        t = zhipai.Game(r).new_deal(hands=[hand(s, p) for p in range(5)], dealer=holder)
+        assert t.legal_moves() == s.legal_moves()
 
 
 def test_from_hands_rejects_an_empty_hand():
-    s = bh.Game().new_deal(seed=6)
-    hands = [s.hand(p) for p in range(5)]
+    s = GAME.new_deal(seed=6)
+    hands = [hand(s, p) for p in range(5)]
     hands[0] = hands[0] + " " + hands[1]
     hands[1] = ""
     holder = 0 if "BJ" in hands[0] else next(p for p in range(5) if "BJ" in hands[p])
     with pytest.raises(zhipai.InvalidValueError, match=r"seat [01] (86|0) cards"):
-        bh.Game().from_hands(hands, scepter=holder)
+        GAME.new_deal(hands=hands, dealer=holder)
 
 
 def _deal_with_guard(rules):
@@ -262,11 +288,13 @@ def _deal_with_guard(rules):
         hands[0].append(c)
     for c in deck:
         min(hands[1:], key=len).append(c)
-    state = bh.Game(rules).from_hands([" ".join(h) for h in hands], scepter=0)
-    state.apply_action("ascend 9C")
-    assert state.phase == "guard_choice" and state.guard == 1
-    state.apply_action("secret_guard")
-    state.apply_action("BJ")  # the emperor leads his scepter BJ
+    state = zhipai.Game(rules).new_deal(hands=[" ".join(h) for h in hands], dealer=0)
+    state.apply("ascend 9C")
+    # The guard (the holder of the other 9C) knows himself; the emperor does not (§C.3).
+    assert state.phase == "guard_choice" and state.observation(1)["guard"] == 1
+    assert state.observation(0)["guard"] is None and state.observation(0)["phase"] == "hidden_choice"
+    state.apply("secret_guard")
+    state.apply("BJ")  # the emperor leads his scepter BJ
     return state
 
 
@@ -274,38 +302,46 @@ def test_guard_card_rank_option():
     """guard_card_rank=above_big_joker: the guard's 9C alone beats a BJ; by face it does not."""
     above = _deal_with_guard(zhipai.rules("baohuang", guard_card_rank="above_big_joker"))
     assert above.current_player() == 1
-    assert "9C" in above.legal_actions()
-    assert above.action_error("9C") is None
+    assert "9C" in above.legal_moves()
+    assert above.why_illegal("9C") is None
     face = _deal_with_guard(zhipai.rules("baohuang"))
-    assert "9C" not in face.legal_actions()
-    assert face.action_error("9C") is not None
-    above.apply_action("9C")
-    assert above.guard_revealed  # playing the 登基 card reveals the guard (§C.3.6 [I])
+    assert "9C" not in face.legal_moves()
+    assert face.why_illegal("9C") is not None
+    assert all(above.observation(q)["guard"] is None for q in (0, 2, 3, 4))
+    above.apply("9C")
+    # Playing the 登基 card reveals the guard to everyone (§C.3.6 [I]).
+    assert all(above.observation(q)["guard"] == 1 for q in range(5))
 
 
 def test_from_hands_refuses_hand_sizes_a_deal_cannot_give():
     # §C.1: 216 cards dealt round the table give hands of 43 or 44; a 54/33 split is refused.
-    game = bh.Game()
-    hands = [game.new_deal(seed=3).hand(p).split() for p in range(5)]
+    hands = [hand(GAME.new_deal(seed=3), p).split() for p in range(5)]
     hands[1] += hands[2][:10]
     hands[2] = hands[2][10:]
     with pytest.raises(zhipai.InvalidValueError, match="54 cards"):
-        game.from_hands([" ".join(h) for h in hands], 1)
+        GAME.new_deal(hands=[" ".join(h) for h in hands], dealer=1)
+
+
+def _suitless(play: str) -> str:
+    return " ".join(sorted(c if c in ("SJ", "BJ") else c[:-1] for c in play.split()))
 
 
 def test_the_play_to_beat_text_feeds_back_into_move_generation():
-    # State.play_to_beat is suitless ("BJ 9 9"); the mechanics take it as the previous play.
-    s = bh.Game().new_deal(seed=4)
+    # The observation's play_to_beat is suitless ("BJ 9 9"); the mechanics take it as the previous play.
+    s = GAME.new_deal(seed=4)
     while s.phase != "play":
-        s.apply_action(s.legal_actions()[-1])
-    s.apply_action(s.legal_actions()[0])  # the emperor's lead
-    prev = s.play_to_beat
+        s.apply(s.legal_moves()[-1])
+    s.apply(s.legal_moves()[0])  # the emperor's lead
+    o = s.observation(s.current_player())
+    prev = o["play_to_beat"]
     assert prev is not None and all(t in ("SJ", "BJ", "G") or not t[-1] in "SHDC" for t in prev.split())
-    hand = s.hand(s.current_player())
-    plays = bh.legal_plays(hand, prev)
-    assert [a for a in s.legal_actions() if a not in ("pass", "yield", "jiefeng")] == plays
-    assert bh.count_plays(hand, prev) == len(plays)
-    assert all(bh.beats(p, prev) for p in plays)
+    plays = bh.legal_plays(o["hand"], prev)
+    # The state lists each play up to suits once, plus the same play with the 登基 card (§C.2).
+    listed = [m for m in s.legal_moves() if m not in ("pass", "yield", "jiefeng")]
+    once = list(dict.fromkeys(_suitless(m) for m in listed))
+    assert once == [_suitless(p) for p in plays]
+    assert bh.count_plays(o["hand"], prev) == len(plays)
+    assert all(bh.beats(p, prev) for p in plays + listed)
     assert bh.beats("BJ 9H 9D", "SJ 8 8") and not bh.beats("9 9", "BJ BJ")
     with pytest.raises(zhipai.IllegalPlayError, match="two ranks"):
         bh.beats("9S", "8 9")

@@ -11,7 +11,8 @@ import pytest
 import zhipai
 from zhipai import _core
 from zhipai.cli import main
-from zhipai.shengji import Deal
+
+Deal = zhipai.GameState
 
 POINTS = {"5": 5, "10": 10, "K": 10}
 RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
@@ -22,17 +23,30 @@ def points(cards: str) -> int:
     return sum(POINTS.get(c.rank, 0) for c in zhipai.cards(cards))
 
 
+def hand(d: Deal, seat: int) -> str:
+    return d.observation(seat)["hand"]
+
+
+def dealer(d: Deal) -> int:
+    return d.observation(0)["dealer"]
+
+
+def random_moves(d: Deal, n: int) -> None:
+    for _ in range(n):
+        d.apply_builtin("random")
+
+
 def _deal_hand(seed: int) -> str:
     """Seat 1's 25 cards from a random 2-deck deal."""
-    d = Deal(zhipai.rules("tractor"), "2", 0, seed)
+    d = zhipai.Game("tractor").new_deal(level="2", dealer=0, seed=seed)
     while d.phase == "dealing":
         d.apply("pass")
-    return d.hand(1)
+    return hand(d, 1)
 
 
 def burying(seed: int = 5, dealer: int = 0) -> Deal:
     """A 2-deck deal at level 5, dealer fixed, nobody declaring (no-trump), before the burial."""
-    d = Deal(zhipai.rules("tractor"), "5", dealer, seed)
+    d = zhipai.Game("tractor").new_deal(level="5", dealer=dealer, seed=seed)
     while d.phase == "dealing":
         d.apply("pass")
     return d
@@ -40,7 +54,7 @@ def burying(seed: int = 5, dealer: int = 0) -> Deal:
 
 def top_points_burial(d: Deal) -> str:
     """The dealer's 8 cards with the most points (a burial the test knows the points of)."""
-    cards = sorted(zhipai.cards(d.hand(d.dealer)), key=lambda c: -POINTS.get(c.rank, 0))
+    cards = sorted(zhipai.cards(hand(d, dealer(d))), key=lambda c: -POINTS.get(c.rank, 0))
     return " ".join(str(c) for c in cards[:8])
 
 
@@ -82,7 +96,7 @@ def test_games_without_a_declaration_refuse_level_and_trump() -> None:
 def test_the_dealer_knows_its_kitty_and_others_see_it_uniformly() -> None:
     d = burying()
     burial = top_points_burial(d)
-    d.apply("bury", burial)
+    d.apply(f"bury {burial}")
     k = points(burial)
     # The dealer buried it: the kitty's points are the same in every sample and candidate.
     ev = zhipai.evaluate_position(d, 0, samples=30, seed=1, limit=3, threads=1)
@@ -94,7 +108,7 @@ def test_the_dealer_knows_its_kitty_and_others_see_it_uniformly() -> None:
     ev = zhipai.evaluate_position(d, 1, samples=4000, seed=1)
     assert ev.candidates == ["policy"]  # seat 1 is not to move
     kp = ev.outcomes(0)["kitty_points"]
-    expected = 8 / 83 * (200 - points(d.hand(1)))
+    expected = 8 / 83 * (200 - points(hand(d, 1)))
     se = kp.std() / math.sqrt(len(kp))
     assert abs(kp.mean() - expected) < 4 * se, (kp.mean(), expected, se)
     assert kp.std() > 0
@@ -103,22 +117,20 @@ def test_the_dealer_knows_its_kitty_and_others_see_it_uniformly() -> None:
 def test_view_keeps_hand_played_cards_and_voids() -> None:
     d = burying(seed=8)
     burial = top_points_burial(d)
-    d.apply("bury", burial)
-    for _ in range(30):
-        kind, cards = d.random_move()
-        d.apply(kind, cards)
+    d.apply(f"bury {burial}")
+    random_moves(d, 30)
     seat = (d.current_player() + 1) % 4
     view = zhipai.position_view(d, seat)
-    assert view["fixed"][seat] == d.hand(seat)
-    assert view["holding"] == [len(zhipai.cards(d.hand(p))) for p in range(4)]
-    dealer_view = zhipai.position_view(d, d.dealer)
+    assert view["fixed"][seat] == hand(d, seat)
+    assert view["holding"] == [len(zhipai.cards(hand(d, p))) for p in range(4)]
+    dealer_view = zhipai.position_view(d, dealer(d))
     assert sorted(str(c) for c in zhipai.cards(dealer_view["known_kitty"])) == sorted(burial.split())
-    if seat != d.dealer:
+    if seat != dealer(d):
         assert view["known_kitty"] == ""
     gone = zhipai.cards(view["gone"])
     assert len(gone) + sum(view["holding"]) + view["kitty"] == 108
-    for hands, kitty in _core._position_samples(d._s, seat, 50, 3):
-        assert hands[seat] == d.hand(seat)
+    for hands, kitty in _core._position_samples(d, seat, 50, 3):
+        assert hands[seat] == hand(d, seat)
         for p in range(4):
             got = zhipai.cards(hands[p])
             assert len(got) == view["holding"][p]
@@ -131,10 +143,8 @@ def test_view_keeps_hand_played_cards_and_voids() -> None:
 
 def test_default_candidates_are_the_legal_plays_and_results_are_reproducible() -> None:
     d = burying(seed=2)
-    d.apply("bury", top_points_burial(d))
-    for _ in range(6):
-        kind, cards = d.random_move()
-        d.apply(kind, cards)
+    d.apply(f"bury {top_points_burial(d)}")
+    random_moves(d, 6)
     seat = d.current_player()
     ev1 = zhipai.evaluate_position(d, seat, samples=40, seed=9, threads=1, limit=5)
     ev2 = zhipai.evaluate_position(d, seat, samples=40, seed=9, threads=2, limit=5)
@@ -143,10 +153,10 @@ def test_default_candidates_are_the_legal_plays_and_results_are_reproducible() -
         for col in ev1.columns:
             assert np.array_equal(ev1.outcomes(c)[col], ev2.outcomes(c)[col])
     for label in ev1.candidates:  # every default candidate is a legal play now
-        d.clone().apply("play", label)
+        d.clone().apply(f"play {label}")
     # seat_return: the seat's team's gain in levels, the sign of its side.
     out = ev1.outcomes(0)
-    attacker = (seat - d.dealer) % 2 == 1
+    attacker = (seat - dealer(d)) % 2 == 1
     sign = np.where(out["side"] == 1, 1, -1) * (1 if attacker else -1)
     assert np.array_equal(out["seat_return"], sign * out["levels"])
     rows = ev1.compare("seat_return", against="best")
@@ -157,7 +167,7 @@ def test_default_candidates_are_the_legal_plays_and_results_are_reproducible() -
 def test_extra_knowledge_is_kept() -> None:
     d = burying(seed=4)
     burial = top_points_burial(d)
-    d.apply("bury", burial)
+    d.apply(f"bury {burial}")
     # Seat 1 is told what the kitty holds (say the dealer showed it): its points no longer vary.
     ev = zhipai.evaluate_position(d, 1, samples=40, seed=2, known={"kitty": burial, "voids": {2: "C"}})
     assert (ev.outcomes(0)["kitty_points"] == points(burial)).all()
@@ -170,8 +180,8 @@ def test_extra_knowledge_is_kept() -> None:
         zhipai.evaluate_position(d, 1, samples=5, known={"nope": 1})
 
 
-def test_positions_of_the_policy_game_state() -> None:
-    # zhipai.Game(...).new_deal(...) (the Python-policy state) is accepted as well.
+def test_positions_of_a_simulated_deal() -> None:
+    # Deal ``index`` of a simulate run (no level/dealer given) is a position as well.
     state = zhipai.Game("tractor").new_deal(seed=3)
     while not state.legal_moves()[0].startswith("play"):
         state.apply_builtin("random")  # declarations and the burial
@@ -187,8 +197,8 @@ def test_position_errors() -> None:
         zhipai.evaluate_position(d, 2, candidates=["AS"], samples=5)
     with pytest.raises(zhipai.IllegalPlayError, match="burial"):
         zhipai.evaluate_position(d, 0, candidates=["AS"], samples=5)  # a burial is 8 cards
-    d.apply("bury", top_points_burial(d))
-    held = set(str(c) for c in zhipai.cards(d.hand(0)))
+    d.apply(f"bury {top_points_burial(d)}")
+    held = set(str(c) for c in zhipai.cards(hand(d, 0)))
     missing = next(f"{r}{s}" for r in "A K Q J".split() for s in "SHDC" if f"{r}{s}" not in held)
     with pytest.raises(zhipai.IllegalPlayError, match=missing):
         zhipai.evaluate_position(d, 0, candidates=[missing], samples=5)
@@ -198,9 +208,9 @@ def test_position_errors() -> None:
         zhipai.evaluate_position(d, 0, samples=5, limit=0)
     with pytest.raises(zhipai.InvalidValueError, match="deal"):
         zhipai.evaluate_position("not a deal", 0, samples=5)
-    with pytest.raises(zhipai.InvalidValueError, match="GongzhuGameState"):
+    with pytest.raises(zhipai.InvalidValueError, match="GameState of gongzhu"):
         zhipai.evaluate_position(zhipai.Game("gongzhu").new_deal(seed=1), 0, samples=5)
-    fresh = Deal(zhipai.rules("tractor"), "2", None, 1)
+    fresh = zhipai.Game("tractor").new_deal(level="2", seed=1)
     with pytest.raises(zhipai.InvalidValueError, match="dealing"):
         zhipai.evaluate_position(fresh, 0, samples=5)
 
@@ -213,10 +223,10 @@ def test_cli_known_declaration_and_position(tmp_path, capsys) -> None:  # type: 
     assert main(["evaluate", "tractor", "--hand", _deal_hand(1), "--trump", "Q", "-n", "5", "-q"]) == 2
     assert "Q" in capsys.readouterr().err
     d = burying(seed=6)
-    d.apply("bury", top_points_burial(d))
+    d.apply(f"bury {top_points_burial(d)}")
     path = tmp_path / "deal.json"
     path.write_text(d.to_json())
-    assert json.loads(path.read_text())["game"] == "shengji"
+    assert json.loads(path.read_text())["preset"] == "tractor"
     code = main(["evaluate", "tractor", "--position", str(path), "--seat", "0", "-n", "10", "-q", "-t", "1"])
     assert code == 0
     out = capsys.readouterr().out
@@ -225,7 +235,7 @@ def test_cli_known_declaration_and_position(tmp_path, capsys) -> None:  # type: 
 
 def _position_file(tmp_path) -> str:  # type: ignore[no-untyped-def]
     d = burying(seed=6)
-    d.apply("bury", top_points_burial(d))
+    d.apply(f"bury {top_points_burial(d)}")
     path = tmp_path / "deal.json"
     path.write_text(d.to_json())
     return str(path)
@@ -297,3 +307,31 @@ def test_the_joker_only_level_nt_needs_after_a_no_trump_level() -> None:
         zhipai.evaluate("tractor", 1, _deal_hand(1), level="NT", samples=5, progress=False)
     with pytest.raises(zhipai.InvalidValueError, match="NT"):
         zhipai.evaluate(nt, 1, _deal_hand(1), level="Z", samples=5, progress=False)
+
+
+def test_positions_of_a_match_hand_and_of_its_replayed_record() -> None:
+    m = zhipai.shengji.Match(zhipai.rules("tractor"), seed=3)
+    d = m.next_deal()
+    while d.phase != "play":
+        d.apply_builtin("random")
+    seat = d.current_player()
+    ev = zhipai.evaluate_position(d, seat, samples=10, seed=1, limit=2, threads=1)
+    again = zhipai.evaluate_position(zhipai.Game.from_json(d.to_json()), seat, samples=10, seed=1, limit=2, threads=1)
+    assert ev.candidates == again.candidates and 1 <= len(ev.candidates) <= 2
+    for c in range(len(ev.candidates)):
+        for col in ev.columns:
+            assert np.array_equal(ev.outcomes(c)[col], again.outcomes(c)[col])
+
+
+def test_positions_refuse_a_half_built_move_and_a_finished_deal() -> None:
+    d = burying(seed=5)
+    d.apply_action(d.legal_actions()[0])  # one card of the burial, built card by card
+    with pytest.raises(zhipai.InvalidValueError, match="half-built"):
+        zhipai.evaluate_position(d, 0, samples=5)
+    while not d.is_terminal():
+        if d.pending_cards:
+            d.apply_action(d.legal_actions()[0])
+        else:
+            d.apply_builtin("random")
+    with pytest.raises(zhipai.InvalidValueError, match="over"):
+        zhipai.evaluate_position(d, 0, samples=5)

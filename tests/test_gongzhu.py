@@ -77,27 +77,32 @@ def test_error_paths() -> None:
     with pytest.raises(zhipai.InvalidOptionError, match="banana"):
         gz.score(["QS", "", "", ""], normalize="banana")
     with pytest.raises(zhipai.InvalidOptionError, match="decks"):
-        gz.Game(decks=3)
+        zhipai.Game(zhipai.rules("gongzhu", decks=3))
     with pytest.raises(zhipai.InvalidValueError, match="lead"):
         gz.legal_plays("5S 6S", "5S 6S", decks=2)
     with pytest.raises(zhipai.InvalidValueError, match="plays"):
         gz.trick_winner([])
     with pytest.raises(zhipai.InvalidValueError, match="rules"):
         gz.trick_winner(["5S"], rules=zhipai.rules("tractor"))
+    game = zhipai.Game("gongzhu")
     with pytest.raises(zhipai.InvalidValueError, match="hand"):
-        gz.Game(hands=["2S", "3S", "4S", "5S"])
+        game.new_deal(hands=["2S", "3S", "4S", "5S"])
     with pytest.raises(zhipai.InvalidValueError, match="seat"):
-        gz.Game().hand(4)
+        game.new_deal().observation(4)
     with pytest.raises(zhipai.InvalidValueError, match="action"):
-        gz.Game().apply_action(10**6)
-    g = gz.Game(seed=5)
+        game.new_deal().apply_action(10**6)
+    g = game.new_deal(seed=5)
     with pytest.raises(zhipai.IllegalPlayError):
-        g.apply("QS QS")
+        g.apply("QS QS")  # one deck: no pairs, and not during the exposure
+    hands = [g.observation(p)["hand"] for p in range(4)]
+    for field, value in (("kitty", "2S"), ("level", "5"), ("trump", "S")):
+        with pytest.raises(zhipai.InvalidValueError, match=field):  # Gongzhu has none of them
+            game.new_deal(hands=hands, **{field: value})
     with pytest.raises(zhipai.InvalidOptionError, match="decks"):
         gz.score(["", "", "", ""], rules=zhipai.rules("gongzhu"), decks=2)
 
 
-def _play_random(g: gz.Game, rng: random.Random) -> int:
+def _play_random(g: zhipai.GameState, rng: random.Random) -> int:
     steps = 0
     while not g.is_terminal():
         actions = g.legal_actions()
@@ -110,55 +115,72 @@ def _play_random(g: gz.Game, rng: random.Random) -> int:
 @pytest.mark.parametrize("decks", [1, 2])
 def test_game_plays_to_the_end(decks: int) -> None:
     rng = random.Random(decks)
+    game = zhipai.Game(zhipai.rules("gongzhu", decks=decks, normalize="exact"))
     for seed in range(5):
-        g = gz.Game(seed=seed, decks=decks, normalize="exact")
-        leader = g.current_player
-        assert "2C" in g.hand(leader).split()
+        g = game.new_deal(seed=seed)
+        leader = g.current_player()
+        assert "2C" in g.observation(leader)["hand"].split()  # §A.8: the ♣2 holder leads
+        assert g.observation(0)["first_leader"] == leader
         copy = g.clone()
         _play_random(g, rng)
         assert copy.phase == "exposure"  # the clone is independent
-        assert g.current_player is None
-        assert sum(g.returns()) == 0
-        taken = " ".join(g.taken(s) for s in range(4)).split()
-        assert len(taken) == 52 * decks
-        assert g.next_deal_leader is not None
-        assert "QS" in g.taken(g.next_deal_leader).split()
+        assert g.current_player() is None
+        assert sum(g.returns()) == 0  # normalize=exact is zero-sum
+        taken = g.observation(0)["taken"]
+        assert len(" ".join(taken).split()) == 52 * decks
+        nxt = g.result()["next_leader"]
+        assert nxt in range(4)
+        assert "QS" in taken[nxt].split()  # §A.8: the pig-taker leads the next deal
+        takers = [s for s in range(4) for c in taken[s].split() if c == "QS"]
+        # The takers columns list the seats that took a ♠Q, lowest seat first (row.rs takers()).
+        assert [g.result()[c] for c in ["pig_taker", "pig_taker_2"][:decks]] == takers
 
 
 def test_game_from_hands_and_direction() -> None:
     deck = [f"{r}{s}" for s in "SHDC" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split()]
     hands = [" ".join(deck[13 * i : 13 * i + 13]) for i in range(4)]
-    g = gz.Game(hands=hands, leader=3, direction="clockwise", exposure_mode="none")
-    assert g.phase == "play" and g.current_player == 3
+    clockwise = zhipai.Game(zhipai.rules("gongzhu", direction="clockwise", exposure_mode="none"))
+    g = clockwise.new_deal(hands=hands, dealer=3)  # seat 3 leads (a later deal of a match)
+    assert g.phase == "play" and g.current_player() == 3
     g.apply("2C")
-    assert g.current_player == 2  # clockwise: seat 3 then seat 2
+    assert g.current_player() == 2  # clockwise: seat 3 then seat 2
     assert g.legal_moves() == ["2D", "3D", "4D", "5D", "6D", "7D", "8D", "9D", "10D", "JD", "QD", "KD", "AD"]
-    g2 = gz.Game(hands=hands, leader=3, exposure_mode="none")
+    anticlockwise = zhipai.Game(zhipai.rules("gongzhu", exposure_mode="none"))
+    g2 = anticlockwise.new_deal(hands=hands, dealer=3)
     g2.apply("2C")
-    assert g2.current_player == 0
+    assert g2.current_player() == 0
+    # Without a dealer it is the first deal of a match: the ♣2 holder (seat 3) must lead it.
+    g3 = anticlockwise.new_deal(hands=hands)
+    assert g3.current_player() == 3 and g3.legal_moves() == ["2C"]
+    assert g.legal_moves() != ["2C"]
 
 
 def test_action_codes() -> None:
-    assert gz.Game.num_actions() == 52 + 52 * 53 // 2 + 9
-    assert gz.Game.action_to_string(0) == "2S"
-    assert gz.Game.string_to_action("2S 2S") == 52
-    assert gz.Game.string_to_action("expose QS") == 52 + 1378
-    assert gz.Game.action_to_string(gz.Game.string_to_action("end exposure")) == "end exposure"
+    g = zhipai.Game("gongzhu").new_deal(seed=1)
+    assert g.num_distinct_actions == 52 + 52 * 53 // 2 + 9
+    assert g.action_to_string(0) == "2S"
+    assert g.string_to_action("2S 2S") == 52
+    assert g.string_to_action("expose QS") == 52 + 1378
+    assert g.action_to_string(g.string_to_action("end exposure")) == "end exposure"
+    # Two cards a <= b: 52 + 52a - a(a-1)/2 + (b - a) (QS = 10, 10C = 39 + 8 = 47).
+    assert g.string_to_action("QS 10C") == 52 + 52 * 10 - 10 * 9 // 2 + 37
+    assert g.legal_actions() == sorted(g.string_to_action(m) for m in g.legal_moves())
 
 
 def test_exposure_phase_moves() -> None:
-    g = gz.Game(seed=3)
-    seat = g.current_player
+    g = zhipai.Game("gongzhu").new_deal(seed=3)
+    seat = g.current_player()
     moves = g.legal_moves()
     assert moves[-1] == "end exposure"
     held = [m for m in moves if m.startswith("expose")]
     for m in held:
-        assert m.split()[1] in g.hand(seat).split()
+        assert m.split()[1] in g.observation(seat)["hand"].split()
     for m in held:
         g.apply(m)
-    assert g.exposed(seat)[0].split() == sorted(
+    assert g.observation(seat)["exposed"][seat].split() == sorted(
         (m.split()[1] for m in held), key=lambda c: zhipai.Card(c).index
     )
+    assert g.observation((seat + 1) % 4)["exposed"][seat] == g.observation(seat)["exposed"][seat]
 
 
 def test_match_accumulates_and_ends() -> None:

@@ -16,45 +16,57 @@ BAD_INTS = [-1, 2**64, None, 1.5, "3", True]
 def test_help_is_clear() -> None:
     text = pydoc.render_doc(gz, renderer=pydoc.plaintext)
     for needle in ["Chase the Pig", "InvalidValueError", "exposure decision", "first play",
-                   "score(", "legal_plays(", "is_legal(", "trick_winner(", "play_match(", "class Game"]:
+                   "score(", "legal_plays(", "is_legal(", "trick_winner(", "play_match(",
+                   'zhipai.Game("gongzhu").new_deal', "Integer actions", "end exposure"]:
         assert needle in text, needle
+    assert "class Game" not in text  # whole deals are the one zhipai.GameState
     for name in gz.__all__:
         assert getattr(gz, name).__doc__, name
-    for name in ["hand", "taken", "exposed", "apply", "apply_action", "legal_moves", "returns", "scores"]:
-        assert getattr(gz.Game, name).__doc__, name
+    for name in ["observation", "apply", "apply_action", "legal_moves", "returns", "result", "result_row"]:
+        assert getattr(zhipai.GameState, name).__doc__, name
+
+
+GAME = zhipai.Game("gongzhu")
+DECK = [f"{r}{s}" for s in "SHDC" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split()]
+HANDS = [" ".join(DECK[13 * i : 13 * i + 13]) for i in range(4)]
 
 
 @pytest.mark.parametrize("seed", BAD_INTS)
 def test_bad_seeds(seed) -> None:
     with pytest.raises(zhipai.InvalidValueError, match="seed"):
-        gz.Game(seed=seed)
+        GAME.new_deal(seed=seed)
+    with pytest.raises(zhipai.InvalidValueError, match="seed"):
+        GAME.new_deal(hands=HANDS, seed=seed)
     with pytest.raises(zhipai.InvalidValueError, match="seed"):
         gz.play_match(2, seed=seed)
 
 
 def test_seed_range_ends_are_accepted() -> None:
-    assert gz.Game(seed=0).phase == "exposure"
-    assert gz.Game(seed=2**64 - 1).phase == "exposure"
+    assert GAME.new_deal(seed=0).phase == "exposure"
+    assert GAME.new_deal(seed=2**64 - 1).phase == "exposure"
+    assert GAME.new_deal(seed=2**64 - 1, index=2**64 - 1).phase == "exposure"
 
 
 @pytest.mark.parametrize("seat", [-1, 4, 2**64, None, 1.0, "0", True])
 def test_bad_seats(seat) -> None:
-    g = gz.Game(seed=1)
-    for f in (g.hand, g.taken, g.exposed):
+    g = GAME.new_deal(seed=1)
+    with pytest.raises(zhipai.InvalidValueError, match="seat"):
+        g.observation(seat)
+    if seat is not None:  # history(None) is every move
         with pytest.raises(zhipai.InvalidValueError, match="seat"):
-            f(seat)
-    if seat is not None:  # leader=None is the first deal of a match
-        with pytest.raises(zhipai.InvalidValueError, match="leader"):
-            gz.Game(leader=seat)
+            g.history(seat)
+    if seat is not None:  # dealer=None is the first deal of a match
+        with pytest.raises(zhipai.InvalidValueError, match="dealer"):
+            GAME.new_deal(hands=HANDS, dealer=seat)
 
 
 @pytest.mark.parametrize("value", [-1, 2**64, None, 2.0, "7"])
 def test_bad_actions_and_counts(value) -> None:
-    g = gz.Game(seed=1)
+    g = GAME.new_deal(seed=1)
     with pytest.raises(zhipai.InvalidValueError, match="action"):
         g.apply_action(value)
     with pytest.raises(zhipai.InvalidValueError, match="action"):
-        gz.Game.action_to_string(value)
+        g.action_to_string(value)
     with pytest.raises(zhipai.InvalidValueError, match="deals"):
         gz.play_match(value)
 
@@ -79,7 +91,7 @@ def test_bad_structures_and_flags() -> None:
     with pytest.raises(zhipai.InvalidValueError, match="plays"):
         gz.trick_winner(None)
     with pytest.raises(zhipai.InvalidValueError, match="hands"):
-        gz.Game(hands="2S 3S")
+        GAME.new_deal(hands="2S 3S")
     with pytest.raises(zhipai.InvalidValueError, match="first_trick_of_match"):
         gz.legal_plays("2C 3C", first_trick_of_match="yes")
     with pytest.raises(zhipai.InvalidValueError, match="suits_led_before"):
@@ -87,9 +99,9 @@ def test_bad_structures_and_flags() -> None:
     with pytest.raises(zhipai.InvalidValueError, match="suit X"):
         gz.legal_plays("2C 3C", "5C", suits_led_before=["X"])
     with pytest.raises(zhipai.InvalidValueError, match="move"):
-        gz.Game(seed=1).apply(None)
-    with pytest.raises(zhipai.InvalidValueError, match="move"):
-        gz.Game.string_to_action(3)
+        GAME.new_deal(seed=1).apply(None)
+    with pytest.raises(zhipai.InvalidValueError, match="action 3"):
+        GAME.new_deal(seed=1).string_to_action(3)
     with pytest.raises(zhipai.InvalidValueError, match="policy"):
         gz.play_match(2, policy="clever")
     with pytest.raises(zhipai.InvalidValueError, match="rules"):
@@ -101,8 +113,9 @@ def test_bad_structures_and_flags() -> None:
 def test_good_inputs_of_other_accepted_types() -> None:
     import numpy as np
 
-    g = gz.Game(seed=np.uint64(5), leader=np.int64(2))
-    assert g.current_player == 2
-    assert g.hand(np.int32(0))
+    g = GAME.new_deal(hands=HANDS, dealer=np.int64(2), seed=np.uint64(5))
+    assert g.current_player() == 2
+    assert g.observation(np.int32(0))["hand"] == HANDS[0]
+    assert g.action_to_string(np.int16(0)) == "2S"
     # Card lists as lists of strings or of Card.
     assert gz.legal_plays(["QS", zhipai.Card("3S")], "5S") == ["3S", "QS"]

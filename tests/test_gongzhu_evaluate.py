@@ -47,8 +47,8 @@ def test_first_play_candidates() -> None:
 
 
 def test_two_decks_and_partnership() -> None:
-    deal = zhipai.gongzhu.Game(seed=3, decks=2)
-    hand = deal.hand(0)
+    deal = zhipai.Game(zhipai.rules("gongzhu", decks=2)).new_deal(seed=3)
+    hand = deal.observation(0)["hand"]
     r = zhipai.evaluate(zhipai.rules("gongzhu", decks=2, partnership=True), 0, hand, samples=50,
                         candidates=[None, ""], seed=2, progress=False)
     assert "pig_taker_2" in r.columns

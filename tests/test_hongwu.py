@@ -271,9 +271,12 @@ def test_red5_penalty_option_must_be_a_multiple_of_5(value):
 
 def test_red5_penalty_keeps_simulated_scores_multiples_of_5():
     rules = zhipai.rules("hong_wu", red5_penalty_per_card=15, red5_penalty_scope="any_red5_won_by_xianjia")
-    game = hongwu.Game(rules)
+    game = zhipai.Game(rules)
     for seed in range(15):
-        r = game.new_deal(seed=seed).play_out("random", seed=seed)
+        s = game.new_deal(seed=seed)
+        while not s.is_terminal():
+            s.apply_builtin("random")
+        r = s.result()
         assert r["score"] % 5 == 0 and r["red5_penalty"] in (0, 15, 30)
 
 

@@ -30,32 +30,48 @@ def test_options_visible_in_presets():
     assert dict(zhipai.rules("tractor_jj").options())["random_partners_each_hand"] == "true"
 
 
+STOP = 54  # the action that ends a bid (a pass when empty) or a lead
+
+
+def play_out(d):
+    while not d.is_terminal():
+        d.apply_builtin("random")
+    return d.result()
+
+
 def test_chaodi_phase_in_the_deal():
     r = zhipai.rules("tractor", chaodi=True)
+    game = zhipai.Game(r)
     seen = 0
     for seed in range(20):
-        d = shengji.Deal(r, seed=seed)
+        d = game.new_deal(level="2", seed=seed)
         while not d.is_terminal():
+            moves = d.legal_moves()
             if d.phase == "chaodi":
                 seen += 1
-                bids = d.legal_bids()
+                bids = [m for m in moves if m.startswith("declare ")]
                 assert bids, "a seat is offered only with a legal overcall"
-                acts = d.legal_actions()
-                assert shengji.STOP in acts  # pass
-                assert d.kitty_owner is not None
+                assert moves == ["pass"] + bids
+                assert STOP in d.legal_actions()  # pass
+                # The kitty lies buried by the dealer or an earlier overcaller (its own view).
+                assert sum(d.observation(q)["kitty"] is not None for q in range(4)) == 1
             if d.phase == "dealing":
                 # Declare only singles while dealing, so that pairs are left to overcall.
-                singles = [b for b in d.legal_bids() if len(b.split()) == 1]
-                kind, cards = ("declare", singles[0]) if singles else ("pass", "")
+                singles = [m for m in moves if m.startswith("declare ") and len(m.split()) == 2]
+                d.apply(singles[0] if singles else "pass")
             else:
-                kind, cards = d.random_move()
-            d.apply(kind, cards)
+                d.apply_builtin("random")
         res = d.result()
         assert res["chaodi"] <= res["declarations"]
-        assert res["trick_points"] + res["dealer_team_points"] + res["kitty_points"] == 200
+        o = d.observation(0)
+        dealer = o["dealer"]
+        # Card points: the attackers' tricks, the dealer team's tricks and the kitty make 200.
+        assert res["trick_points"] == o["points_won"][(dealer + 1) % 4] + o["points_won"][(dealer + 3) % 4]
+        dealer_team_points = o["points_won"][dealer] + o["points_won"][(dealer + 2) % 4]
+        assert res["trick_points"] + dealer_team_points + res["kitty_points"] == 200
     assert seen > 0
     # The record replays through the new phase.
-    again = shengji.Deal.from_json(d.to_json())
+    again = zhipai.Game.from_json(d.to_json())
     assert again.result() == d.result()
 
 
@@ -82,19 +98,20 @@ def test_throw_penalty_method():
 def test_structured_penalty_deal_plays_out():
     r = zhipai.rules("tractor", throw_fail_penalty="structured")
     for seed in range(10):
-        res = shengji.Deal(r, seed=seed).play_out()
+        res = play_out(zhipai.Game(r).new_deal(level="2", seed=seed))
         assert res["attacker_points"] == (res["trick_points"] + res["penalty"]
                                           + res["kitty_points"] * res["kitty_multiplier"])
 
 
 def test_joker_only_level_deal():
     r = zhipai.rules("tractor", after_A="no_trump_level")
-    d = shengji.Deal(r, level="NT", dealer=2, seed=4)
-    assert d.phase == "burying" and d.trump == "NT" and d.level == "NT" and d.dealer == 2
-    res = d.play_out()
-    assert res["declarations"] == 0
+    d = zhipai.Game(r).new_deal(level="NT", dealer=2, seed=4)
+    o = d.observation(1)
+    assert d.phase == "burying" and o["trump"] == "NT" and o["level"] == "NT" and o["dealer"] == 2
+    res = play_out(d)
+    assert res["declarations"] == 0 and res["trump"] == 4 and res["level"] == 13  # 13 = joker-only
     with pytest.raises(zhipai.InvalidValueError, match="no_trump_level"):
-        shengji.Deal(zhipai.rules("tractor"), level="NT")
+        zhipai.Game("tractor").new_deal(level="NT")
 
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
@@ -119,9 +136,10 @@ def test_match_with_random_partners():
         d = m.next_deal()
         seatings.add(tuple(m.seating))
         if dealer is not None:
-            assert d.dealer == m.seating.index(dealer)  # the dealer player sits somewhere new
-            assert d.level == before[dealer]  # the hand is played at the dealer's own level
-        d.play_out()
+            o = d.observation(0)
+            assert o["dealer"] == m.seating.index(dealer)  # the dealer player sits somewhere new
+            assert o["level"] == before[dealer]  # the hand is played at the dealer's own level
+        play_out(d)
         m.record(d)
         levels.append(m.levels)
     assert len(seatings) > 3

@@ -118,27 +118,40 @@ def test_extra_file_is_valid_json_lines():
             assert "expect" in json.loads(line)
 
 
+def play_out(d):
+    while not d.is_terminal():
+        d.apply_builtin("random")
+    return d.result()
+
+
 def test_deal_random_play_out_conserves_points():
     for decks in (1, 2, 3):
         r = zhipai.rules("tractor", decks=decks)
         for seed in range(5):
-            res = shengji.Deal(r, seed=seed).play_out()
-            assert res["trick_points"] + res["dealer_team_points"] + res["kitty_points"] == 100 * decks
+            d = zhipai.Game(r).new_deal(level="2", seed=seed)
+            res = play_out(d)
+            o = d.observation(0)
+            dealer, won = o["dealer"], o["points_won"]
+            assert res["dealer"] == dealer
+            dealer_team_points = won[dealer] + won[(dealer + 2) % 4]
+            assert res["trick_points"] == won[(dealer + 1) % 4] + won[(dealer + 3) % 4]
+            assert res["trick_points"] + dealer_team_points + res["kitty_points"] == 100 * decks
             assert res["attacker_points"] == (res["trick_points"] + res["penalty"]
                                               + res["kitty_points"] * res["kitty_multiplier"])
 
 
 def test_deal_card_by_card_and_clone():
-    d = shengji.Deal(zhipai.rules("tractor"), seed=3)
+    d = zhipai.Game("tractor").new_deal(level="2", seed=3)
     steps = 0
     while not d.is_terminal():
         acts = d.legal_actions()
         assert acts, d.phase
-        d.apply_action(acts[-1] if d.phase != "playing" else acts[0])
+        d.apply_action(acts[-1] if d.phase != "play" else acts[0])
         steps += 1
         if steps == 50:
             copy = d.clone()
-            copy.play_out()
+            while not copy.is_terminal():  # the copy may be half-way through a move
+                copy.apply_action(copy.legal_actions()[-1])
             assert copy.is_terminal() and not d.is_terminal()
     assert sum(d.returns()) == 0
     with pytest.raises(zhipai.IllegalPlayError, match="action 0"):
@@ -146,13 +159,16 @@ def test_deal_card_by_card_and_clone():
 
 
 def test_deal_structured_errors():
-    d = shengji.Deal(zhipai.rules("tractor"), dealer=0, seed=1)
+    d = zhipai.Game("tractor").new_deal(dealer=0, seed=1)
     while d.phase == "dealing":
         d.apply("pass")
-    assert d.trump == "NT" and d.dealer == 0
+    o = d.observation(0)
+    assert o["trump"] == "NT" and o["dealer"] == 0  # nobody declared: no-trump (§2)
     with pytest.raises(zhipai.IllegalPlayError, match="exactly 8"):
-        d.apply("bury", "2H")
-    with pytest.raises(zhipai.InvalidValueError, match="move kind"):
+        d.apply("bury 2H")
+    with pytest.raises(zhipai.InvalidValueError, match="invalid move 'jump'"):
         d.apply("jump")
     with pytest.raises(zhipai.InvalidValueError, match="dealer"):
-        shengji.Deal(zhipai.rules("tractor"), dealer=7)
+        zhipai.Game("tractor").new_deal(dealer=7)
+    with pytest.raises(zhipai.InvalidValueError, match="dealer"):
+        zhipai.Game("tractor").new_deal(dealer=4)

@@ -265,13 +265,22 @@ def test_cli_bad_output_fails_before_the_run(tmp_path, flags, text):
 
 
 def test_shengji_state_arguments():
-    d = sj.Deal(R, seed=1)
-    with pytest.raises(zhipai.InvalidValueError, match="player 7"):
-        d.hand(7)
+    d = zhipai.Game(R).new_deal(seed=1)
+    with pytest.raises(zhipai.InvalidValueError, match="seat 7"):
+        d.observation(7)
     with pytest.raises(zhipai.InvalidValueError, match="action 1.5"):
         d.apply_action(1.5)
     with pytest.raises(zhipai.InvalidValueError, match="action -1"):
         d.apply_action(-1)
+    with pytest.raises(zhipai.InvalidValueError, match="action True"):
+        d.apply_action(True)
     with pytest.raises(zhipai.InvalidValueError, match="dealer 4"):
-        sj.Deal(R, dealer=4)
-    assert d.hand(np.int64(0)) == d.hand(0)
+        zhipai.Game(R).new_deal(dealer=4)
+    with pytest.raises(zhipai.InvalidValueError, match="level '1'"):
+        zhipai.Game(R).new_deal(level="1")
+    with pytest.raises(zhipai.InvalidValueError, match="trump 'X'"):
+        zhipai.Game(R).new_deal(level="2", trump="X")
+    with pytest.raises(zhipai.InvalidValueError, match="index -1"):
+        zhipai.Game(R).new_deal(level="2", index=-1)
+    assert d.observation(np.int64(0)) == d.observation(0)
+    assert d.legal_moves(np.int64(2)) == d.legal_moves()[:2]
