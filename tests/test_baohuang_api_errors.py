@@ -60,7 +60,6 @@ BAD = [
     ("new_deal seed 2**64", lambda: GAME.new_deal(seed=2**64), str(2**64)),
     ("new_deal index -1", lambda: GAME.new_deal(index=-1), "index -1"),
     ("new_deal seed float", lambda: GAME.new_deal(seed=1.5), "seed 1.5"),
-    ("new_deal seed None", lambda: GAME.new_deal(seed=None), "seed None"),
     ("Game rules int", lambda: zhipai.Game(5), "rules 5"),
     ("previous_places for another game",
      lambda: zhipai.Game(zhipai.rules("tractor")).new_deal(previous_places=[1, 2, 3, 4, 5]), "previous_places"),
@@ -188,3 +187,15 @@ def test_bad_ascend_card_is_quoted_as_given_and_rules_repr_shows_overrides() -> 
     assert repr(zhipai.rules("baohuang")) == "Rules('baohuang')"
     # Move generation names what the hand lacks.
     assert "BJ ×3 (holds 2)" in bh.play_reason("BJ BJ 3S", "BJ BJ BJ")
+
+
+def test_new_deal_seed_none_draws_a_fresh_seed_recorded_in_the_record():
+    """``seed=None`` means a fresh random seed everywhere in zhipai, recorded so the deal can be
+    rebuilt (never seed 0)."""
+    import json
+
+    a, b = GAME.new_deal(seed=None), GAME.new_deal(seed=None)
+    seeds = [json.loads(s.to_json())["origin"]["seed"] for s in (a, b)]
+    assert seeds[0] != seeds[1] and 0 not in seeds
+    again = zhipai.Game.from_json(a.to_json())
+    assert again.observation(0)["hand"] == a.observation(0)["hand"]

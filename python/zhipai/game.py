@@ -81,6 +81,7 @@ action, seed, limit or card list, naming the value; long values are cut to 80 ch
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Sequence
 
 from zhipai import _core
@@ -118,7 +119,7 @@ class Game:
 
     def new_deal(
         self,
-        seed: int = 0,
+        seed: int | None = 0,
         index: int = 0,
         *,
         hands: Sequence[str] | None = None,
@@ -141,11 +142,17 @@ class Game:
         ``previous_places`` (Baohuang with ``tribute_between_deals="on"``): the places (1 = 大客
         … 5 = 大拉) per seat the 进贡 is made from (default: seat order, as ``simulate``).
 
+        ``seed=None`` draws a fresh seed (recorded in the deal's ``to_json`` origin), as
+        everywhere in zhipai.
+
         Raises:
             InvalidValueError: a bad seed, index, seat or card list; cards that are not exactly
-                the game's pack. InvalidCardError: a card that cannot be read.
-            InvalidOptionError: a field the game cannot take.
+                the game's pack; a field the game cannot take (named).
+            InvalidCardError: a card that cannot be read.
+            InvalidOptionError: ``previous_places`` for a game without 进贡.
         """
+        if seed is None:
+            seed = secrets.randbits(64)
         if hands is None and kitty is None and level is None and trump is None and dealer is None:
             return GameState._new(self.rules, seed, index, previous_places)
         if previous_places is not None:

@@ -49,6 +49,8 @@ pub trait AnyState: Debug + Send + Sync {
     fn observation(&self, seat: usize) -> Result<Observation>;
     fn history_len(&self) -> usize;
     fn history_entry(&self, i: usize) -> HistoryEntry;
+    /// The deal being played: 0, or `n` after the `n`-th redeal (Baohuang 黄局).
+    fn deal_number(&self) -> u32;
     fn result_row(&self, row: &mut [i32]) -> Result<()>;
 
     fn observation_layout(&self) -> Vec<TensorField>;
@@ -155,6 +157,9 @@ impl<S: GameState> AnyState for S {
     }
     fn history_entry(&self, i: usize) -> HistoryEntry {
         GameState::history_entry(self, i)
+    }
+    fn deal_number(&self) -> u32 {
+        GameState::deal_number(self)
     }
     fn result_row(&self, row: &mut [i32]) -> Result<()> {
         GameState::result_row(self, row)

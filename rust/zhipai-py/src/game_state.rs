@@ -11,6 +11,7 @@ use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use zhipai_core::game::{quoted, DealSetup, Value};
 use zhipai_core::policy::Policy;
 use zhipai_core::record::{columns, Origin, TrackedDeal};
+use zhipai_core::search::Player;
 use zhipai_core::{Multiset, ZhipaiError};
 
 /// Longest move text `apply` reads: a legal move is far shorter (a 3-deck throw or burial is
@@ -56,28 +57,28 @@ impl PyGameState {
     /// `seat`'s view of the current deal's history: `(mover, text)` tuples.
     fn history_view<'py>(&mut self, py: Python<'py>, seat: usize) -> PyResult<Bound<'py, PyList>> {
         let s = &self.deal.state;
-        let n = s.history_len();
+        let (n, current) = (s.history_len(), s.deal_number());
         if self.views.len() <= seat {
             self.views.resize_with(seat + 1, || None);
         }
-        let (list, mut done, mut deal) = match self.views[seat].take() {
-            Some(View { list, done, deal }) => (list.into_bound(py), done, deal),
-            None => (PyList::empty(py), 0, 0),
+        let view = self.views[seat].take().filter(|v| v.deal == current);
+        // A redeal (Baohuang 黄局) starts a new visible history: rebuild from its first move.
+        let (list, mut done) = match view {
+            Some(View { list, done, .. }) => (list.into_bound(py), done),
+            None => (
+                PyList::empty(py),
+                (0..n).find(|&i| s.history_entry(i).deal == current).unwrap_or(n),
+            ),
         };
         while done < n {
             let e = s.history_entry(done);
-            if e.deal != deal {
-                // A redeal (Baohuang 黄局) starts a new visible history.
-                list.call_method0("clear")?;
-                deal = e.deal;
-            }
             if let Some(text) = e.seen_by(seat) {
                 list.append((e.seat, text))?;
             }
             done += 1;
         }
         let copy = list.get_slice(0, list.len());
-        self.views[seat] = Some(View { list: list.unbind(), done, deal });
+        self.views[seat] = Some(View { list: list.unbind(), done, deal: current });
         Ok(copy)
     }
 
@@ -137,7 +138,12 @@ impl PyGameState {
             kitty: opt_cards("kitty", kitty)?,
             level: opt_level(level)?,
             trump: opt_trump(trump)?,
-            dealer: if dealer.is_none() { None } else { Some(int_in("dealer", dealer, 0, 4)?) },
+            dealer: if dealer.is_none() {
+                None
+            } else {
+                let last = zhipai_core::arena::num_players(&rules.0) as i128 - 1;
+                Some(int_in("dealer", dealer, 0, last)?)
+            },
             seed: seed(seed_value)?,
             stream: int_in("index", index, 0, u64::MAX as i128)?,
             ..DealSetup::default()
@@ -219,16 +225,18 @@ impl PyGameState {
         guard(|| self.deal.state.apply_move(&text).map_err(move_error))
     }
 
-    /// The move built-in ``policy`` would make now (drawn from the deal's generator).
+    /// The move ``policy`` would make now, not applied: a built-in policy draws from the deal's
+    /// generator (which advances, as in ``simulate``; the record keeps it), a search player
+    /// (``"pimc(...)"``, ``"ismcts(...)"``) from the deal's search generator.
     fn builtin_move(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
-        let p = policy_arg(policy)?;
-        guard(|| self.deal.state.builtin_move(p))
+        let p = player_arg(policy)?;
+        guard(|| self.deal.player_move(&p))
     }
 
-    /// Apply the built-in ``policy``'s move as ``simulate`` does; returns its text.
+    /// Apply ``policy``'s move as ``simulate`` does; returns its text.
     fn apply_builtin(&mut self, policy: &Bound<'_, PyAny>) -> PyResult<String> {
-        let p = policy_arg(policy)?;
-        guard(|| self.deal.state.apply_builtin(p))
+        let p = player_arg(policy)?;
+        guard(|| self.deal.apply_player(&p))
     }
 
     /// Size of the fixed integer action space.
@@ -426,8 +434,15 @@ fn move_error(e: ZhipaiError) -> ZhipaiError {
 
 /// The `policy` argument of the built-in moves: a `str` naming a built-in policy.
 pub(crate) fn policy_arg(obj: &Bound<'_, PyAny>) -> PyResult<Policy> {
-    let name = crate::convert::text("policy", obj, "'random' or 'greedy'")?;
+    let name = crate::convert::text("policy", obj, "'random', 'greedy' or 'basic'")?;
     guard(|| name.parse::<Policy>())
+}
+
+/// A player's name (`"greedy"`, `"pimc(worlds=32)"`, …; `zhipai_core::search::player`).
+pub(crate) fn player_arg(obj: &Bound<'_, PyAny>) -> PyResult<Player> {
+    let name =
+        crate::convert::text("policy", obj, "a policy name such as 'greedy' or 'pimc(worlds=32)'")?;
+    guard(|| name.parse::<Player>())
 }
 
 fn cards(what: &str, obj: &Bound<'_, PyAny>) -> PyResult<Multiset> {

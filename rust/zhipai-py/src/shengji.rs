@@ -211,11 +211,11 @@ pub struct PyMatch {
 impl PyMatch {
     /// A match hand as the one deal state, with its setup as origin.
     fn state(&self, deal: Deal, setup: DealSetup) -> PyGameState {
-        PyGameState::from_tracked(TrackedDeal {
-            rules: Rules::Shengji(self.m.rules().clone()),
-            origin: Origin::Setup(setup),
-            state: Box::new(DealState::new(deal)),
-        })
+        PyGameState::from_tracked(TrackedDeal::with_state(
+            Rules::Shengji(self.m.rules().clone()),
+            Origin::Setup(setup),
+            Box::new(DealState::new(deal)),
+        ))
     }
 }
 
