@@ -740,7 +740,7 @@ def test_python_aggregate_only_memory_does_not_grow_with_deals():
 
 def test_python_rows_mode_refuses_an_absurd_deal_count_as_the_fast_path():
     for policy in ("random", policy_fixtures.first_move):
-        with pytest.raises(zhipai.InvalidValueError, match=r"cannot allocate .* use aggregate mode"):
+        with pytest.raises(zhipai.InvalidValueError, match=r"invalid deals .* aggregate_only=True"):
             zhipai.simulate("tractor", 2**63 - 1, policy=policy, progress=False)
 
 
