@@ -78,7 +78,8 @@ def _raising_after(n):
     calls = []
 
     def progress(done, total):
-        calls.append(done)
+        if done > 0:  # (under load the first reports may come before any deal is complete)
+            calls.append(done)
         if len(calls) >= n:
             raise RuntimeError("progress bar broke")
 
@@ -152,6 +153,8 @@ RULES_CALLS = {
 @pytest.mark.parametrize("bad", NOT_RULES)
 @pytest.mark.parametrize("name", list(RULES_CALLS))
 def test_rules_of_the_wrong_type_are_named(name, bad):
+    if name == "levels" and bad is None:
+        pytest.skip("levels(rules=None) is the default Hong Wu table")
     with pytest.raises(zhipai.InvalidValueError) as e:
         RULES_CALLS[name](bad)
     assert "rules" in str(e.value)
@@ -160,6 +163,14 @@ def test_rules_of_the_wrong_type_are_named(name, bad):
 @pytest.mark.parametrize("name", ["declare", "chaodi", "level_change", "jj_score", "level_advance", "Match"])
 def test_a_preset_name_is_accepted_where_rules_are(name):
     RULES_CALLS[name]("tractor")
+
+
+@pytest.mark.parametrize("bad", [None, 5, True, ["random"]])
+def test_match_arguments_of_the_wrong_type(bad):
+    with pytest.raises(zhipai.InvalidValueError, match="policy"):
+        shengji.Match(R).play_hand(bad)
+    with pytest.raises(zhipai.InvalidValueError, match="deal"):
+        shengji.Match(R).record(bad)
 
 
 @pytest.mark.parametrize("bad", [5, 1.5, [], {}, object()])
@@ -209,7 +220,8 @@ def test_rows_of_an_aggregate_result_are_a_named_error():
 
 def test_fraction_without_a_distribution_is_a_named_error():
     res = zhipai.simulate(R, 10, progress=False)
-    col = next(c for c in res.summary().values() if c.distribution is None)
+    col = sim_module.ColumnSummary.from_stats("attacker_points", "", sim_module.EMPTY_STATS)
+    assert col.distribution is None
     with pytest.raises(zhipai.InvalidValueError, match=col.name):
         col.fraction(0)
     with pytest.raises(zhipai.InvalidValueError, match="value"):
@@ -471,5 +483,5 @@ def test_readme_errors_section_lists_every_exception_class():
                  "MissingDependencyError", "UnknownKeyError", "PolicyError", "SimulationInterrupted"]:
         assert f"`{name}`" in section, name
         assert hasattr(zhipai, name), name
-    for words in ["atomic", "Ctrl-C", "progress callback", "__cause__"]:
-        assert words in section, words
+    for words in ["atomic", "ctrl-c", "progress callback", "__cause__", "completed prefix"]:
+        assert words in section.lower(), words
