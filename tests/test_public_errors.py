@@ -485,3 +485,27 @@ def test_readme_errors_section_lists_every_exception_class():
         assert hasattr(zhipai, name), name
     for words in ["atomic", "ctrl-c", "progress callback", "__cause__", "completed prefix"]:
         assert words in section.lower(), words
+
+
+# --- the completed prefix on a failing Python policy; the base class's public name --------
+
+
+def test_a_failing_python_policy_keeps_the_deals_before_it():
+    calls = []
+
+    def flaky(obs, moves):
+        calls.append(1)
+        if len(calls) > 2000:  # seat 0 decides 13 times a deal: fails in deal ~150
+            raise RuntimeError("bot crashed")
+        return moves[0]
+
+    with pytest.raises(zhipai.PolicyError) as e:
+        zhipai.simulate("gongzhu", 1000, policy={0: flaky, "others": "random"}, seed=3, progress=False)
+    res = e.value.result
+    assert res.interrupted and 0 < res.completed < 1000 and len(res["final_0"]) == res.completed
+    assert isinstance(e.value.__cause__, RuntimeError)
+
+
+def test_the_base_class_shows_its_public_name():
+    assert zhipai.ZhipaiError.__name__ == "ZhipaiError"
+    assert zhipai.FileError.__module__ == "zhipai" and zhipai.ProgressError.__module__ == "zhipai"
