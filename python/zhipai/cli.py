@@ -78,7 +78,7 @@ def _check_outputs(args: argparse.Namespace) -> None:
             _optional("pyarrow.parquet", "--out FILE.parquet", "arrow")
     if args.plot is not None:
         _optional("matplotlib", "--plot", "plot")
-        check_plot_path(args.plot)
+        check_plot_path(args.plot, "--plot")
 
 
 def _load_policy(spec: str) -> Any:
@@ -227,7 +227,7 @@ _KEY_COLUMNS = ["attacker_points", "levels", "seat_return"]
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     candidates = [None if c == "policy" else c for c in args.candidate] if args.candidate else None
-    if args.position:
+    if args.position is not None:
         return _evaluate_position(args, candidates)
     if not args.hand:
         raise ValueError("evaluate needs --hand (a whole hand) or --position (a Shengji deal record)")

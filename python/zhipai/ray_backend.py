@@ -76,6 +76,8 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """
     import socket
 
+    if not isinstance(address, str):
+        raise _core.InvalidValueError(f"invalid ray_address {address!r}: expected a string such as 'auto'")
     target = address.removeprefix("ray://")
     host, sep, port = target.rpartition(":")
     if address in ("auto", "local") or not sep or not port.isdigit():

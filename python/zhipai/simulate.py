@@ -613,13 +613,13 @@ def _run_differences(a: SimResult, b: SimResult) -> list[str]:
     return out
 
 
-def check_plot_path(path: Any) -> Path:
+def check_plot_path(path: Any, what: str = "path") -> Path:
     """Refuse now (``FileError``/``InvalidValueError`` naming it) a plot file that could not be
     written: as :func:`zhipai._files.check_output`, and an image format matplotlib writes."""
     _optional("matplotlib", "plot", "plot")
     from matplotlib.backend_bases import FigureCanvasBase
 
-    p = _files.check_output(path, kinds=None, what="path")
+    p = _files.check_output(path, kinds=None, what=what)
     formats = sorted(FigureCanvasBase.get_supported_filetypes())
     if p.suffix[1:].lower() not in formats:
         got = f"extension {p.suffix!r}" if p.suffix else "no extension"
