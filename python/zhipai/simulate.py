@@ -15,7 +15,19 @@ returns the arrays of a local run.
 Interruption: Ctrl-C stops the workers and raises :class:`SimulationInterrupted` (a
 ``KeyboardInterrupt``) whose ``result`` holds the completed prefix of deals ``0..n``; a progress
 callable returning ``False`` stops the run the same way but returns the prefix (with
-``result.interrupted`` true) instead of raising.
+``result.interrupted`` true) instead of raising; a progress callable that raises stops it with
+:class:`zhipai.ProgressError`, whose ``result`` holds the prefix (its ``__cause__`` is the
+callable's exception).
+
+Seeds: ``seed=None`` draws a fresh random seed, recorded in ``result.seed``.
+
+Memory: rows mode holds ``deals × columns × 4`` bytes, allocated before the first deal; a run
+whose rows do not fit in the memory available now is refused up front (``InvalidValueError``
+naming the size, suggesting ``aggregate_only=True``; see :mod:`zhipai._memory`).
+
+Files: :meth:`SimResult.save` writes the rows (CSV, Parquet, npz) atomically with their
+provenance (zhipai version, preset, every option, policy per seat, seed, deal range), and
+:meth:`SimResult.load` reads them back; :meth:`SimResult.concat` refuses parts of different runs.
 
 Python callables as policies (slow path): ``policy`` may also be a callable
 ``f(observation, legal_moves) -> move`` for every seat, a list with one policy per seat, or a
