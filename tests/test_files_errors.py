@@ -564,3 +564,24 @@ def test_cli_out_writes_provenance_with_the_policy_per_seat(tmp_path, capsys):
                  "--policy-seat", "2=random", "--out", str(out)]) == 0
     p = zhipai.SimResult.load(out).provenance
     assert p["policy"] == ["greedy", "greedy", "random", "greedy"] and p["seed"] == 5
+
+
+def test_a_failure_between_the_two_renames_of_a_csv_is_reported_and_detected(tmp_path, monkeypatch):
+    """The one window where a CSV and its sidecar can disagree: the error says so, and load
+    refuses the pair (the sidecar's checksum no longer matches)."""
+    rows(10, seed=1).save(tmp_path / "rows.csv")
+    real_replace = os.replace
+
+    def fail_on_sidecar(a, b):
+        if str(b).endswith(".json"):
+            raise KeyboardInterrupt
+        real_replace(a, b)
+
+    monkeypatch.setattr(files_module.os, "replace", fail_on_sidecar)
+    with pytest.raises(KeyboardInterrupt) as e:
+        rows(12, seed=2).save(tmp_path / "rows.csv")
+    assert "only" in str(e.value) and "rows.csv.json" in str(e.value)
+    monkeypatch.undo()
+    assert leftovers(tmp_path) == []
+    with pytest.raises(zhipai.FileError, match="does not match its provenance"):
+        zhipai.SimResult.load(tmp_path / "rows.csv")

@@ -136,6 +136,17 @@ def atomic_write(files: Sequence[tuple[Path, Writer]], *, kept: str) -> None:
     """
     main = files[0][0]
     pending: list[tuple[str, Path]] = []
+    renamed: list[Path] = []
+
+    def outcome() -> str:
+        """What a failure leaves: nothing, or (interrupted between two renames, the only window
+        where it can happen) the files already in place, which ``SimResult.load`` refuses to
+        read without a matching sidecar."""
+        if not renamed:
+            return "nothing was written"
+        return (f"only {', '.join(map(str, renamed))} was replaced, without "
+                f"{', '.join(str(t) for _, t in pending)}")
+
     try:
         for target, writer in files:
             fd, tmp = _create_temporary(target)
@@ -155,17 +166,18 @@ def atomic_write(files: Sequence[tuple[Path, Writer]], *, kept: str) -> None:
         while pending:
             tmp, target = pending[0]
             os.replace(tmp, target)
+            renamed.append(target)
             pending.pop(0)
     except KeyboardInterrupt as e:
         for tmp, _ in pending:
             _remove(tmp)
-        raise KeyboardInterrupt(f"interrupted while writing {main}: nothing was written ({kept})") from e
+        raise KeyboardInterrupt(f"interrupted while writing {main}: {outcome()} ({kept})") from e
     except BaseException as e:
         for tmp, _ in pending:
             _remove(tmp)
         if isinstance(e, (SystemExit, GeneratorExit)):
             raise
-        raise FileError(f"cannot write {main}: {_reason(e)}; nothing was written ({kept})", path=main) from e
+        raise FileError(f"cannot write {main}: {_reason(e)}; {outcome()} ({kept})", path=main) from e
     for folder in {t.parent for t, _ in files}:
         _fsync_folder(folder)
 
