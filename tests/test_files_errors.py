@@ -585,3 +585,9 @@ def test_a_failure_between_the_two_renames_of_a_csv_is_reported_and_detected(tmp
     assert leftovers(tmp_path) == []
     with pytest.raises(zhipai.FileError, match="does not match its provenance"):
         zhipai.SimResult.load(tmp_path / "rows.csv")
+
+
+def test_a_directory_without_an_extension_is_called_a_directory(tmp_path, capsys):
+    rc = main(["simulate", "tractor", "-n", "5", "-q", "--out", str(tmp_path)])
+    err = one_error_line(capsys.readouterr().err)
+    assert rc == 2 and "is a directory" in err and "unknown no" not in err

@@ -66,12 +66,12 @@ def check_output(path: Any, *, kinds: Sequence[str] | None, what: str = "path") 
     def fail(reason: str) -> FileError:
         return FileError(f"cannot write {shown}: {reason}", path=shown)
 
-    if kinds is not None and p.suffix.lower() not in kinds:
-        expected = ", ".join(kinds[:-1]) + f" or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
-        got = f"extension {p.suffix!r}" if p.suffix else "no extension"
-        raise fail(f"unknown {got}; expected a {expected} file")
     if p.is_dir():
         raise fail("it is a directory")
+    if kinds is not None and p.suffix.lower() not in kinds:
+        expected = ", ".join(kinds[:-1]) + f" or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
+        got = f"unknown extension {p.suffix!r}" if p.suffix else "no extension"
+        raise fail(f"{got}; expected a {expected} file")
     if p.exists() and not p.is_file():
         raise fail("it exists and is not a regular file")
     folder = p.parent

@@ -634,8 +634,8 @@ def check_plot_path(path: Any, what: str = "path") -> Path:
     p = _files.check_output(path, kinds=None, what=what)
     formats = sorted(FigureCanvasBase.get_supported_filetypes())
     if p.suffix[1:].lower() not in formats:
-        got = f"extension {p.suffix!r}" if p.suffix else "no extension"
-        raise FileError(f"cannot write {os.fspath(path)}: unknown image {got}; expected one of "
+        got = f"unknown image extension {p.suffix!r}" if p.suffix else "no extension"
+        raise FileError(f"cannot write {os.fspath(path)}: {got}; expected one of "
                         f"{', '.join('.' + f for f in formats)}", path=os.fspath(path))
     return p
 
