@@ -503,6 +503,11 @@ def test_rerunning_the_provenance_gives_the_same_rows_bit_for_bit(fmt, tmp_path)
                             seed=p["seed"], first_deal=p["first_deal"], threads=1, progress=False)
     for c in loaded.columns:
         assert again[c].tobytes() == loaded[c].tobytes(), c
+    assert loaded.rules().options() == r.options()
+    by_seat = zhipai.simulate(loaded.rules(), loaded.completed, loaded.policies, seed=loaded.seed,
+                              first_deal=loaded.first_deal, progress=False)  # the Python loop
+    for c in loaded.columns:
+        assert by_seat[c].tobytes() == loaded[c].tobytes(), c
 
 
 def test_load_refuses_a_csv_whose_rows_do_not_match_its_provenance(tmp_path):

@@ -429,6 +429,19 @@ class SimResult(Mapping[str, np.ndarray]):
             **self._environment,
         }
 
+    def rules(self) -> Rules:
+        """The rule set of the run, rebuilt from ``preset`` and ``options`` (e.g. of a result
+        read back with :meth:`load`): ``zhipai.simulate(res.rules(), res.completed,
+        res.policies, seed=res.seed, first_deal=res.first_deal)`` plays the same rows again.
+
+        Raises:
+            InvalidValueError: a result that does not record its options.
+            InvalidOptionError: options this zhipai does not know (a file of another version).
+        """
+        if self.options is None:
+            raise InvalidValueError(f"invalid call rules(): {self!r} does not record its options")
+        return _core.rules(self.preset, dict(self.options))
+
     def save(self, path: str | Path) -> Path:
         """Write the rows and their :attr:`provenance` to ``path``: ``.csv`` (header + one line
         per deal; the provenance in a sidecar ``<path>.json`` with the CSV's size and SHA-256),
