@@ -5,7 +5,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 import zhipai
 from zhipai import baohuang as bh
 from zhipai.testing import check_cases
@@ -278,7 +277,7 @@ def test_from_hands_rejects_an_empty_hand():
 def _deal_with_guard(rules):
     """Seat 0: the scepter BJ, three 9C and 40 more (no BJ); seat 1: the fourth 9C; the rest to
     seats 1..4, always to the shortest hand (hands of 44/43/43/43/43, §C.1)."""
-    deck = [f"{r}{su}" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split() for su in "SHDC"] * 4
+    deck = [f"{r}{su}" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"] for su in "SHDC"] * 4
     deck += ["SJ"] * 4 + ["BJ"] * 4
     for c in ["BJ", "9C", "9C", "9C", "9C"]:
         deck.remove(c)
@@ -334,7 +333,7 @@ def test_the_play_to_beat_text_feeds_back_into_move_generation():
     s.apply(s.legal_moves()[0])  # the emperor's lead
     o = s.observation(s.current_player())
     prev = o["play_to_beat"]
-    assert prev is not None and all(t in ("SJ", "BJ", "G") or not t[-1] in "SHDC" for t in prev.split())
+    assert prev is not None and all(t in ("SJ", "BJ", "G") or t[-1] not in "SHDC" for t in prev.split())
     plays = bh.legal_plays(o["hand"], prev)
     # The state lists each play up to suits once, plus the same play with the 登基 card (§C.2).
     listed = [m for m in s.legal_moves() if m not in ("pass", "yield", "jiefeng")]

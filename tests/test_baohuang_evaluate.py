@@ -7,7 +7,6 @@ import sys
 
 import numpy as np
 import pytest
-
 import zhipai
 
 # A monster 44-card hand for seat 0 (the first-dealt seat): all four BJ (so it holds the

@@ -3,7 +3,6 @@ default in pyproject's addopts) each runs once as a smoke test; measure with
 ``pytest tests/test_bench_deal.py --benchmark-enable``."""
 
 import numpy as np
-
 import zhipai
 
 

@@ -2,7 +2,6 @@
 bad value."""
 
 import pytest
-
 import zhipai
 
 D = zhipai.deal
@@ -131,7 +130,7 @@ def test_bad_constraint_shapes(kw, bad):
     (dict(fixed={1: "5H"}, kitty_cards="5H 5H"), ["5H is fixed 3 times", "kitty ×2"]),
     (dict(jokers=False, hand_size=26, kitty=0, fixed={0: "SJ"}), ["no SJ"]),
     (dict(decks=1, kitty=6, fixed={2: " ".join(f"{r}{s}" for s in "SH" for r in
-                                                  "2 3 4 5 6 7 8".split())}),
+                                                  ["2", "3", "4", "5", "6", "7", "8"])}),
      ["hand 2 has 14 fixed cards but holds only 12"]),
     (dict(kitty_cards="2S 3S 4S 5S 6S 7S 8S 9S 10S"), ["9 cards", "kitty", "only 8"]),
     (dict(fixed={3: "7D"}, voids={3: "D"}), ["hand 3 is void in 7D"]),

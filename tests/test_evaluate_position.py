@@ -7,7 +7,6 @@ import math
 
 import numpy as np
 import pytest
-
 import zhipai
 from zhipai import _core
 from zhipai.cli import main
@@ -15,7 +14,7 @@ from zhipai.cli import main
 Deal = zhipai.GameState
 
 POINTS = {"5": 5, "10": 10, "K": 10}
-RANKS = "2 3 4 5 6 7 8 9 10 J Q K A".split()
+RANKS = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 TWO_PACKS = [f"{r}{s}" for r in RANKS for s in "SHDC"] * 2 + ["SJ", "BJ"] * 2
 
 
@@ -199,7 +198,7 @@ def test_position_errors() -> None:
         zhipai.evaluate_position(d, 0, candidates=["AS"], samples=5)  # a burial is 8 cards
     d.apply(f"bury {top_points_burial(d)}")
     held = set(str(c) for c in zhipai.cards(hand(d, 0)))
-    missing = next(f"{r}{s}" for r in "A K Q J".split() for s in "SHDC" if f"{r}{s}" not in held)
+    missing = next(f"{r}{s}" for r in ["A", "K", "Q", "J"] for s in "SHDC" if f"{r}{s}" not in held)
     with pytest.raises(zhipai.IllegalPlayError, match=missing):
         zhipai.evaluate_position(d, 0, candidates=[missing], samples=5)
     with pytest.raises(zhipai.InvalidValueError, match="seat"):

@@ -6,7 +6,6 @@ import os
 import random
 
 import pytest
-
 import zhipai
 import zhipai.gongzhu as gz
 from zhipai.testing import check_cases
@@ -137,7 +136,7 @@ def test_game_plays_to_the_end(decks: int) -> None:
 
 
 def test_game_from_hands_and_direction() -> None:
-    deck = [f"{r}{s}" for s in "SHDC" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split()]
+    deck = [f"{r}{s}" for s in "SHDC" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]]
     hands = [" ".join(deck[13 * i : 13 * i + 13]) for i in range(4)]
     clockwise = zhipai.Game(zhipai.rules("gongzhu", direction="clockwise", exposure_mode="none"))
     g = clockwise.new_deal(hands=hands, dealer=3)  # seat 3 leads (a later deal of a match)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import zhipai
 from zhipai.cli import main
 

@@ -4,10 +4,9 @@ import os
 from pathlib import Path
 
 import pytest
+import zhipai
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import zhipai
 from zhipai import hongwu
 from zhipai.checks import hongwu as hongwu_checks
 from zhipai.testing import check_cases, read_cases

@@ -1,14 +1,13 @@
 """Hong Wu 红五 whole deals through the Python API (hongwu.md §B.1–§B.11)."""
 
 import pytest
+import zhipai
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import zhipai
 from zhipai import hongwu
 
 TWO_DECKS = sorted(str(c) for c in zhipai.cards(
-    " ".join(f"{r}{s}" for s in "SHDC" for r in "2 3 4 5 6 7 8 9 10 J Q K A".split()) + " SJ BJ"
+    " ".join(f"{r}{s}" for s in "SHDC" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]) + " SJ BJ"
 ) * 2)
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 import zhipai
 from zhipai import _core
 from zhipai.cli import main

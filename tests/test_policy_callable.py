@@ -15,13 +15,11 @@ import time
 from collections import Counter
 
 import numpy as np
+import policy_fixtures
 import pytest
-
 import zhipai
 from zhipai.cli import main
 from zhipai.policy import seat_policies
-
-import policy_fixtures
 
 PRESETS = ["tractor", "eighty_points", "tractor_jj", "hong_wu", "gongzhu", "baohuang"]
 CARD = re.compile(r"^(10|[2-9TJQKA])[SHDC]$|^[SB]J$")
@@ -153,7 +151,8 @@ def test_a_policy_that_raises_is_chained_with_the_deal_index():
             raise ValueError("boom")
         return moves[0]
 
-    with pytest.raises(zhipai.PolicyError, match=r"seat 1 \(.*broken\) raised ValueError: boom at .*test_policy_callable\.py:\d+ \(deal 0") as e:
+    pattern = r"seat 1 \(.*broken\) raised ValueError: boom at .*test_policy_callable\.py:\d+ \(deal 0"
+    with pytest.raises(zhipai.PolicyError, match=pattern) as e:
         zhipai.simulate("gongzhu", 2, policy={1: broken, "others": "random"}, progress=False)
     assert isinstance(e.value.__cause__, ValueError) and e.value.deal == 0 and e.value.seat == 1
 
@@ -747,7 +746,7 @@ def test_python_aggregate_only_memory_does_not_grow_with_deals():
 
 def test_python_rows_mode_refuses_an_absurd_deal_count_as_the_fast_path():
     for policy in ("random", policy_fixtures.first_move):
-        with pytest.raises(zhipai.InvalidValueError, match=r"cannot allocate .* use aggregate mode"):
+        with pytest.raises(zhipai.InvalidValueError, match=r"invalid deals .* aggregate_only=True"):
             zhipai.simulate("tractor", 2**63 - 1, policy=policy, progress=False)
 
 

@@ -16,7 +16,6 @@ import sys
 
 import numpy as np
 import pytest
-
 import zhipai
 from zhipai import _core
 from zhipai.cli import main

@@ -11,7 +11,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from zhipai.testing import check_cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -1,7 +1,6 @@
 """zhipai.shengji.Match.record takes only the deal the match last handed out, once."""
 
 import pytest
-
 import zhipai
 from zhipai import shengji
 

@@ -6,7 +6,6 @@ import pathlib
 from collections import Counter
 
 import pytest
-
 import zhipai
 from zhipai.shengji import Mechanics
 from zhipai.testing import check_cases

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import pytest
-
 import zhipai
 from zhipai.cli import main
 

@@ -6,7 +6,6 @@ import json
 import pathlib
 
 import pytest
-
 import zhipai
 from zhipai import shengji
 from zhipai.testing import check_case, check_cases, read_cases

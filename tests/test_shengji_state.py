@@ -8,7 +8,6 @@ import random
 
 import numpy as np
 import pytest
-
 import zhipai
 
 #: The card-by-card action that ends a bid (a pass when nothing was added) or a lead

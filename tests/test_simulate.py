@@ -17,7 +17,6 @@ import threading
 
 import numpy as np
 import pytest
-
 import zhipai
 from zhipai import _core
 from zhipai.cli import main
@@ -117,7 +116,7 @@ def test_mapping_and_attribute_access(toy):
     assert list(agg) == [] and len(agg) == 10
     with pytest.raises(KeyError, match="aggregate_only"):
         agg["heads"]
-    with pytest.raises(ValueError, match="aggregate_only"):
+    with pytest.raises(zhipai.InvalidValueError, match="aggregate_only"):
         agg.to_pandas()
 
 
@@ -128,7 +127,7 @@ def test_save_csv_and_npz(toy, tmp_path):
     assert lines[1] == ",".join(str(r[c][0]) for c in r.columns)
     z = np.load(r.save(tmp_path / "r.npz"))
     assert np.array_equal(z["score"], r.score)
-    with pytest.raises(ValueError, match="r.xlsx"):
+    with pytest.raises(zhipai.FileError, match="r.xlsx"):
         r.save(tmp_path / "r.xlsx")
 
 
@@ -200,8 +199,9 @@ def test_callback_exception_propagates(toy):
         raise RuntimeError("callback broke")
 
     toy(work=100)
-    with pytest.raises(RuntimeError, match="callback broke"):
+    with pytest.raises(zhipai.ProgressError, match="callback broke") as e:
         run(1_000_000, progress=boom)
+    assert isinstance(e.value.__cause__, RuntimeError) and e.value.result.interrupted
 
 
 def test_failing_deal_names_its_index(toy):

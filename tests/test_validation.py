@@ -4,7 +4,6 @@ naming the value — no raw TypeError/OverflowError, no hang, no abort, no silen
 
 import numpy as np
 import pytest
-
 import zhipai
 import zhipai.shengji as sj
 

@@ -10,8 +10,11 @@ Game modules: ``zhipai.shengji`` (Tractor / 升级 / 八十分, JJ 拖拉机), `
 ``zhipai.gongzhu`` (拱猪), ``zhipai.baohuang`` (青岛保皇) — all imported with the package.
 
 Arguments: counts, indices and seeds are Python ints or numpy integers (``operator.index``);
-bools and floats are refused. Every bad argument raises a :class:`ZhipaiError` subclass naming
-the value (``InvalidValueError``, ``InvalidCardError``, ``InvalidOptionError``, ...).
+bools and floats are refused. Flags are ``bool`` or numpy bools (not strings, not ints).
+``seed=None`` draws a fresh random seed that the result records (``deal``, ``simulate``,
+``evaluate``, ``shengji.Match``); where nothing could record it, ``None`` is refused. Every bad
+argument raises a :class:`ZhipaiError` subclass naming the value (``InvalidValueError``,
+``InvalidCardError``, ``InvalidOptionError``, ``FileError``, ...); see the README's "Errors".
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
 from zhipai.deal import Deal, deal, deal_batch
 from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
 from zhipai.game import Game, GameState
@@ -45,6 +49,7 @@ __all__ = [
     "Card",
     "Deal",
     "Evaluation",
+    "FileError",
     "Game",
     "GameState",
     "IllegalPlayError",
@@ -52,10 +57,13 @@ __all__ = [
     "InvalidCardError",
     "InvalidOptionError",
     "InvalidValueError",
+    "MissingDependencyError",
     "PolicyError",
+    "ProgressError",
     "Rules",
     "SimResult",
     "SimulationInterrupted",
+    "UnknownKeyError",
     "ZhipaiError",
     "__version__",
     "baohuang",

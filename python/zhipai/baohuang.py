@@ -65,7 +65,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from zhipai import _core
-from zhipai._core import IllegalPlayError, Rules
+from zhipai._check import flag as _flag
+from zhipai._check import shown as _shown
+from zhipai._core import IllegalPlayError, InvalidValueError, Rules
 
 __all__ = [
     "MODES",
@@ -119,7 +121,7 @@ def ascension_options(
     Raises:
         InvalidValueError: ``scepter_in_hand`` and the hand holds no BJ.
     """
-    return dict(_core.baohuang_ascension_options(hand, rules, scepter_in_hand))
+    return dict(_core.baohuang_ascension_options(hand, rules, _flag("scepter_in_hand", scepter_in_hand)))
 
 
 def next_leader(
@@ -192,7 +194,12 @@ def candidate_cards(text: str, hand: str) -> str:
     Raises:
         IllegalPlayError: ``ascend X`` where ``hand`` holds no X.
         InvalidCardError: ``ascend`` followed by something that is not one card.
+        InvalidValueError: ``text`` or ``hand`` not a string.
     """
+    if not isinstance(text, str):
+        raise InvalidValueError(f"invalid candidate {_shown(text)}: expected a move word or cards as a string")
+    if not isinstance(hand, str):
+        raise InvalidValueError(f"invalid hand {_shown(hand)}: expected cards as a string")
     word = text.strip().lower()
     if word == "abdicate":
         return ""

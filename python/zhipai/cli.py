@@ -11,9 +11,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import zhipai
-from zhipai import _core
+from zhipai import _core, _files
 from zhipai.deal import register_cli as _register_deal_cli
-from zhipai.simulate import _optional
+from zhipai.simulate import ROW_FORMATS, _optional, check_plot_path
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
@@ -56,28 +56,35 @@ def _rules_from_args(args: argparse.Namespace) -> zhipai.Rules:
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse a bad --out / --plot before a long run, not after it (the rows would be lost)."""
-    if args.out:
+    """Refuse a bad --out / --plot before a long run, not after it (the rows would be lost): the
+    extension is known, the folder exists and takes a new file, the target is not a directory,
+    the optional package the format needs is installed."""
+    if args.out is not None:
         if args.aggregate_only:
             raise ValueError("--out needs rows: it cannot be combined with --aggregate-only")
-        if not args.out.lower().endswith((".csv", ".parquet", ".npz")):
-            raise ValueError(f"cannot save to {args.out!r}: expected a .csv, .parquet or .npz file")
-        if args.out.lower().endswith(".parquet"):
+        out = _files.check_output(args.out, kinds=ROW_FORMATS, what="--out")
+        if out.suffix.lower() == ".csv":
+            _files.check_output(args.out + ".json", kinds=None, what="--out")
+        if out.suffix.lower() == ".parquet":
             _optional("pyarrow.parquet", "--out FILE.parquet", "arrow")
-    if args.plot:
+    if args.plot is not None:
         _optional("matplotlib", "--plot", "plot")
+        check_plot_path(args.plot, "--plot")
 
 
 def _load_policy(spec: str) -> Any:
-    """``random``/``greedy``, or ``module:function`` imported (the current directory is on the
-    import path) — a Python policy ``f(observation, legal_moves) -> move``."""
+    """``random``/``greedy``, or ``module:function`` imported — a Python policy
+    ``f(observation, legal_moves) -> move``. The module is arbitrary code, run with the user's
+    rights. The current directory is *appended* to the import path (when not on it already), so
+    a local file or folder named like a module zhipai imports (``tqdm``, ``numpy``, …) cannot
+    replace it."""
     if spec in ("random", "greedy"):
         return spec
     module, sep, name = spec.partition(":")
     if not sep or not module or not name:
         raise ValueError(f"invalid policy {spec!r}: expected random, greedy or module:function")
     if os.getcwd() not in sys.path and "" not in sys.path:
-        sys.path.insert(0, os.getcwd())
+        sys.path.append(os.getcwd())
     try:
         obj: Any = importlib.import_module(module)
     except Exception as e:
@@ -138,9 +145,15 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} deals", file=sys.stderr)
     print(result.summary())
-    if args.out:
-        print(f"rows written to {result.save(args.out)}")
-    if args.plot:
+    sys.stdout.flush()
+    if args.out is not None:
+        lost = (f"the {result.completed} rows of this run are not saved; the summary above is what "
+                "remains")
+        written = result._save(args.out, kept=lost)
+        note = f" ({result.completed} of {result.requested} deals: interrupted)" if result.interrupted else ""
+        side = f", provenance in {written}.json" if written.suffix.lower() == ".csv" else ""
+        print(f"rows written to {written}{note}{side}")
+    if args.plot is not None:
         result.plot(args.plot)
         print(f"histograms written to {args.plot}")
     return status
@@ -159,8 +172,9 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", "-n", type=int, default=10_000, help="number of deals (default 10000)")
     p.add_argument("--policy", "-p", default="random",
                    help="random (default), greedy, or MODULE:FUNCTION, a Python policy "
-                   "f(observation, legal_moves) -> move for every seat (slow path; the current "
-                   "directory is importable)")
+                   "f(observation, legal_moves) -> move for every seat (slow path). The module is "
+                   "arbitrary code run with your rights: only name modules you trust. The current "
+                   "directory is appended to the import path (it cannot shadow installed modules)")
     p.add_argument("--policy-seat", action="append", metavar="SEAT=POLICY",
                    help="the policy of one seat (random, greedy or MODULE:FUNCTION), repeatable; "
                    "the other seats use --policy. E.g. --policy greedy --policy-seat 0=mybot:play")
@@ -169,7 +183,9 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
                    help="worker threads, 1-256 (default: every core; more than the deals are "
                    "clamped); ignored with per-seat or Python policies, which run on one thread")
     p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
-    p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file")
+    p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file, with their "
+                   "provenance (a .csv gets a FILE.json sidecar); checked before the run, written "
+                   "atomically (a temporary file renamed into place)")
     p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")
     p.add_argument("--aggregate-only", action="store_true", help="keep aggregates only (bounded memory)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
@@ -202,7 +218,7 @@ _KEY_COLUMNS = ["attacker_points", "levels", "seat_return"]
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     candidates = [None if c == "policy" else c for c in args.candidate] if args.candidate else None
-    if args.position:
+    if args.position is not None:
         return _evaluate_position(args, candidates)
     if not args.hand:
         raise ValueError("evaluate needs --hand (a whole hand) or --position (a Shengji deal record)")
@@ -244,7 +260,8 @@ def _print_evaluation(args: argparse.Namespace, run: Callable[[], Any]) -> int:
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
-    print(result.report(None if args.columns == "all" else _KEY_COLUMNS))
+    shown = [c for c in _KEY_COLUMNS if c in result.columns] if args.columns != "all" else []
+    print(result.report(shown or None))
     return status
 
 
@@ -259,14 +276,25 @@ def _evaluate_position(args: argparse.Namespace, candidates: list[str | None] | 
         raise ValueError(
             f"--position takes the rules, level, trump, dealer and hands from the deal record: "
             f"remove {', '.join(conflicting)}")
-    with open(args.position, encoding="utf-8") as f:
-        deal = zhipai.Game.from_json(f.read())
+    deal = _read_position(args.position)
     recorded = deal.rules.preset
     if recorded != args.preset:
         raise ValueError(
             f"PRESET {args.preset!r} differs from the deal record's preset {recorded!r} in {args.position}")
     run = _evaluate_options(args, candidates)
     return _print_evaluation(args, lambda: zhipai.evaluate_position(deal, args.seat, **run))
+
+
+def _read_position(path: str) -> Any:
+    """The deal record in ``path``: at most 4 MiB (the core's limit for deal records) of UTF-8
+    JSON, replayed. Whatever the content — not JSON, nested too deeply, a record missing its
+    fields or of the wrong types — the error is one ``FileError`` naming the file."""
+    text = _files.read_text(path, limit=_files.MAX_RECORD_BYTES, what="deal record")
+    _files.parse_json(text, source=path, what="deal record")
+    try:
+        return zhipai.Game.from_json(text)
+    except zhipai.ZhipaiError as e:
+        raise zhipai.FileError(f"cannot read deal record {path}: {e}", path=path) from e
 
 
 def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
@@ -353,8 +381,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (OSError, ValueError, ImportError) as e:
         print(f"zhipai: error: {e}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("zhipai: interrupted", file=sys.stderr)
+    except KeyboardInterrupt as e:
+        # e.g. "interrupted while writing rows.csv: nothing was written (...)"
+        print(f"zhipai: {e}" if str(e) else "zhipai: interrupted", file=sys.stderr)
         return 130
 
 

@@ -29,7 +29,6 @@ refused with ``InvalidValueError``.
 from __future__ import annotations
 
 import operator
-import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
@@ -37,7 +36,7 @@ from typing import Any, Union
 import numpy as np
 import numpy.typing as npt
 
-from zhipai import _core
+from zhipai import _check, _core
 from zhipai._core import Card, InvalidValueError
 
 CardsLike = Union[str, Iterable[Card | str | int]]
@@ -203,20 +202,20 @@ def _is_int(x: Any) -> bool:
 
 
 def _seed(seed: Any) -> int:
-    if seed is None:
-        return secrets.randbits(64)
-    return _int("seed", seed, 0, _U64_MAX)
+    """A seed; ``None`` draws a fresh random one (recorded in ``Deal.seed``)."""
+    return _check.seed(seed)
 
 
 def _args(decks: Any, hands: Any, hand_size: Any, kitty: Any, jokers: bool, fixed: Any,
           kitty_cards: Any, voids: Any) -> tuple[Any, ...]:
-    decks, sizes, kitty = _shape(decks, hands, hand_size, kitty, bool(jokers))
+    jokers = _check.flag("jokers", jokers)
+    decks, sizes, kitty = _shape(decks, hands, hand_size, kitty, jokers)
     fixed_text = ["" if x is None else _cards_text(f"fixed cards of hand {h}", x)
                   for h, x in enumerate(_per_hand("fixed", fixed, len(sizes)))]
     masks = [0 if x is None else _void_mask(f"void of hand {h}", x)
              for h, x in enumerate(_per_hand("voids", voids, len(sizes)))]
     kitty_text = "" if kitty_cards is None else _cards_text("kitty_cards", kitty_cards)
-    return decks, sizes, kitty, bool(jokers), fixed_text, kitty_text, masks
+    return decks, sizes, kitty, jokers, fixed_text, kitty_text, masks
 
 
 def deal(
@@ -244,6 +243,8 @@ def deal(
             with jokers 6, 8, 6 (shengji.md §1.1); else the smallest kitty that splits the rest
             evenly (``deck % hands``).
         seed: integer from 0 to ``2**64 - 1``; ``None`` draws one (recorded in ``Deal.seed``).
+        jokers: a bool (or numpy bool): 54-card decks with the two jokers, else 52 (a string
+            such as ``"no"`` is refused, not read as true).
         fixed, kitty_cards, voids: constraints, see the module docs.
         index: which deal of the seed, 0 to ``2**64 - 1`` (deal ``i`` of ``deal_batch``).
 
@@ -283,6 +284,9 @@ def deal_batch(
 ) -> npt.NDArray[np.uint8]:
     """Deals ``start .. start + n`` of ``seed`` as one count array (arguments as in :func:`deal`).
 
+    ``seed`` must be an int here: the array has no place to record a random one, so ``None`` is
+    refused (never read as 0); ``deal(seed=None)`` draws one and records it.
+
     Returns:
         ``uint8`` array of shape ``(n, hands + 1, 54)``: ``out[i]`` is the count matrix of deal
         ``start + i`` (``deal(..., seed=seed, index=start + i).counts``). The constraints are
@@ -295,7 +299,7 @@ def deal_batch(
     """
     n = _int("n", n, 0, _MAX_DEALS)
     start = _int("start", start, 0, _U64_MAX)
-    s = _seed(seed)
+    s = _check.seed_or_refuse(seed, "deal_batch")
     decks, sizes, kitty, jokers, fixed_text, kitty_text, masks = _args(
         decks, hands, hand_size, kitty, jokers, fixed, kitty_cards, voids)
     return _core._deal_batch(

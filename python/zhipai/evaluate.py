@@ -29,8 +29,9 @@ from typing import Any, Union
 
 import numpy as np
 
-from zhipai import _core
+from zhipai import _check, _core, _memory
 from zhipai._core import Card, InvalidValueError, Rules, ZhipaiError
+from zhipai._errors import UnknownKeyError
 from zhipai.baohuang import candidate_cards as baohuang_candidate_cards
 from zhipai.simulate import (
     POLICIES,
@@ -38,11 +39,14 @@ from zhipai.simulate import (
     ProgressArg,
     SimulationInterrupted,
     _check_count,
+    _check_progress,
     _check_seed,
     _check_threads,
+    _column_name,
     _exact_stats,
     _progress_callback,
     _resolve_rules,
+    progress_error,
 )
 
 __all__ = ["Evaluation", "evaluate", "evaluate_position", "position_view"]
@@ -152,16 +156,21 @@ class Evaluation:
         )
 
     def _index(self, candidate: int | str) -> int:
+        """The index of ``candidate`` (a label, cards in any order and case, or an index; numpy
+        ints accepted), else :class:`zhipai.UnknownKeyError` (also a ``KeyError``) naming it."""
         if isinstance(candidate, str):
             label = _label(candidate, self._empty)
             if label not in self.candidates:
                 label = _normal_cards(candidate) or label  # "bj 9c" finds "9C BJ"
             if label not in self.candidates:
-                raise KeyError(f"no candidate {candidate!r}; candidates: {self.candidates}")
+                raise UnknownKeyError(f"invalid candidate {candidate!r}: no such candidate; candidates: {self.candidates}")
             return self.candidates.index(label)
-        if not 0 <= candidate < len(self.candidates):
-            raise KeyError(f"no candidate {candidate!r}; there are {len(self.candidates)}")
-        return candidate
+        if isinstance(candidate, (bool, np.bool_)) or not isinstance(candidate, (int, np.integer)) \
+                or not 0 <= candidate < len(self.candidates):
+            raise UnknownKeyError(
+                f"invalid candidate {_check.shown(candidate)}: expected a label or an index 0 to "
+                f"{len(self.candidates) - 1}; candidates: {self.candidates}")
+        return int(candidate)
 
     def outcomes(self, candidate: int | str = 0) -> dict[str, np.ndarray]:
         """``{column: int32 array of shape (samples,)}`` for ``candidate`` (index or label)."""
@@ -177,9 +186,8 @@ class Evaluation:
         paired difference to the candidate ``against`` (index or label, default the first;
         ``"best"`` = the one with the highest mean of ``column``) on the same deals and
         randomness. CIs are normal 95% intervals (mean ± 1.96·s/√n; NaN below 2 samples)."""
-        if column not in self.docs:
-            raise KeyError(f"no column {column!r}; columns: {', '.join(self.columns)}")
-        if against == "best" and "best" not in self.candidates:
+        column = _column_name(column, self.columns)
+        if isinstance(against, str) and against == "best" and "best" not in self.candidates:
             means = [float(np.mean(d[column])) if len(d[column]) else 0.0 for d in self._data]
             against = int(np.argmax(means))
         base = self._data[self._index(against)][column].astype(np.int64)
@@ -200,16 +208,21 @@ class Evaluation:
 
     def report(self, columns: Sequence[str] | None = None) -> str:
         """The text table of ``str(result)``: per column and candidate the mean, its 95% CI and
-        the paired difference to the first candidate. ``columns``: the columns to show (names
-        the game lacks are skipped; when none is left, every column); ``None`` = every column.
-        With 0 completed samples (interrupted at once): the header and "no completed samples"."""
+        the paired difference to the first candidate. ``columns``: a list of the columns to show
+        (each must be one of ``self.columns``, else ``UnknownKeyError`` naming it); ``None`` =
+        every column. With 0 completed samples (interrupted at once): the header and "no
+        completed samples"."""
+        if columns is not None:
+            wanted = {_column_name(c, self.columns) for c in _check.items("columns", columns, "a list of column names")}
+            if not wanted:
+                raise InvalidValueError("invalid columns []: expected at least one column name, or None for all")
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
         lines = [
             f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"
         ]
         if self.completed == 0:
             return "\n".join(lines + ["no completed samples"])
-        shown = [c for c in self.columns if columns is None or c in columns] or self.columns
+        shown = [c for c in self.columns if columns is None or c in wanted]
         width = max([len("candidate")] + [len(c) for c in self.candidates])
         for col in shown:
             lines += ["", f"{col}: {self.docs[col]}"]
@@ -227,14 +240,29 @@ def _known_parts(
     known: Mapping[str, Any] | None, seat_of: Callable[[Any, str], int]
 ) -> tuple[list[tuple[int, str]], str, list[tuple[int, str]]]:
     """``known`` → (known hands by seat, known kitty, voids by seat), each checked and named."""
-    known = dict(known or {})
-    unknown_keys = set(known) - {"hands", "kitty", "voids"}
+    if known is None:
+        known = {}
+    if not isinstance(known, Mapping):
+        raise InvalidValueError(
+            f"invalid known {_check.shown(known)}: expected a dict with keys 'hands', 'kitty', 'voids'")
+    unknown_keys = [k for k in known if k not in ("hands", "kitty", "voids")]
     if unknown_keys:
-        raise InvalidValueError(f"invalid known key {sorted(unknown_keys)[0]!r}: expected hands, kitty or voids")
+        raise InvalidValueError(f"invalid known key {_check.shown(unknown_keys[0])}: expected hands, kitty or voids")
+
+    def per_seat(key: str) -> dict[Any, Any]:
+        value = known.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, Mapping):
+            raise InvalidValueError(
+                f"invalid known[{key!r}] {_check.shown(value)}: expected a dict {{seat: cards}}")
+        return dict(value)
+
     hands = [(seat_of(s, "known hand seat"), _cards_text(c, f"known cards of seat {s}"))
-             for s, c in dict(known.get("hands") or {}).items()]
-    kitty = _cards_text(known.get("kitty") or "", "known kitty")
-    voids = [(seat_of(s, "void seat"), _void_text(c, s)) for s, c in dict(known.get("voids") or {}).items()]
+             for s, c in per_seat("hands").items()]
+    kitty = known.get("kitty")
+    kitty = _cards_text("" if kitty is None else kitty, "known kitty")
+    voids = [(seat_of(s, "void seat"), _void_text(c, s)) for s, c in per_seat("voids").items()]
     return hands, kitty, voids
 
 
@@ -255,9 +283,32 @@ def _run(
     exc = raw.get("exception")
     if isinstance(exc, KeyboardInterrupt):
         raise SimulationInterrupted(result) from exc  # type: ignore[arg-type]
+    failed = progress_error(callback, exc, result, "samples")
+    if failed is not None:
+        raise failed from exc
     if exc is not None:
         raise exc
     return result
+
+
+def _check_samples_fit(samples: int, candidates: int, columns: int) -> None:
+    """Refuse ``samples`` whose outcomes (``samples × candidates × columns`` int32) cannot be
+    held, before anything is allocated."""
+    _memory.check_fits(
+        "samples", samples, samples * candidates * columns * 4,
+        f"keeping {columns} int32 outcome columns for {candidates} candidate(s) per sample",
+        "pass fewer samples (or fewer candidates)")
+
+
+def _candidate_list(candidates: Any) -> list[Any]:
+    """``candidates`` as a list: ``None`` → ``[None]`` (the policy decides); a list or tuple
+    otherwise (a single string is refused: it would be read letter by letter)."""
+    if candidates is None:
+        return [None]
+    out = _check.items("candidates", candidates, "a list of candidate actions (cards, '' or None)")
+    if not out:
+        raise InvalidValueError("invalid candidates []: expected at least one candidate, or None")
+    return out
 
 
 def evaluate(
@@ -306,8 +357,11 @@ def evaluate(
             so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
             Baohuang: see :mod:`zhipai.baohuang` (the scepter holder's accession decision, or
             a play / pass made at the seat's first decision where it is legal).
-        samples: sampled deals, an int ≥ 1.
-        policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
+        samples: sampled deals, an int ≥ 1; the outcomes (``samples × candidates × columns ×
+            4`` bytes) must fit in the available memory, else ``InvalidValueError`` up front.
+        policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate` (``seed=None``
+            draws a random seed, recorded in ``Evaluation.seed``; a raising ``progress`` is a
+            :class:`zhipai.ProgressError` holding the completed samples).
         dealer: the dealer seat, when known; default: the game decides (Shengji: the
             declarations in hand 1, or a random seat when ``trump`` is given).
         level: the level rank (级牌) of the deal, ``"2"`` … ``"A"``, or ``"NT"`` (the joker-only
@@ -337,8 +391,9 @@ def evaluate(
     threads = _check_threads(threads, samples)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
-    if policy not in POLICIES:
-        raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
+    _check_progress(progress)
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise InvalidValueError(f"invalid policy {_check.shown(policy)}: expected one of {', '.join(POLICIES)}")
     known_hands, known_kitty, known_voids = _known_parts(known, _seat)
     knowledge = {
         "seat": seat,
@@ -349,11 +404,16 @@ def evaluate(
         "dealer": None if dealer is None else _seat(dealer, "dealer"),
         "level": level,
         "trump": trump,
-        "candidates": candidates or [None],
+        "candidates": _candidate_list(candidates),
     }
     _check_own_known(seat, knowledge["hand"], knowledge["hands"])
     rules = _resolve_rules(rules)
     knowledge["candidates"] = _candidates(knowledge["candidates"], knowledge["hand"], rules.preset)
+    try:
+        columns = len(_core._columns(rules))
+    except ZhipaiError:
+        columns = 1  # the engine names the problem
+    _check_samples_fit(samples, len(knowledge["candidates"]), columns)
     engine = functools.partial(
         _engine(rules),
         knowledge=knowledge,
@@ -440,7 +500,8 @@ def evaluate_position(
             ``FollowMoves`` order; leads = every single, pair, triple, tractor / Titanic and per
             suit the whole holding when it may be thrown), at most ``limit``; otherwise one
             candidate, ``"policy"`` (the value of the position).
-        samples: sampled deals, an int ≥ 1.
+        samples: sampled deals, an int ≥ 1 (checked against the available memory as in
+            :func:`evaluate`, counting ``limit`` candidates when ``candidates`` is ``None``).
         policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
         limit: most default candidates (an int ≥ 1; default 64). Extra legal plays are left
             out, in enumeration order.
@@ -473,12 +534,16 @@ def evaluate_position(
     threads = _check_threads(threads, samples)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
-    if policy not in POLICIES:
-        raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
-    cands = None if candidates is None else [None if c is None else _cards_text(c, "candidate") for c in candidates]
+    _check_progress(progress)
+    if not isinstance(policy, str) or policy not in POLICIES:
+        raise InvalidValueError(f"invalid policy {_check.shown(policy)}: expected one of {', '.join(POLICIES)}")
+    cands = None if candidates is None else [
+        None if c is None else _cards_text(c, "candidate") for c in _candidate_list(candidates)]
     extra_hands, extra_kitty, extra_voids = _known_parts(
         known, lambda s, what: int(_core._check_int(what, s, 0, 3)))
     preset = state.rules.preset
+    columns = len(_core._columns(state.rules)) + 1  # + seat_return
+    _check_samples_fit(samples, limit if cands is None else len(cands), columns)
     engine = functools.partial(
         _core._evaluate_position,
         state,

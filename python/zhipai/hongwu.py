@@ -41,6 +41,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, Union
 
+from zhipai import _check
 from zhipai._core import (
     HongWuAuction,
     HongWuOrder,
@@ -157,7 +158,7 @@ def settle_deal(
             xianjia_tricks=xianjia_tricks,
             dealer_tricks=dealer_tricks,
             kitty=kitty,
-            xianjia_won_last=xianjia_won_last,
+            xianjia_won_last=_check.flag("xianjia_won_last", xianjia_won_last),
             last_multiplier=last_multiplier,
             red5_captured=red5_captured,
         )

@@ -78,6 +78,8 @@ def check_reachable(address: str, timeout: float = CONNECT_TIMEOUT) -> None:
     """
     import socket
 
+    if not isinstance(address, str):
+        raise _core.InvalidValueError(f"invalid ray_address {address!r}: expected a string such as 'auto'")
     target = address.removeprefix("ray://")
     host, sep, port = target.rpartition(":")
     if address in ("auto", "local") or not sep or not port.isdigit():
@@ -186,10 +188,13 @@ def simulate(
         )
     _init(ray, address)
     cpus = threads or 1
+    from zhipai.simulate import _options_of
+
     run = _Run(
         ray, remote_engine(rules), rules.preset,
         dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only),
         plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus)),
+        options=_options_of(rules),
     )
     task = ray.remote(num_cpus=cpus, max_retries=0)(run_chunk)
 
@@ -197,13 +202,27 @@ def simulate(
         return task.remote(run.engine, threads, deals=count, first_deal=start, **run.common)
 
     window = TASKS_IN_FLIGHT_PER_SLOT * task_slots(ray, cpus)
+
+    def report(done: int) -> bool:
+        """Call ``progress``; True when it asks to stop. Its exception becomes a
+        ``ProgressError`` holding the completed prefix."""
+        from zhipai.simulate import progress_error
+
+        try:
+            return progress is not None and progress(done, deals) is False
+        except Exception as e:
+            failed = progress_error(progress, e, run.result(deals), "deals")
+            if failed is None:
+                raise
+            raise failed from e
+
     try:
         run.fill(submit, window)
         # Report at once (the bar shows before the first chunk, which may take minutes).
-        stopped = progress is not None and progress(0, deals) is False
+        stopped = report(0)
         while run.pending and not stopped:
-            if run.wait() and progress is not None and not run.failed:
-                stopped = progress(run.done, deals) is False
+            if run.wait() and not run.failed:
+                stopped = report(run.done)
             if not stopped:
                 run.fill(submit, window)
     except KeyboardInterrupt as e:
@@ -217,9 +236,16 @@ class _Run:
     """The driver's state of one Ray run: chunk ``k`` covers ``chunks[k]`` = (first deal, deals)."""
 
     def __init__(
-        self, ray: Any, engine: Any, preset: str, common: dict[str, Any], chunks: list[tuple[int, int]]
+        self,
+        ray: Any,
+        engine: Any,
+        preset: str,
+        common: dict[str, Any],
+        chunks: list[tuple[int, int]],
+        options: dict[str, Any] | None = None,
     ) -> None:
         self.ray, self.engine, self.preset, self.common, self.chunks = ray, engine, preset, common, chunks
+        self.options = options
         self.which: dict[Any, int] = {}  # object ref → chunk index
         self.pending: list[Any] = []
         self.next = 0  # the next chunk to submit (chunks go out in deal order)
@@ -265,7 +291,8 @@ class _Run:
         from zhipai.simulate import SimResult
 
         c = self.common
-        return SimResult(raw, preset=self.preset, policy=c["policy"], seed=c["seed"], first_deal=first_deal)
+        return SimResult(raw, preset=self.preset, policy=c["policy"], seed=c["seed"], first_deal=first_deal,
+                         options=self.options)
 
     def result(self, deals: int) -> Any:
         """The completed prefix of chunks (in deal order) as one result of ``deals`` requested."""

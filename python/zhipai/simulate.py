@@ -15,7 +15,19 @@ returns the arrays of a local run.
 Interruption: Ctrl-C stops the workers and raises :class:`SimulationInterrupted` (a
 ``KeyboardInterrupt``) whose ``result`` holds the completed prefix of deals ``0..n``; a progress
 callable returning ``False`` stops the run the same way but returns the prefix (with
-``result.interrupted`` true) instead of raising.
+``result.interrupted`` true) instead of raising; a progress callable that raises stops it with
+:class:`zhipai.ProgressError`, whose ``result`` holds the prefix (its ``__cause__`` is the
+callable's exception).
+
+Seeds: ``seed=None`` draws a fresh random seed, recorded in ``result.seed``.
+
+Memory: rows mode holds ``deals × columns × 4`` bytes, allocated before the first deal; a run
+whose rows do not fit in the memory available now is refused up front (``InvalidValueError``
+naming the size, suggesting ``aggregate_only=True``; see :mod:`zhipai._memory`).
+
+Files: :meth:`SimResult.save` writes the rows (CSV, Parquet, npz) atomically with their
+provenance (zhipai version, preset, every option, policy per seat, seed, deal range), and
+:meth:`SimResult.load` reads them back; :meth:`SimResult.concat` refuses parts of different runs.
 
 Python callables as policies (slow path): ``policy`` may also be a callable
 ``f(observation, legal_moves) -> move`` for every seat, a list with one policy per seat, or a
@@ -31,18 +43,24 @@ from the seed. Progress, Ctrl-C and the result columns work as in the fast path.
 
 from __future__ import annotations
 
+import io
+import json
 import math
+import os
+import platform
 import statistics
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Union
+from typing import IO, Any, Union
 
 import numpy as np
 
-from zhipai import _core
+from zhipai import _check, _core, _files, _memory
 from zhipai import policy as _policy
-from zhipai._core import InvalidValueError, Rules
+from zhipai._core import InvalidValueError, Rules, ZhipaiError
+from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
 
 __all__ = ["ColumnSummary", "SimResult", "SimulationInterrupted", "Summary", "simulate"]
 
@@ -111,9 +129,13 @@ class ColumnSummary:
         return cls(name, doc, n, mean, std, ci, int(s["min"]), int(s["max"]), dist)
 
     def fraction(self, value: int) -> float:
-        """Share of deals where the column equals ``value`` (needs a distribution)."""
+        """Share of deals where the column equals ``value`` (an int; needs a distribution, else
+        ``InvalidValueError``)."""
+        value = _check.integer("value", value, -(2**31), 2**31 - 1)
         if self.distribution is None:
-            raise ValueError(f"column {self.name!r} has no distribution (too many values or no deals)")
+            raise InvalidValueError(
+                f"invalid column {self.name!r} for fraction(): it has no distribution (too many "
+                "distinct values or no deals); use the result's rows")
         return self.distribution.get(value, 0) / self.count
 
 
@@ -139,6 +161,13 @@ def _exact_stats(col: np.ndarray) -> dict[str, Any]:
     return {"count": n, "sum": int(c.sum()), "sum_sq": sum_sq, "min": lo, "max": hi, "histogram": hist}
 
 
+def _column_name(name: Any, columns: Sequence[str]) -> str:
+    """``name`` if it is one of ``columns``, else :class:`UnknownKeyError` listing them."""
+    if isinstance(name, str) and name in columns:
+        return name
+    raise UnknownKeyError(f"invalid column {_check.shown(name)}: no such column; columns: {', '.join(columns)}")
+
+
 class Summary(Mapping[str, ColumnSummary]):
     """Per-column statistics of a :class:`SimResult`; ``str(summary)`` is a readable table."""
 
@@ -147,10 +176,7 @@ class Summary(Mapping[str, ColumnSummary]):
         self._columns = {c.name: c for c in columns}
 
     def __getitem__(self, name: str) -> ColumnSummary:
-        try:
-            return self._columns[name]
-        except KeyError:
-            raise KeyError(f"no column {name!r}; columns: {', '.join(self._columns)}") from None
+        return self._columns[_column_name(name, list(self._columns))]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._columns)
@@ -192,6 +218,64 @@ class Summary(Mapping[str, ColumnSummary]):
         return f"<Summary of {len(self)} columns: {self.title}>"
 
 
+#: What ``SimResult.save`` writes: extension → writer name (the rows' formats).
+ROW_FORMATS = (".csv", ".parquet", ".npz")
+
+#: The provenance format written with saved rows (``SimResult.provenance``).
+PROVENANCE_FORMAT = "zhipai.SimResult rows"
+PROVENANCE_VERSION = 1
+#: Key of the provenance in a Parquet file's schema metadata and in an ``.npz`` archive.
+PROVENANCE_KEY = "zhipai_provenance"
+#: How deal ``i`` draws its randomness: the rows depend on nothing else (not threads, chunks).
+RNG = "deal i draws from ChaCha8 keyed by the seed on stream i: the rows do not depend on threads or chunking"
+
+#: Seats per game, for the provenance's policy per seat.
+_SEATS = {"shengji": 4, "hong_wu": 4, "gongzhu": 4, "baohuang": 5}
+
+
+def _seat_count(preset: str) -> int | None:
+    games = {name: game for name, game, _desc, _opts in _core.presets()}
+    return _SEATS.get(games.get(preset, ""))
+
+
+def _option_value(text: Any) -> Any:
+    """An option value from its text in ``Rules.options()``: bool, int, else the text (the
+    form ``zhipai.rules(preset, **options)`` takes back)."""
+    if not isinstance(text, str):
+        return text
+    if text in ("true", "false"):
+        return text == "true"
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _options_of(rules: Rules) -> dict[str, Any]:
+    """Every option of ``rules`` with its value (the whole rule set, not only the changes)."""
+    return {name: _option_value(value) for name, value in rules.options()}
+
+
+def _policy_name(p: Any) -> str:
+    """A per-seat policy as the provenance records it: the built-in name, or ``module:name``."""
+    if isinstance(p, str):
+        return p
+    module = getattr(p, "__module__", None) or "?"
+    name = getattr(p, "__qualname__", None) or getattr(p, "__name__", None) or type(p).__name__
+    return f"{module}:{name}"
+
+
+def _environment() -> dict[str, str]:
+    """Facts about the machine that produced a result (informative; the rows do not depend on
+    them, nor on threads or chunking)."""
+    return {
+        "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        "python": platform.python_version(),
+        "numpy": np.__version__,
+        "platform": f"{platform.system()}-{platform.machine()}",
+    }
+
+
 class SimResult(Mapping[str, np.ndarray]):
     """The result of :func:`simulate`.
 
@@ -199,19 +283,40 @@ class SimResult(Mapping[str, np.ndarray]):
     ``(completed,)``, row ``i`` = deal ``i``. ``len(result)`` = deals completed. With
     ``aggregate_only=True`` no rows are kept: column access raises, ``summary()`` works.
 
-    Attributes: ``preset``, ``policy``, ``seed``, ``first_deal`` (row ``i`` is deal
-    ``first_deal + i`` of the seed), ``requested`` (deals asked for), ``completed`` (deals in the
-    result, the prefix ``0..completed`` of the run), ``interrupted``, ``aggregate_only``,
-    ``columns`` (names), ``docs`` (column name → meaning).
+    Attributes: ``preset``, ``options`` (every option of the rule set: name → value, the form
+    ``zhipai.rules(preset, **options)`` takes), ``policy`` (a label), ``policies`` (the policy of
+    each seat: ``"random"``, ``"greedy"`` or ``"module:function"``), ``seed``, ``first_deal``
+    (row ``i`` is deal ``first_deal + i`` of the seed), ``requested`` (deals asked for),
+    ``completed`` (deals in the result, the prefix ``0..completed`` of the run), ``interrupted``,
+    ``aggregate_only``, ``columns`` (names), ``docs`` (column name → meaning),
+    ``zhipai_version``; ``provenance`` (all of it as a JSON-ready dict, what :meth:`save`
+    records with the rows and :meth:`load` reads back).
     """
 
     def __init__(
-        self, raw: Mapping[str, Any], *, preset: str, policy: str, seed: int, first_deal: int = 0
+        self,
+        raw: Mapping[str, Any],
+        *,
+        preset: str,
+        policy: str,
+        seed: int,
+        first_deal: int = 0,
+        options: Mapping[str, Any] | None = None,
+        policies: Sequence[str] | None = None,
+        zhipai_version: str | None = None,
+        environment: Mapping[str, str] | None = None,
     ) -> None:
         self.preset = preset
         self.policy = policy
-        self.seed = seed
-        self.first_deal = first_deal
+        self.seed = int(seed)
+        self.first_deal = int(first_deal)
+        self.options: dict[str, Any] | None = None if options is None else dict(options)
+        if policies is None and isinstance(policy, str) and policy in POLICIES:
+            n = _seat_count(preset)
+            policies = None if n is None else [policy] * n
+        self.policies: list[str] | None = None if policies is None else list(policies)
+        self.zhipai_version = zhipai_version or _core.__version__
+        self._environment = dict(environment) if environment is not None else _environment()
         self.requested: int = int(raw["requested"])
         self.completed: int = int(raw["completed"])
         self.interrupted: bool = bool(raw["interrupted"])
@@ -225,10 +330,9 @@ class SimResult(Mapping[str, np.ndarray]):
 
     # --- mapping / attribute access -------------------------------------------------------
     def __getitem__(self, name: str) -> np.ndarray:
-        if name not in self.docs:
-            raise KeyError(f"no column {name!r}; columns: {', '.join(self.columns)}")
+        name = _column_name(name, self.columns)
         if self.aggregate_only:
-            raise KeyError(f"column {name!r}: an aggregate_only result keeps no rows; use summary()")
+            raise UnknownKeyError(f"invalid column {name!r}: an aggregate_only result keeps no rows; use summary()")
         return self._data[name]
 
     def __getattr__(self, name: str) -> np.ndarray:
@@ -257,8 +361,7 @@ class SimResult(Mapping[str, np.ndarray]):
     def stats(self, name: str) -> dict[str, Any]:
         """Exact aggregates of one column: ``count, sum, sum_sq, min, max, histogram``
         (``min``/``max`` ``None`` when ``count`` is 0)."""
-        if name not in self.docs:
-            raise KeyError(f"no column {name!r}; columns: {', '.join(self.columns)}")
+        name = _column_name(name, self.columns)
         if self._stats is not None:
             s = dict(self._stats[name])
             return dict(EMPTY_STATS) if int(s["count"]) == 0 else s
@@ -280,7 +383,7 @@ class SimResult(Mapping[str, np.ndarray]):
 
     def _rows(self, what: str) -> dict[str, np.ndarray]:
         if self.aggregate_only:
-            raise ValueError(f"{what}: an aggregate_only result keeps no rows; use summary()")
+            raise InvalidValueError(f"invalid call {what}(): an aggregate_only result keeps no rows; use summary()")
         return dict(self._data)
 
     def to_pandas(self) -> Any:
@@ -295,35 +398,149 @@ class SimResult(Mapping[str, np.ndarray]):
         pa = _optional("pyarrow", "to_arrow", "arrow")
         return pa.table(rows)
 
+    # --- provenance, files ----------------------------------------------------------------
+    @property
+    def provenance(self) -> dict[str, Any]:
+        """Where the rows come from, as saved with them (JSON-ready): ``zhipai_version``,
+        ``preset``, ``options`` (every option's value), ``policy`` (one entry per seat),
+        ``seed``, ``first_deal``, ``deals`` (rows, = ``completed``), ``requested``,
+        ``interrupted``, ``columns``, ``docs``, ``rng`` (how deal ``i`` is drawn: the rows do not
+        depend on threads or chunking), and informative facts about the machine that ran it
+        (``created``, ``python``, ``numpy``, ``platform``). Re-running
+        ``zhipai.simulate(zhipai.rules(preset, **options), deals, policy, seed=seed,
+        first_deal=first_deal)`` gives the same rows bit for bit (same zhipai version; Python
+        policies must be the same code)."""
+        return {
+            "format": PROVENANCE_FORMAT,
+            "format_version": PROVENANCE_VERSION,
+            "zhipai_version": self.zhipai_version,
+            "preset": self.preset,
+            "options": None if self.options is None else dict(self.options),
+            "policy": None if self.policies is None else list(self.policies),
+            "seed": self.seed,
+            "first_deal": self.first_deal,
+            "deals": self.completed,
+            "requested": self.requested,
+            "interrupted": self.interrupted,
+            "aggregate_only": self.aggregate_only,
+            "columns": list(self.columns),
+            "docs": dict(self.docs),
+            "rng": RNG,
+            **self._environment,
+        }
+
+    def rules(self) -> Rules:
+        """The rule set of the run, rebuilt from ``preset`` and ``options`` (e.g. of a result
+        read back with :meth:`load`): ``zhipai.simulate(res.rules(), res.completed,
+        res.policies, seed=res.seed, first_deal=res.first_deal)`` plays the same rows again.
+
+        Raises:
+            InvalidValueError: a result that does not record its options.
+            InvalidOptionError: options this zhipai does not know (a file of another version).
+        """
+        if self.options is None:
+            raise InvalidValueError(f"invalid call rules(): {self!r} does not record its options")
+        return _core.rules(self.preset, dict(self.options))
+
     def save(self, path: str | Path) -> Path:
-        """Write the rows to ``path``: ``.csv`` (header + one line per deal), ``.parquet``
-        (needs ``zhipai[arrow]``) or ``.npz``. Raises ``ValueError`` naming another suffix."""
-        path = Path(path)
+        """Write the rows and their :attr:`provenance` to ``path``: ``.csv`` (header + one line
+        per deal; the provenance in a sidecar ``<path>.json`` with the CSV's size and SHA-256),
+        ``.parquet`` (needs ``zhipai[arrow]``; provenance in the schema metadata, key
+        ``zhipai_provenance``) or ``.npz`` (provenance in the entry ``zhipai_provenance``).
+
+        The path is checked first; the file is written to a temporary file in the same folder,
+        fsynced and renamed into place, so ``path`` is either the whole file or untouched.
+
+        Raises:
+            FileError: an unknown extension, a missing folder, a directory, no permission, or a
+                failure while writing (full disk, …): nothing is written, the rows stay here.
+            InvalidValueError: an aggregate_only result (no rows), or a path that is not a
+                ``str`` / ``pathlib.Path``.
+            KeyboardInterrupt: Ctrl-C while writing (nothing is written).
+        """
+        return self._save(path, kept=f"the {self.completed} rows are still in this SimResult")
+
+    def _save(self, path: str | Path, *, kept: str) -> Path:
+        """:meth:`save`; ``kept`` says in a failure's message what survives it."""
         rows = self._rows("save")
-        suffix = path.suffix.lower()
+        p = _files.check_output(path, kinds=ROW_FORMATS)
+        suffix = p.suffix.lower()
+        meta = self.provenance
         if suffix == ".csv":
-            matrix = np.column_stack([rows[c] for c in self.columns]) if rows else np.empty((0, 0))
-            np.savetxt(path, matrix, fmt="%d", delimiter=",", header=",".join(self.columns), comments="")
+            sidecar = p.with_name(p.name + ".json")
+            _files.check_output(sidecar, kinds=None)
+            info: dict[str, Any] = {}
+
+            def write_sidecar(f: IO[bytes]) -> None:
+                record = {**meta, "data_file": p.name, "data_bytes": info["bytes"], "data_sha256": info["sha256"]}
+                f.write(json.dumps(record, indent=1, ensure_ascii=False).encode("utf-8"))
+
+            _files.atomic_write(
+                [(p, lambda f: _write_csv(f, self.columns, rows, info)), (sidecar, write_sidecar)], kept=kept
+            )
         elif suffix == ".parquet":
             pq = _optional("pyarrow.parquet", "save to .parquet", "arrow")
-            pq.write_table(self.to_arrow(), path)
-        elif suffix == ".npz":
-            np.savez(path, **rows)
+            table = self.to_arrow().replace_schema_metadata({PROVENANCE_KEY: json.dumps(meta)})
+            _files.atomic_write([(p, lambda f: _write_parquet(f, table, pq))], kept=kept)
         else:
-            raise ValueError(f"cannot save to {str(path)!r}: expected a .csv, .parquet or .npz file")
-        return path
+            _files.atomic_write([(p, lambda f: _write_npz(f, rows, json.dumps(meta)))], kept=kept)
+        return p
+
+    @classmethod
+    def load(cls, path: str | Path) -> SimResult:
+        """The rows and provenance of a file written by :meth:`save` (``.csv`` with its
+        ``.csv.json`` sidecar, ``.parquet`` or ``.npz``), as a ``SimResult`` whose ``preset``,
+        ``options``, ``policies``, ``seed``, ``first_deal``, ``requested``, ``interrupted`` and
+        ``zhipai_version`` are those recorded. :meth:`concat` then refuses to join files of
+        different runs.
+
+        Raises:
+            FileError: a missing or unreadable file, an unknown extension, no provenance (a CSV
+                without its sidecar, a file not written by ``save``), a CSV whose size or
+                checksum differs from its sidecar's, rows that do not match the recorded
+                columns and count, or a corrupt file.
+        """
+        p = _files.path_arg("path", path)
+        shown = os.fspath(path)
+        suffix = p.suffix.lower()
+        if suffix not in ROW_FORMATS:
+            raise FileError(f"cannot load {shown}: unknown extension {p.suffix!r}; expected a .csv, .parquet or .npz file", path=shown)
+        if not p.is_file():
+            reason = "it is a directory" if p.is_dir() else "no such file"
+            raise FileError(f"cannot load {shown}: {reason}", path=shown)
+        try:
+            if suffix == ".csv":
+                meta, data = _load_csv(p, shown)
+            elif suffix == ".parquet":
+                meta, data = _load_parquet(p, shown)
+            else:
+                meta, data = _load_npz(p, shown)
+        except (FileError, MissingDependencyError):
+            raise
+        except Exception as e:
+            raise FileError(f"cannot load {shown}: not a readable {suffix} file of rows ({type(e).__name__}: {e})", path=shown) from e
+        return _from_provenance(meta, data, shown)
 
     def plot(self, path: str | Path | None = None, columns: list[str] | None = None) -> Any:
         """Histograms of ``columns`` (default: all) as a ``matplotlib.figure.Figure``; saved to
-        ``path`` when given. Works for aggregate_only results on small-integer columns.
-        Needs ``zhipai[plot]``."""
+        ``path`` when given (format from the extension: ``.png``, ``.pdf``, ``.svg``, …; checked
+        before drawing and written atomically like :meth:`save`). Works for aggregate_only
+        results on small-integer columns. Needs ``zhipai[plot]``.
+
+        Raises:
+            UnknownKeyError: a column the result does not have. InvalidValueError: ``columns``
+                not a list of names. FileError: as :meth:`save`."""
         _optional("matplotlib", "plot", "plot")
         from matplotlib.figure import Figure
 
-        names = list(columns) if columns is not None else list(self.columns)
-        for n in names:
-            if n not in self.docs:
-                raise KeyError(f"no column {n!r}; columns: {', '.join(self.columns)}")
+        if columns is None:
+            names = list(self.columns)
+        else:
+            names = _check.items("columns", columns, "a list of column names")
+            names = [_column_name(n, self.columns) for n in names]
+        if not names:
+            raise InvalidValueError("invalid columns []: expected at least one column name")
+        target = None if path is None else check_plot_path(path)
         fig = Figure(figsize=(4.5 * min(len(names), 3), 3.2 * math.ceil(len(names) / 3)), layout="constrained")
         for i, n in enumerate(names):
             ax = fig.add_subplot(math.ceil(len(names) / 3), min(len(names), 3), i + 1)
@@ -338,45 +555,248 @@ class SimResult(Mapping[str, np.ndarray]):
             ax.set_title(n)
             ax.set_ylabel("deals")
         fig.suptitle(f"{self.preset}: {self.completed} deals, policy {self.policy}")
-        if path is not None:
-            fig.savefig(path)
+        if target is not None:
+            fmt = target.suffix[1:].lower()
+            _files.atomic_write([(target, lambda f: fig.savefig(f, format=fmt))],
+                                kept="the rows are still in this SimResult; plot() again to retry")
         return fig
 
     @classmethod
     def concat(cls, parts: Sequence[SimResult]) -> SimResult:
         """Join results of consecutive deal ranges of one run into one result, exactly.
 
-        ``parts[k + 1].first_deal`` must equal ``parts[k].first_deal + parts[k].completed``, and
-        every part but the last must be complete (not interrupted); all parts share preset,
-        policy, seed, columns and mode. Rows are concatenated; aggregates are merged exactly
+        Every part must come from the same run: the same zhipai version, preset and value of
+        every option, policy of every seat, seed, columns and mode; ``parts[k + 1].first_deal``
+        must equal ``parts[k].first_deal + parts[k].completed``, and every part but the last must
+        be complete (not interrupted). Rows are concatenated; aggregates are merged exactly
         (integer sums, min/max, histogram counts), so ``concat`` of the parts equals the run of
-        the whole range. Raises ``InvalidValueError`` naming the first part that does not fit.
+        the whole range. Works on results read back with :meth:`load`.
+
+        Raises:
+            InvalidValueError: ``parts`` not a non-empty list of ``SimResult``; a part of another
+                run (naming every difference, e.g. the options whose values differ) or not right
+                after the previous one (naming the expected first deal).
         """
-        parts = list(parts)
-        if not parts:
+        items = _check.items("parts", parts, "a list of SimResult")
+        if not items:
             raise InvalidValueError("invalid parts []: expected at least one SimResult")
-        head = parts[0]
-        for k, (a, b) in enumerate(zip(parts, parts[1:], strict=False), start=1):
-            same = (a.preset, a.policy, a.seed, a.columns, a.aggregate_only) == (
-                b.preset, b.policy, b.seed, b.columns, b.aggregate_only
-            )
-            if not same or a.interrupted or b.first_deal != a.first_deal + a.completed:
+        for k, p in enumerate(items):
+            if not isinstance(p, SimResult):
+                raise InvalidValueError(f"invalid parts[{k}] {_check.shown(p)}: expected a SimResult")
+        head = items[0]
+        for k, (a, b) in enumerate(zip(items, items[1:]), start=1):
+            differences = _run_differences(a, b)
+            if differences:
+                raise InvalidValueError(
+                    f"invalid parts[{k}]: not the same run as parts[{k - 1}]: {'; '.join(differences)}")
+            if a.interrupted or b.first_deal != a.first_deal + a.completed:
+                why = (f"parts[{k - 1}] is interrupted ({a.completed} of {a.requested} deals)"
+                       if a.interrupted else f"it starts at deal {b.first_deal}")
                 raise InvalidValueError(
                     f"invalid parts[{k}] {b!r}: expected the deals from {a.first_deal + a.completed} "
-                    f"of the same run right after a complete parts[{k - 1}] {a!r}"
-                )
+                    f"of the same run right after a complete parts[{k - 1}] {a!r}; {why}")
         raw: dict[str, Any] = {
             "columns": head.columns,
             "docs": [head.docs[c] for c in head.columns],
-            "requested": sum(p.requested for p in parts),
-            "completed": sum(p.completed for p in parts),
-            "interrupted": parts[-1].interrupted,
+            "requested": sum(p.requested for p in items),
+            "completed": sum(p.completed for p in items),
+            "interrupted": items[-1].interrupted,
         }
         if head.aggregate_only:
-            raw["stats"] = [_merge_stats([p.stats(c) for p in parts]) for c in head.columns]
+            raw["stats"] = [_merge_stats([p.stats(c) for p in items]) for c in head.columns]
         else:
-            raw["data"] = [np.concatenate([p._data[c] for p in parts]) for c in head.columns]
-        return cls(raw, preset=head.preset, policy=head.policy, seed=head.seed, first_deal=head.first_deal)
+            raw["data"] = [np.concatenate([p._data[c] for p in items]) for c in head.columns]
+        return cls(raw, preset=head.preset, policy=head.policy, seed=head.seed, first_deal=head.first_deal,
+                   options=head.options, policies=head.policies, zhipai_version=head.zhipai_version,
+                   environment=head._environment)
+
+
+def _run_differences(a: SimResult, b: SimResult) -> list[str]:
+    """What differs between the runs of ``a`` and ``b`` (empty: the same run)."""
+    out = []
+    for what, x, y in (("zhipai_version", a.zhipai_version, b.zhipai_version), ("preset", a.preset, b.preset)):
+        if x != y:
+            out.append(f"{what} {x!r} vs {y!r}")
+    if a.options is None or b.options is None:
+        if a.options != b.options:
+            out.append("options unknown in one part")
+    else:
+        for name in sorted(set(a.options) | set(b.options)):
+            x, y = a.options.get(name, "(absent)"), b.options.get(name, "(absent)")
+            if x != y:
+                out.append(f"option {name} {x!r} vs {y!r}")
+    if a.policies is not None and b.policies is not None and len(a.policies) == len(b.policies):
+        out += [f"policy of seat {s} {x!r} vs {y!r}" for s, (x, y) in enumerate(zip(a.policies, b.policies)) if x != y]
+    elif (a.policies, a.policy) != (b.policies, b.policy):
+        out.append(f"policy {a.policy!r} vs {b.policy!r}")
+    if a.seed != b.seed:
+        out.append(f"seed {a.seed} vs {b.seed}")
+    if a.columns != b.columns:
+        out.append(f"columns {a.columns} vs {b.columns}")
+    if a.aggregate_only != b.aggregate_only:
+        out.append("one part keeps rows, the other aggregates only")
+    return out
+
+
+def check_plot_path(path: Any, what: str = "path") -> Path:
+    """Refuse now (``FileError``/``InvalidValueError`` naming it) a plot file that could not be
+    written: as :func:`zhipai._files.check_output`, and an image format matplotlib writes."""
+    _optional("matplotlib", "plot", "plot")
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    p = _files.check_output(path, kinds=None, what=what)
+    formats = sorted(FigureCanvasBase.get_supported_filetypes())
+    if p.suffix[1:].lower() not in formats:
+        got = f"unknown image extension {p.suffix!r}" if p.suffix else "no extension"
+        raise FileError(f"cannot write {os.fspath(path)}: {got}; expected one of "
+                        f"{', '.join('.' + f for f in formats)}", path=os.fspath(path))
+    return p
+
+
+# --- the writers and readers of saved rows (module-level so tests can make one fail) ------
+
+#: Rows per block when writing CSV (bounded memory for the text, Ctrl-C seen between blocks).
+_CSV_BLOCK = 1 << 16
+
+
+class _Hashing:
+    """A binary file wrapper that counts and hashes what is written."""
+
+    def __init__(self, f: IO[bytes]) -> None:
+        import hashlib
+
+        self.f, self.size, self.hash = f, 0, hashlib.sha256()
+
+    def write(self, data: bytes) -> int:
+        self.hash.update(data)
+        self.size += len(data)
+        return self.f.write(data)
+
+
+def _write_csv(f: IO[bytes], columns: list[str], rows: Mapping[str, np.ndarray], info: dict[str, Any]) -> None:
+    """Header line then one line per deal; ``info`` receives the bytes and their SHA-256."""
+    out = _Hashing(f)
+    out.write((",".join(columns) + "\n").encode("ascii"))
+    n = len(rows[columns[0]]) if columns else 0
+    line = ",".join(["%d"] * len(columns)) + "\n"
+    for start in range(0, n, _CSV_BLOCK):
+        block = np.column_stack([rows[c][start : start + _CSV_BLOCK] for c in columns])
+        # one %-format of the whole block: the same text as np.savetxt(fmt="%d"), 2-3x faster
+        out.write(((line * len(block)) % tuple(block.ravel().tolist())).encode("ascii"))
+    info["bytes"], info["sha256"] = out.size, out.hash.hexdigest()
+
+
+def _write_parquet(f: IO[bytes], table: Any, pq: Any) -> None:
+    pq.write_table(table, f)
+
+
+def _write_npz(f: IO[bytes], rows: Mapping[str, np.ndarray], meta: str) -> None:
+    np.savez(f, **rows, **{PROVENANCE_KEY: np.array(meta)})
+
+
+#: Most bytes of a CSV provenance sidecar read back.
+_MAX_SIDECAR = 4 << 20
+
+
+def _load_csv(p: Path, shown: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    import hashlib
+
+    sidecar = p.with_name(p.name + ".json")
+    if not sidecar.is_file():
+        raise FileError(
+            f"cannot load {shown}: no provenance ({sidecar.name} is missing next to it); "
+            "SimResult.load reads files written by SimResult.save", path=shown)
+    meta = _files.read_json(sidecar, limit=_MAX_SIDECAR, what="provenance")
+    if not isinstance(meta, dict):
+        raise FileError(f"cannot load {shown}: {sidecar.name} is not a zhipai provenance record", path=shown)
+    h, size = hashlib.sha256(), 0
+    with open(p, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+            size += len(block)
+    if size != meta.get("data_bytes") or h.hexdigest() != meta.get("data_sha256"):
+        raise FileError(
+            f"cannot load {shown}: the file does not match its provenance {sidecar.name} "
+            f"({size:,} bytes, recorded {meta.get('data_bytes')!r}; the checksum differs): it was "
+            "changed or cut after it was saved", path=shown)
+    with open(p, encoding="ascii") as f:
+        header = f.readline().rstrip("\n").split(",")
+        if header != meta.get("columns"):
+            raise FileError(f"cannot load {shown}: its columns {header} differ from its provenance's", path=shown)
+        body = f.read()
+    if not body.strip():
+        return meta, {c: np.empty(0, np.int32) for c in header}
+    table = np.loadtxt(io.StringIO(body), dtype=np.int64, delimiter=",", ndmin=2)
+    if table.shape[1] != len(header):
+        raise FileError(f"cannot load {shown}: rows of {table.shape[1]} values under {len(header)} columns", path=shown)
+    return meta, {c: _int32(table[:, j], shown, c) for j, c in enumerate(header)}
+
+
+def _load_parquet(p: Path, shown: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    pq = _optional("pyarrow.parquet", "load a .parquet file", "arrow")
+    table = pq.read_table(p)
+    raw = (table.schema.metadata or {}).get(PROVENANCE_KEY.encode())
+    if raw is None:
+        raise FileError(f"cannot load {shown}: no zhipai provenance in its metadata (not written by SimResult.save)", path=shown)
+    meta = _files.parse_json(raw.decode("utf-8"), source=shown, what="provenance of")
+    return meta, {c: _int32(table.column(c).to_numpy(), shown, c) for c in table.column_names}
+
+
+def _load_npz(p: Path, shown: str) -> tuple[dict[str, Any], dict[str, np.ndarray]]:
+    with np.load(p, allow_pickle=False) as z:
+        if PROVENANCE_KEY not in z.files:
+            raise FileError(f"cannot load {shown}: no {PROVENANCE_KEY} entry (not written by SimResult.save)", path=shown)
+        meta = _files.parse_json(str(z[PROVENANCE_KEY][()]), source=shown, what="provenance of")
+        data = {k: _int32(z[k], shown, k) for k in z.files if k != PROVENANCE_KEY}
+    return meta, data
+
+
+def _int32(col: np.ndarray, shown: str, name: str) -> np.ndarray:
+    col = np.asarray(col)
+    if col.ndim != 1 or col.dtype.kind not in "iu" or (col.size and (col.min() < -(2**31) or col.max() >= 2**31)):
+        raise FileError(f"cannot load {shown}: column {name!r} is not int32 values", path=shown)
+    return col.astype(np.int32, copy=False)
+
+
+def _from_provenance(meta: Any, data: dict[str, np.ndarray], shown: str) -> SimResult:
+    """A ``SimResult`` of loaded rows, after checking them against their provenance."""
+
+    def bad(reason: str) -> FileError:
+        return FileError(f"cannot load {shown}: {reason}", path=shown)
+
+    if not isinstance(meta, dict) or meta.get("format") != PROVENANCE_FORMAT:
+        raise bad("its provenance is not a zhipai rows record")
+    if meta.get("format_version") != PROVENANCE_VERSION:
+        raise bad(f"provenance format_version {meta.get('format_version')!r}; this zhipai reads {PROVENANCE_VERSION}")
+    columns, docs = meta.get("columns"), meta.get("docs")
+    if not isinstance(columns, list) or not isinstance(docs, dict) or list(data) != columns:
+        raise bad(f"its columns {list(data)} differ from its provenance's {columns}")
+    n = meta.get("deals")
+    if any(len(col) != n for col in data.values()):
+        raise bad(f"it has {len(next(iter(data.values()), []))} rows, its provenance records {n!r}")
+    try:
+        raw = {
+            "columns": columns, "docs": [str(docs.get(c, "")) for c in columns],
+            "requested": int(meta["requested"]), "completed": int(n),
+            "interrupted": bool(meta["interrupted"]), "data": [data[c] for c in columns],
+        }
+        env = {k: str(meta[k]) for k in ("created", "python", "numpy", "platform") if k in meta}
+        policies = meta.get("policy")
+        return SimResult(
+            raw, preset=str(meta["preset"]), seed=int(meta["seed"]), first_deal=int(meta["first_deal"]),
+            policy=_policy_label(policies), options=meta.get("options"), policies=policies,
+            zhipai_version=str(meta["zhipai_version"]), environment=env,
+        )
+    except (KeyError, TypeError, ValueError) as e:
+        raise bad(f"its provenance lacks or garbles {e}") from e
+
+
+def _policy_label(policies: Any) -> str:
+    """``SimResult.policy`` of a loaded result, as :func:`zhipai.policy.describe` labels it."""
+    if not isinstance(policies, list) or not policies:
+        return "?"
+    names = [str(p).rpartition(":")[2] for p in policies]
+    return names[0] if len(set(names)) == 1 else "/".join(names)
 
 
 def _merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -408,7 +828,7 @@ def _optional(module: str, what: str, extra: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise ImportError(
+        raise MissingDependencyError(
             f"{what} needs the optional package {module.split('.')[0]!r}: "
             f"pip install 'zhipai[{extra}]'"
         ) from None
@@ -469,7 +889,8 @@ def _check_backend(backend: Any, ray_address: Any, chunk_deals: Any) -> None:
 
 
 def _check_seed(seed: Any) -> int:
-    return int(_core._check_int("seed", seed, 0, 2**64 - 1))
+    """A seed in 0..2**64-1; ``None`` draws a fresh random seed, which the result records."""
+    return _check.seed(seed)
 
 
 def _resolve_rules(rules: Rules | str) -> Rules:
@@ -499,16 +920,62 @@ class _Bar:
             self.bar.close()
 
 
+class _UserProgress:
+    """The caller's progress callable, remembering the exception it raised (so the run's error
+    can be told apart from the callback's, which becomes a :class:`ProgressError`)."""
+
+    def __init__(self, fn: Callable[[int, int], Any]) -> None:
+        self.fn = fn
+        self.error: BaseException | None = None
+
+    def __call__(self, done: int, total: int) -> Any:
+        try:
+            return self.fn(done, total)
+        except Exception as e:
+            self.error = e
+            raise
+
+
+def _check_progress(progress: Any) -> None:
+    if callable(progress) or progress is None or isinstance(progress, (bool, np.bool_)):
+        return
+    raise InvalidValueError(
+        f"invalid progress {_check.shown(progress)}: expected True, False, None or a callable f(done, total)")
+
+
 def _progress_callback(progress: ProgressArg, deals: int, desc: str) -> tuple[Any, _Bar | None]:
     """(callback for the engine, bar to close) for the ``progress`` argument."""
+    _check_progress(progress)
     if callable(progress):
-        return progress, None
-    if progress is False:
-        return None, None
-    if progress not in (True, None):
-        raise InvalidValueError(f"invalid progress {progress!r}: expected True, False, None or a callable")
-    bar = _Bar(deals, desc, None if progress is None else False)
-    return bar, bar
+        return _UserProgress(progress), None
+    if progress is None or bool(progress):
+        bar = _Bar(deals, desc, None if progress is None else False)
+        return bar, bar
+    return None, None
+
+
+def progress_error(callback: Any, exc: BaseException | None, result: Any, unit: str) -> ProgressError | None:
+    """The :class:`ProgressError` to raise when ``exc`` is what the user's progress callable
+    raised (``None`` otherwise)."""
+    if exc is None or not isinstance(callback, _UserProgress) or callback.error is not exc:
+        return None
+    return ProgressError(
+        f"the progress callback raised {type(exc).__name__}: {exc}; the run stopped after "
+        f"{result.completed} of {result.requested} {unit}, kept in this error's .result",
+        result=result)
+
+
+def _check_rows_fit(rules: Rules, deals: int) -> None:
+    """Refuse a rows-mode run whose rows cannot be held (``deals × columns × 4`` bytes), before
+    anything is allocated (see :mod:`zhipai._memory` for where the figure comes from)."""
+    try:
+        columns = len(_core._columns(rules))
+    except ZhipaiError:
+        return  # the engine names the problem
+    _memory.check_fits(
+        "deals", deals, deals * columns * 4, f"rows mode (keeping {columns} int32 columns per deal)",
+        "pass aggregate_only=True (zhipai simulate --aggregate-only) for exact summaries in bounded "
+        "memory, or fewer deals")
 
 
 def simulate(
@@ -537,17 +1004,23 @@ def simulate(
             str`` for every seat, a list with one entry per seat (``[f, "random", "greedy",
             "random"]``), or a mapping ``{0: f, "others": "greedy"}``. Observation keys and
             move text: :mod:`zhipai.policy`.
-        seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``.
+        seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``. ``None``
+            draws a fresh random seed, recorded in ``result.seed`` (and the summary's title and
+            the saved provenance), so the run can be repeated.
         threads: worker threads, 1 to ``MAX_THREADS`` (256), default every core; more threads
             than deals are clamped to ``deals``. Results do not depend on it. A Python policy
             (any non-string ``policy``, even a list of built-ins) runs on the calling thread.
         progress: ``None`` (default) = tqdm bar when stderr is a terminal; ``True``/``False`` =
-            always/never; or a callable ``f(done, total)`` called about every 100 ms from the
-            calling thread — returning ``False`` stops the run (the prefix is returned).
+            always/never (a bool or numpy bool; nothing else); or a callable ``f(done, total)``
+            called about every 100 ms from the calling thread — returning ``False`` stops the
+            run (the prefix is returned); raising stops it with :class:`zhipai.ProgressError`,
+            whose ``result`` holds the completed prefix.
         chunk_size: deals per work unit ≥ 1 (scheduling only; results do not depend on it).
-        aggregate_only: keep exact per-column aggregates instead of rows (bounded memory, for
-            10**8 deals and more); then ``summary()`` works and column access raises. Rows mode
-            holds ``deals × columns × 4`` bytes (e.g. 10**8 Tractor deals: 5.2 GB).
+        aggregate_only: a bool (or numpy bool): keep exact per-column aggregates instead of
+            rows (bounded memory, for 10**8 deals and more); then ``summary()`` works and column
+            access raises. Rows mode holds ``deals × columns × 4`` bytes (e.g. 10**8 Tractor
+            deals: 6 GB), allocated before the first deal: a rows run that does not fit in the
+            memory available now is refused up front (``InvalidValueError`` naming the size).
         first_deal: index of the first deal played, an int ≥ 0 (default 0): the run plays deals
             ``first_deal .. first_deal + deals`` of ``seed`` and row ``i`` is deal
             ``first_deal + i`` — the same rows as that slice of a run from deal 0.
@@ -569,15 +1042,18 @@ def simulate(
 
     Raises:
         InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed``, ``policy``,
-            ``aggregate_only`` (a bool only), ``first_deal``, ``backend``, ``ray_address`` or
-            ``chunk_deals`` invalid (the message
-            names the value, e.g. bad seat keys; ``backend="ray"`` with a Python policy); a
-            failing deal's error names its index and seed (with Ray, also the failing chunk's
-            deal range).
+            ``aggregate_only``, ``progress``, ``first_deal``, ``backend``, ``ray_address`` or
+            ``chunk_deals`` invalid (the message names the value, e.g. bad seat keys;
+            ``backend="ray"`` with a Python policy); rows that do not fit in the available
+            memory (naming the size, suggesting ``aggregate_only=True``); a failing deal's
+            error names its index and seed (with Ray, also the failing chunk's deal range).
+        zhipai.ProgressError: the ``progress`` callable raised (``.result``: the completed
+            prefix; ``__cause__``: its exception).
         IllegalPlayError: a Python policy returned a move that is not legal (the message names
-            the move, the seat and the deal index).
+            the move, the seat and the deal index; ``.result`` holds the deals before it).
         zhipai.policy.PolicyError: a Python policy raised (chained: ``__cause__`` is its
-            exception; the message names the seat and the deal index).
+            exception; the message names the seat and the deal index; ``.result`` holds the
+            deals before it).
         InvalidOptionError: unknown preset, or a game whose simulation is not available yet.
         SimulationInterrupted: Ctrl-C; ``.result`` holds the completed prefix.
         ImportError: ``backend="ray"`` without Ray installed (names ``zhipai[ray]``).
@@ -586,6 +1062,8 @@ def simulate(
     threads = _check_threads(threads, deals)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
+    aggregate_only = _check.flag("aggregate_only", aggregate_only)
+    _check_progress(progress)
     first_deal = int(_core._check_int("first_deal", first_deal, 0, 2**64 - 1))
     if first_deal + deals > 2**64 - 1:
         raise InvalidValueError(
@@ -601,6 +1079,8 @@ def simulate(
             "('random', 'greedy'); Python policies run locally (backend='local')"
         )
     rules = _resolve_rules(rules)
+    if not aggregate_only:
+        _check_rows_fit(rules, deals)
     if not isinstance(policy, str):
         return _simulate_python(rules, deals, policy, seed, progress, aggregate_only, first_deal)
     callback, bar = _progress_callback(progress, int(deals), rules.preset)
@@ -630,10 +1110,14 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    result = SimResult(raw, preset=rules.preset, policy=policy, seed=int(seed), first_deal=first_deal)
+    result = SimResult(raw, preset=rules.preset, policy=policy, seed=int(seed), first_deal=first_deal,
+                       options=_options_of(rules))
     exc = raw.get("exception")
     if isinstance(exc, KeyboardInterrupt):
         raise SimulationInterrupted(result) from exc
+    failed = progress_error(callback, exc, result, "deals")
+    if failed is not None:
+        raise failed from exc
     if exc is not None:
         raise exc
     return result
@@ -718,7 +1202,6 @@ def _simulate_python(
     """The slow path of :func:`simulate`: deals ``first_deal..first_deal + deals`` played one
     decision at a time. ``aggregate_only`` keeps exact aggregates in bounded memory; rows mode
     preallocates the columns (refusing a ``deals`` that cannot be held, as the fast path does)."""
-    import time
 
     game = _policy.Game(rules)
     policies = _policy.seat_policies(policy, game.num_players)
@@ -726,6 +1209,7 @@ def _simulate_python(
     width = len(game.columns)
     acc: _Aggregates | _Rows = _Aggregates(width) if aggregate_only else _Rows(deals, width)
     callback, bar = _progress_callback(progress, deals, rules.preset)
+    options, seats = _options_of(rules), [_policy_name(p) for p in policies]
     interrupted = False
     last = time.monotonic()
 
@@ -741,15 +1225,31 @@ def _simulate_python(
             raw["stats"] = acc.stats()
         else:
             raw["data"] = acc.columns()
-        return SimResult(raw, preset=rules.preset, policy=label, seed=seed, first_deal=first_deal)
+        return SimResult(raw, preset=rules.preset, policy=label, seed=seed, first_deal=first_deal,
+                         options=options, policies=seats)
 
     try:
         for i in range(deals):
-            acc.add(_policy.play_deal(game, seed, first_deal + i, policies))
+            try:
+                acc.add(_policy.play_deal(game, seed, first_deal + i, policies))
+            except ZhipaiError as e:
+                # A policy that raised or returned an illegal move: the deals before it are kept
+                # on the error (``e.result``), as on Ctrl-C.
+                interrupted = True
+                e.result = result()  # type: ignore[attr-defined]
+                raise
             now = time.monotonic()
             if callback is not None and (now - last >= _REPORT_EVERY or i + 1 == deals):
                 last = now
-                if callback(i + 1, deals) is False:
+                try:
+                    stop = callback(i + 1, deals) is False
+                except Exception as e:
+                    interrupted = True
+                    failed = progress_error(callback, e, result(), "deals")
+                    if failed is None:
+                        raise
+                    raise failed from e
+                if stop:
                     interrupted = acc.count < deals
                     break
     except KeyboardInterrupt as e:

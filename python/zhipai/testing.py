@@ -14,6 +14,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from zhipai._check import shown
+from zhipai._core import InvalidValueError
+from zhipai._errors import FileError
+from zhipai._files import parse_json, path_arg
 from zhipai.checks import HANDLERS, Verdict, matches
 
 
@@ -55,25 +59,36 @@ def read_cases(path: str | os.PathLike[str]) -> Iterable[dict[str, Any]]:
     """The cases of a JSON Lines file (``#`` lines and blank lines ignored).
 
     Raises:
-        ValueError: a line that is not a JSON object, naming the file and line number.
+        InvalidValueError: ``path`` is not a ``str`` or ``pathlib.Path`` (an int would be read
+            as a file descriptor).
+        FileError: the file cannot be read or is not UTF-8, or a line is not a JSON object
+            (naming the file and line number).
     """
-    with open(path, encoding="utf-8") as f:
-        for n, line in enumerate(f, 1):
-            line = line.strip()
-            if not line or line.startswith("#"):
-                continue
-            try:
-                case = json.loads(line)
-            except json.JSONDecodeError as e:
-                raise ValueError(f"{path}:{n}: not valid JSON: {e}") from None
-            if not isinstance(case, dict):
-                raise ValueError(f"{path}:{n}: a case must be a JSON object")
-            yield case
+    p = path_arg("path", path)
+    shown = os.fspath(path)
+    try:
+        with open(p, encoding="utf-8") as f:
+            for n, line in enumerate(f, 1):
+                line = line.strip()
+                if not line or line.startswith("#"):
+                    continue
+                case = parse_json(line, source=f"{shown}:{n}", what="rule case")
+                if not isinstance(case, dict):
+                    raise FileError(f"cannot read rule case {shown}:{n}: a case must be a JSON object", path=shown)
+                yield case
+    except OSError as e:
+        raise FileError(f"cannot read rule cases {shown}: {e.strerror or e}", path=shown) from e
+    except UnicodeDecodeError as e:
+        raise FileError(f"cannot read rule cases {shown}: not UTF-8 text", path=shown) from e
 
 
 def check_case(case: dict[str, Any]) -> tuple[str, Any]:
-    """Check one case: returns ``("passed" | "failed" | "skipped", what the engine answered)``."""
-    handler = HANDLERS.get(case.get("check"))
+    """Check one case: returns ``("passed" | "failed" | "skipped", what the engine answered)``.
+    Raises ``InvalidValueError`` when ``case`` is not a dict."""
+    if not isinstance(case, dict):
+        raise InvalidValueError(f"invalid case {shown(case)}: expected a dict (one JSON object of a case file)")
+    check = case.get("check")
+    handler = HANDLERS.get(check) if isinstance(check, str) else None
     if handler is None:
         return "skipped", f"no handler for check {case.get('check')!r}"
     try:

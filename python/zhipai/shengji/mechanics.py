@@ -30,7 +30,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from zhipai._core import Rules, TrickMechanics
+from zhipai._check import shown as _shown
+from zhipai._core import InvalidValueError, Rules, TrickMechanics
 from zhipai._core import rules as _rules
 
 __all__ = ["Format", "Mechanics", "ThrowCheck"]
@@ -80,13 +81,16 @@ class Mechanics:
     hold each card at most ``decks`` times.
 
     Raises:
-        InvalidValueError: a bad level or trump.
+        InvalidValueError: a bad level or trump; ``rules`` neither a ``Rules`` nor a preset name.
         InvalidOptionError: a rule set without Shengji-style tricks, or an unknown preset name.
     """
 
     def __init__(self, rules: Rules | str, level: str = "2", trump: str = "NT") -> None:
         if isinstance(rules, str):
             rules = _rules(rules, None)
+        if not isinstance(rules, Rules):
+            raise InvalidValueError(
+                f"invalid rules {_shown(rules)}: expected zhipai.rules(preset, ...) or a preset name")
         self._m = TrickMechanics(rules, str(level), str(trump))
 
     @property

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from zhipai import _core
-from zhipai._core import GameState, Rules, ShengjiMatch
+from zhipai import _check, _core
+from zhipai._core import GameState, InvalidValueError, Rules, ShengjiMatch
 
 __all__ = ["Match", "chaodi", "declare", "jj_score", "level_advance", "level_change"]
 
@@ -46,10 +46,13 @@ def declare(rules: Rules, level: str, bids: Iterable[Sequence[Any]]) -> dict[str
         ``reason`` the rule it breaks; later bids are not checked.
 
     Raises:
-        InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules.
+        InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules, rules that are
+            neither a ``Rules`` nor a preset name, a bid that is not a ``(seat, cards)`` pair.
         InvalidCardError: unparsable cards.
     """
-    pairs = [(_core._check_int("player", p, 0, 3), str(c)) for p, c in bids]
+    rules = _check.rules(rules)
+    level = _check.text("level", level)
+    pairs = _seat_cards("bids", bids)
     final, trump, first, illegal_at, reason = _core.shengji_declare(rules, level, pairs)
     return {
         "final": None if final is None else [final[0], final[1]],
@@ -89,13 +92,16 @@ def chaodi(
         the end, or a bid the ladder refuses; later actions are not read).
 
     Raises:
-        InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules.
+        InvalidValueError: a seat outside 0..3, a bad level or non-Shengji rules; a
+            ``declaration`` or action that is not a ``(seat, cards)`` pair.
         IllegalPlayError: ``declaration`` is not a legal declaration. InvalidCardError: bad cards.
     """
+    rules = _check.rules(rules)
+    level = _check.text("level", level)
     decl = None
     if declaration is not None:
-        decl = (_core._check_int("player", declaration[0], 0, 3), str(declaration[1]))
-    acts = [(_core._check_int("player", p, 0, 3), str(c)) for p, c in actions]
+        decl = _seat_card_pair("declaration", declaration, "a (seat, cards) pair such as (0, '2S 2S')")
+    acts = _seat_cards("actions", actions)
     final, trump, kitty, done, overcalls, illegal_at, reason = _core.shengji_chaodi(
         rules, level, decl, dealer, acts
     )
@@ -108,6 +114,24 @@ def chaodi(
         "illegal_at": illegal_at,
         "reason": reason,
     }
+
+
+def _seat_card_pair(what: str, item: Any, expected: str) -> tuple[int, str]:
+    """``(seat, cards)`` with the seat an int 0..3 and the cards a string, else
+    ``InvalidValueError`` naming ``what`` and the item."""
+    seat, cards = _check.pair(what, item, expected)
+    try:
+        player = _core._check_int("player", seat, 0, 3)
+    except InvalidValueError as e:
+        raise InvalidValueError(f"{what}: {e}") from None
+    return player, _check.text(f"cards of {what}", cards)
+
+
+def _seat_cards(what: str, items: Any) -> list[tuple[int, str]]:
+    """A sequence of ``(seat, cards)`` pairs, each checked (the index is named when bad)."""
+    expected = "a list of (seat, cards) pairs"
+    return [_seat_card_pair(f"{what}[{i}]", item, "a (seat, cards) pair such as (0, '2S')")
+            for i, item in enumerate(_check.items(what, items, expected))]
 
 
 def level_change(rules: Rules, attacker_points: int) -> dict[str, Any]:
@@ -124,7 +148,7 @@ def level_change(rules: Rules, attacker_points: int) -> dict[str, Any]:
         InvalidValueError: non-Shengji rules, ``|attacker_points| > 10**6``, or
             ``attacker_points`` not an integer (a float, bool or ``None``).
     """
-    side, levels, take_over, jj = _core.shengji_level_change(rules, attacker_points)
+    side, levels, take_over, jj = _core.shengji_level_change(_check.rules(rules), attacker_points)
     out: dict[str, Any] = {"side": side, "levels": levels, "take_over": take_over}
     if jj is not None:
         out["jj_score"] = jj
@@ -144,7 +168,7 @@ def jj_score(rules: Rules, attacker_points: int) -> dict[str, int]:
         InvalidValueError: non-Shengji rules, ``|attacker_points| > 10**6``, or
             ``attacker_points`` not an integer (a float, bool or ``None``).
     """
-    score, points = _core.shengji_jj_score(rules, attacker_points)
+    score, points = _core.shengji_jj_score(_check.rules(rules), attacker_points)
     return {"score": score, "points": points}
 
 
@@ -178,7 +202,8 @@ def level_advance(
             non-Shengji rules or ``|attacker_points| > 10**6``.
     """
     side, levels, take_over, new, dealer, attackers, won = _core.shengji_level_advance(
-        rules, str(level), str(attacker_level), attacker_points, bool(last_trick_single_jack)
+        _check.rules(rules), _check.text("level", level), _check.text("attacker_level", attacker_level),
+        attacker_points, _check.flag("last_trick_single_jack", last_trick_single_jack),
     )
     return {
         "side": side,
@@ -210,8 +235,9 @@ class Match:
     player the opposite (zero-sum is this engine's reading; the seed states the attackers' side).
 
     Args:
-        rules: a Shengji rule set. seed: deal ``i`` draws its seating and shuffle from stream
-            ``i`` of ``seed``.
+        rules: a Shengji rule set (or a preset name). seed: deal ``i`` draws its seating and
+            shuffle from stream ``i`` of ``seed``; ``None`` draws a random seed, kept in
+            ``match.seed``.
 
     Raises:
         IllegalPlayError: a deal after the match is won; recording a deal that is not over, a
@@ -219,8 +245,9 @@ class Match:
             :meth:`next_deal` returned ("not the match's current deal").
     """
 
-    def __init__(self, rules: Rules, seed: int = 0) -> None:
-        self._m = ShengjiMatch(rules, seed)
+    def __init__(self, rules: Rules, seed: int | None = 0) -> None:
+        self.seed = _check.seed(seed)
+        self._m = ShengjiMatch(_check.rules(rules), self.seed)
 
     levels = property(lambda self: list(self._m.levels), doc="each player's level (2..A or NT)")
     seating = property(lambda self: list(self._m.seating), doc="seat -> player of the last hand")
@@ -239,10 +266,13 @@ class Match:
 
     def record(self, deal: GameState) -> None:
         """Apply a finished deal of this match (levels, next dealer, winners): only the deal the
-        last :meth:`next_deal` returned, once; else ``IllegalPlayError``."""
+        last :meth:`next_deal` returned, once; else ``IllegalPlayError`` (``InvalidValueError``
+        for anything but a ``zhipai.GameState``)."""
+        if not isinstance(deal, GameState):
+            raise InvalidValueError(f"invalid deal {_check.shown(deal)}: expected the GameState next_deal() returned")
         self._m.record(deal)
 
     def play_hand(self, policy: str = "random") -> dict[str, int]:
         """Deal, play to the end with ``policy`` (``"random"`` or ``"greedy"``) and record;
         returns the deal's result row as ``{column: value}`` (``zhipai.Game(rules).columns``)."""
-        return self._m.play_hand(policy).result() or {}
+        return self._m.play_hand(_check.text("policy", policy)).result() or {}

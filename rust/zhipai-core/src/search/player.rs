@@ -130,7 +130,7 @@ impl std::str::FromStr for Player {
 }
 
 fn bad_player(text: &str, why: impl fmt::Display) -> ZhipaiError {
-    ZhipaiError::invalid_value("player", format!("{text:?}"), why)
+    ZhipaiError::invalid_value("policy", format!("{text:?}"), why)
 }
 
 fn pimc_config(pairs: &[(&str, &str)]) -> Result<PimcConfig> {
@@ -183,11 +183,11 @@ fn rollout(v: &str) -> Result<Policy> {
 }
 
 fn param(k: &str, v: &str, why: impl fmt::Display) -> ZhipaiError {
-    ZhipaiError::invalid_value(format!("player parameter {k}"), format!("{v:?}"), why)
+    ZhipaiError::invalid_value(format!("policy parameter {k}"), format!("{v:?}"), why)
 }
 
 fn unknown(k: &str, known: &str) -> ZhipaiError {
-    ZhipaiError::invalid_value("player parameter", format!("{k:?}"), format!("known: {known}"))
+    ZhipaiError::invalid_value("policy parameter", format!("{k:?}"), format!("known: {known}"))
 }
 
 #[cfg(test)]
