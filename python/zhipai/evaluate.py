@@ -139,6 +139,9 @@ class Evaluation:
         self.requested: int = int(raw["requested"])
         self.completed: int = int(raw["completed"])
         self.interrupted: bool = bool(raw["interrupted"])
+        #: Legal moves of the seat in the evaluated position (:func:`evaluate_position` only;
+        #: ``None`` for a hand evaluation): more than ``len(candidates)`` when ``limit`` cut them.
+        self.legal: int | None = raw.get("legal")
         k = len(self.columns)
         data = list(raw["data"])
         self._data = [
@@ -462,85 +465,77 @@ def _text_or_none(value: Any, what: str) -> str | None:
 def evaluate_position(
     deal: Any,
     seat: int,
-    candidates: Sequence[CardsArg | None] | None = None,
+    candidates: Sequence[str | None] | None = None,
     samples: int = 10_000,
     policy: str = "random",
-    seed: int = 0,
+    seed: int | None = 0,
     threads: int | None = None,
     progress: ProgressArg = None,
     limit: int = 64,
     chunk_size: int | None = None,
     known: Mapping[str, Any] | None = None,
 ) -> Evaluation:
-    """Evaluate a Shengji deal in progress from ``seat``'s point of view (PIMC).
+    """Evaluate a deal in progress of any game from ``seat``'s point of view (PIMC).
 
-    What ``seat`` knows is kept: its own hand; every card already played (completed tricks and
-    the current one); the kitty when ``seat`` buried it (the dealer, or a 炒底 overcaller); how many cards each
-    hand still holds; the trump, the level and the current trick; and the voids shown by play —
-    a player who followed a lead of ``n`` cards with fewer than ``n`` cards of the led
-    *effective* suit (all trumps count as one suit) holds none of that suit any more
-    (shengji.md §3, §5). The other cards (the other hands, and the kitty unless ``seat`` buried
-    it) are dealt uniformly among the deals consistent with that knowledge (exact constrained
-    dealing, no rejection). Each candidate is then applied and the deal played to the end with
-    ``policy`` for every seat; sample ``s`` uses the same hidden cards and the same randomness
-    for every candidate (common random numbers), so ``compare`` differences are paired.
-
-    Not conditioned on unless given in ``known``: cards shown in declarations or failed throws
-    that are still in a hand. Never conditioned on: the absence of pairs or tractors implied by
-    a follow that did not match the lead's shape, and what the other players' choices reveal.
+    What ``seat`` knows is kept (the game's determinisation, ``GameState`` of the core): its own
+    hand; every card already played; how many cards each hand still holds; the kitty when
+    ``seat`` buried it; cards shown and still held (declarations, failed throws, Gongzhu
+    exposures, Baohuang's revealed roles); and the voids shown by play. The other cards are dealt
+    uniformly among the deals consistent with that knowledge (exact constrained dealing, no
+    rejection). Each candidate is then applied and the deal played to the end with ``policy`` for
+    every seat; sample ``s`` uses the same hidden cards and the same randomness for every
+    candidate (common random numbers), so ``compare`` differences are paired. Each game's
+    ``seat_view`` documents what it does not condition on (e.g. what other players' choices
+    reveal).
 
     Args:
-        deal: the :class:`zhipai.GameState` of a Shengji-family deal
-            (``zhipai.Game("tractor").new_deal(...)``, a ``Match`` hand or a replayed record), in
-            the burying or playing phase (the declaration must be over).
-        seat: the evaluating seat, 0-3.
-        candidates: the seat's actions to compare (plays, or burials in the burying phase; card
-            strings or lists of ``Card``; ``None`` entries let the policy decide). Default: when
-            ``seat`` is to move in the playing phase, every legal play (follows in
-            ``FollowMoves`` order; leads = every single, pair, triple, tractor / Titanic and per
-            suit the whole holding when it may be thrown), at most ``limit``; otherwise one
+        deal: a :class:`zhipai.GameState` of any game, not over and with no card-by-card move
+            half built.
+        seat: the evaluating seat.
+        candidates: the seat's moves to compare, as move text (``"play 9C 9C"``, ``"bid 60"``,
+            ``"expose QS"``, …: ``GameState.legal_moves``); ``None`` entries let the policy
+            decide. Default: when ``seat`` is to move, its legal moves in the game's order, at
+            most ``limit`` (``Evaluation.legal`` says how many there were); otherwise one
             candidate, ``"policy"`` (the value of the position).
-        samples: sampled deals, an int ≥ 1 (checked against the available memory as in
+        samples: sampled worlds, an int ≥ 1 (checked against the available memory as in
             :func:`evaluate`, counting ``limit`` candidates when ``candidates`` is ``None``).
-        policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
-        limit: most default candidates (an int ≥ 1; default 64). Extra legal plays are left
-            out, in enumeration order.
+        policy: the rollout player of every seat: ``"random"``, ``"greedy"``, ``"basic"``,
+            ``"pimc(...)"`` or ``"ismcts(...)"``.
+        seed, threads, progress, chunk_size: as in :func:`zhipai.simulate`.
+        limit: most default candidates (an int ≥ 1; default 64).
         known: extra knowledge, as in :func:`evaluate`: ``{"hands": {seat: cards still held},
             "kitty": cards, "voids": {seat: cards or suit letters}}``. Merged kind by kind with
-            the deal's own record (a card known twice counts once); contradictions raise
-            ``ImpossibleDealError``.
+            the deal's own record; contradictions raise ``ImpossibleDealError``.
 
     Returns:
         :class:`Evaluation`: ``outcomes(c)[column]`` is an int32 array of shape ``(samples,)``
-        per candidate; the columns are those of :func:`zhipai.simulate` for the preset
-        (``attacker_points``, ``levels``, ``side``, …, for the whole deal including the points
-        already won) plus ``seat_return``: levels gained by ``seat``'s team (negative when the
-        other team gains). ``compare(column, against="best")`` gives per candidate the mean,
-        its 95% CI and the paired difference to the best.
+        per candidate; the columns are those of :func:`zhipai.simulate` for the preset plus
+        ``seat_return``: the seat's own return (levels gained by its team in the Shengji
+        family, its score in Hong Wu, Gongzhu and Baohuang; negative when it loses).
+        ``compare("seat_return", against="best")`` gives per candidate the mean, its 95% CI and
+        the paired difference to the best.
 
     Raises:
-        InvalidValueError: a seat outside 0-3, a deal still dealing or over, a half-built
-            card-by-card move, bad samples/policy/threads/limit (named).
+        InvalidValueError: a seat out of range, a deal over, a half-built card-by-card move, bad
+            samples/policy/threads/limit (named).
         IllegalPlayError: candidates while ``seat`` is not to move (naming who is), or a
             candidate that is not legal now (naming it and the rule).
         ImpossibleDealError: knowledge no deal satisfies (naming the constraint).
-        InvalidCardError: a candidate that does not parse.
         SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
     """
-    state = _shengji_state(deal)
-    seat = int(_core._check_int("seat", seat, 0, 3))
+    state = _game_state(deal)
+    seat = int(_core._check_int("seat", seat, 0, state.num_players - 1))
     samples = _check_count("samples", samples)
     limit = _check_count("limit", limit)
     threads = _check_threads(threads, samples)
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
     _check_progress(progress)
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise InvalidValueError(f"invalid policy {_check.shown(policy)}: expected one of {', '.join(POLICIES)}")
+    policy = _check.text("policy", policy)
     cands = None if candidates is None else [
-        None if c is None else _cards_text(c, "candidate") for c in _candidate_list(candidates)]
+        None if c is None else _check.text("candidate", c) for c in _candidate_list(candidates)]
     extra_hands, extra_kitty, extra_voids = _known_parts(
-        known, lambda s, what: int(_core._check_int(what, s, 0, 3)))
+        known, lambda s, what: int(_core._check_int(what, s, 0, state.num_players - 1)))
     preset = state.rules.preset
     columns = len(_core._columns(state.rules)) + 1  # + seat_return
     _check_samples_fit(samples, limit if cands is None else len(cands), columns)
@@ -562,26 +557,23 @@ def evaluate_position(
     return _run(engine, progress, int(samples), f"{preset} seat {seat} position", preset, seat, policy, int(seed))
 
 
-def _shengji_state(deal: Any) -> _core.GameState:
-    """``deal`` when it is a Shengji-family ``zhipai.GameState``, else ``InvalidValueError``."""
-    if not isinstance(deal, _core.GameState) or deal.rules.preset not in ("tractor", "tractor_jj", "eighty_points"):
-        what = f"GameState of {deal.rules.preset}" if isinstance(deal, _core.GameState) else type(deal).__name__
-        raise InvalidValueError(
-            f"invalid deal {what}: expected the zhipai.GameState of a Shengji-family deal "
-            "(zhipai.Game('tractor').new_deal(...)); position evaluation of the other games is "
-            "not available yet")
+def _game_state(deal: Any) -> _core.GameState:
+    """``deal`` when it is a ``zhipai.GameState``, else ``InvalidValueError`` naming it."""
+    if not isinstance(deal, _core.GameState):
+        raise InvalidValueError(f"invalid deal {_check.shown(deal)}: expected a zhipai.GameState")
     return deal
 
 
 def position_view(deal: Any, seat: int) -> dict[str, Any]:
-    """What ``seat`` knows in a Shengji deal in progress (the knowledge
-    :func:`evaluate_position` conditions on): ``holding`` (cards each seat still holds, list of
-    4 ints), ``kitty`` (kitty size), ``gone`` (the cards already played), ``fixed`` (per seat,
-    the cards known to be in its hand: ``seat``'s whole hand), ``known_kitty`` (the buried kitty
-    when ``seat`` buried it, else ``""``) and ``voids`` (per seat, the card kinds it has
-    shown to hold none of). Raises as :func:`evaluate_position`."""
-    state = _shengji_state(deal)
-    return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, 3))))
+    """What ``seat`` knows in a deal in progress of any game (the knowledge
+    :func:`evaluate_position` conditions on): ``holding`` (cards each place still holds: the
+    seats, then the undealt stock while a Shengji deal is dealing), ``kitty`` (kitty size),
+    ``gone`` (the cards out of play), ``fixed`` (per place, the cards known to be there:
+    ``seat``'s whole hand, cards shown and still held), ``known_kitty`` (the kitty when ``seat``
+    buried it, else ``""``) and ``voids`` (per place, the card kinds it has shown to hold none
+    of). Raises as :func:`evaluate_position`."""
+    state = _game_state(deal)
+    return dict(_core._position_view(state, int(_core._check_int("seat", seat, 0, state.num_players - 1))))
 
 
 def _normal_cards(text: str) -> str | None:

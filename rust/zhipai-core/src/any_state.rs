@@ -7,6 +7,7 @@
 
 use crate::error::Result;
 use crate::game::{GameRng, GameState, HistoryEntry, Observation, Phase, TensorField};
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::search::Player;
@@ -53,6 +54,7 @@ pub trait AnyState: Debug + Send + Sync {
     fn deal_number(&self) -> u32;
     fn result_row(&self, row: &mut [i32]) -> Result<()>;
 
+    fn seat_view(&self, seat: usize) -> Result<SeatView>;
     fn observation_layout(&self) -> Vec<TensorField>;
     fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()>;
     /// The card counts of at most `limit` legal moves (in `legal_moves` order), 54 per move, into
@@ -165,6 +167,9 @@ impl<S: GameState> AnyState for S {
         GameState::result_row(self, row)
     }
 
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        GameState::seat_view(self, seat)
+    }
     fn observation_layout(&self) -> Vec<TensorField> {
         GameState::observation_layout(self)
     }

@@ -70,11 +70,13 @@ fn play_out<S: GameState>(
     Ok(())
 }
 
-fn whole(r: f64) -> Result<i32> {
+/// A return as `i32`: every game's returns are whole numbers (levels, points); anything else is
+/// an `InvalidValue` naming it rather than a rounded value.
+pub fn whole_return(r: f64) -> Result<i32> {
     if r.fract() == 0.0 && r.abs() <= i32::MAX as f64 {
         Ok(r as i32)
     } else {
-        Err(ZhipaiError::invalid_value("return", r, "the arena keeps whole returns in i32"))
+        Err(ZhipaiError::invalid_value("return", r, "returns are kept as whole numbers in i32"))
     }
 }
 
@@ -162,7 +164,7 @@ pub fn play_arena(
                 let mut search = search_rng(opts.seed, index);
                 play_out(&mut state, players, lineup, &mut search, &clock)?;
                 for (s, r) in state.returns().into_iter().enumerate() {
-                    row[l * n + s] = whole(r)?;
+                    row[l * n + s] = whole_return(r)?;
                 }
             }
             Ok(())

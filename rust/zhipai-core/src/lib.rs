@@ -13,7 +13,7 @@
 //!    whole-deal path [`simulator`] ([`simulator::DealSimulator`]) and the built-in [`policy`] names
 //! 5. the games, one folder each: [`games`]
 //! 6. algorithms written once over the games: [`rules`] (presets → a game), [`rollout`]
-//!    (batch simulation), [`eval`] (Monte Carlo evaluation), [`any_state`] and [`record`] (a deal
+//!    (batch simulation), [`eval`] and [`eval_state`] (Monte Carlo evaluation of a hand, and of a deal in progress of any game), [`any_state`] and [`record`] (a deal
 //!    of any game behind one type, with its origin and JSON record), [`search`] (determinisation,
 //!    PIMC, ISMCTS, players by name), [`arena`] (a player per seat;
 //!    duplicate-deal tournaments)
@@ -24,6 +24,7 @@ pub mod cards;
 pub mod deal;
 pub mod error;
 pub mod eval;
+pub mod eval_state;
 pub mod game;
 pub mod games;
 pub mod knowledge;

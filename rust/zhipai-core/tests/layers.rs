@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("toy", 5),
     ("search", 5),
     ("arena", 5),
+    ("eval_state", 5),
 ];
 
 /// Module path (`games::shengji::state`) → file, for every non-test source file.

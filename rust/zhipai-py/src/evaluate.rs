@@ -12,12 +12,11 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use zhipai_core::deal::Constraints;
 use zhipai_core::eval::{self, EvalRequest, Evaluation, KnownDeclaration};
-use zhipai_core::games::shengji::state::position::ShengjiPosition;
-use zhipai_core::games::shengji::DealState;
+use zhipai_core::eval_state::{evaluate_tracked, StateRequest};
 use zhipai_core::knowledge::SeatView;
 use zhipai_core::rollout::{self, Run, RunOptions};
+use zhipai_core::search::Player;
 use zhipai_core::simulator::DealSimulator;
-use zhipai_core::simulator::Position;
 use zhipai_core::{Multiset, ZhipaiError};
 use zhipai_core::{Rank, Suit};
 
@@ -158,37 +157,38 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
     text.parse()
 }
 
-/// The position of a Shengji-family `zhipai.GameState` as `seat` sees it; anything else is an
-/// `InvalidValue` naming it.
-fn position(deal: &Bound<'_, PyAny>, seat: usize) -> PyResult<ShengjiPosition> {
-    let wrong = |what: String| {
-        guard(|| -> Result<ShengjiPosition, ZhipaiError> {
-            Err(ZhipaiError::invalid_value(
-                "deal",
-                what,
-                "expected the zhipai.GameState of a Shengji-family deal (tractor, tractor_jj, \
-                 eighty_points); position evaluation of the other games is not available yet",
-            ))
-        })
-    };
-    let Ok(s) = deal.cast::<PyGameState>() else {
-        return wrong(deal.get_type().name().map(|n| n.to_string()).unwrap_or_default());
-    };
-    let s = s.borrow();
-    match s.tracked().state.as_any().downcast_ref::<DealState>() {
-        Some(d) => guard(|| ShengjiPosition::new(d.deal(), seat)),
-        None => wrong(format!("GameState of {}", s.tracked().rules.preset())),
+/// The `zhipai.GameState` argument of the position functions; anything else is an
+/// `InvalidValue` naming its type.
+fn game_state<'a, 'py>(deal: &'a Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGameState>> {
+    match deal.cast::<PyGameState>() {
+        Ok(s) => Ok(s.borrow()),
+        Err(_) => {
+            let kind = deal.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+            guard(|| -> Result<PyRef<'py, PyGameState>, ZhipaiError> {
+                Err(ZhipaiError::invalid_value("deal", kind, "expected a zhipai.GameState"))
+            })
+        }
     }
 }
 
+/// What `seat` knows in `deal` (the game's `seat_view`), the seat checked against the table.
+fn view_of(deal: &Bound<'_, PyAny>, seat: usize) -> PyResult<SeatView> {
+    let s = game_state(deal)?;
+    guard(|| {
+        let state = &s.tracked().state;
+        zhipai_core::game::check_seat(seat, state.num_players())?;
+        state.seat_view(seat)
+    })
+}
+
 /// `_evaluate_position(deal, seat, candidates, limit, samples, policy, seed, threads=None,
-/// chunk_size=None, progress=None) -> dict`: internal engine of `zhipai.evaluate_position`.
-/// `deal` is the `zhipai.GameState` of a Shengji-family deal; `candidates` a list of card strings (`None` entries = the policy
-/// decides) or `None` for the seat's legal plays (at most `limit`); `hands` / `kitty` / `voids`
-/// add knowledge beyond the deal's record (`(seat, cards)` held, kitty cards, `(seat, kinds)`
-/// held none of; merged by `SeatView::merge_known`). The dict is that of
-/// `_evaluate` (`columns`, `docs`, `candidates`, `data`, `requested`, `completed`,
-/// `interrupted`, `exception`).
+/// chunk_size=None, progress=None, hands=[], kitty="", voids=[]) -> dict`: internal engine of
+/// `zhipai.evaluate_position` (`zhipai_core::eval_state`). `deal` is a `zhipai.GameState` of any
+/// game; `candidates` a list of move text (`None` entries = the rollout policy decides) or
+/// `None` for the seat's legal moves (at most `limit`); `policy` any player name (`"greedy"`,
+/// `"pimc(...)"`); `hands` / `kitty` / `voids` add knowledge beyond the deal's record
+/// (`(seat, cards)` held, kitty cards, `(seat, kinds)` held none of). The dict is that of
+/// `_evaluate` plus `legal` (the number of legal moves of the seat).
 #[pyfunction]
 #[pyo3(signature = (deal, seat, candidates, limit, samples, policy, seed, threads=None, chunk_size=None, progress=None, hands=vec![], kitty=String::new(), voids=vec![]))]
 #[allow(clippy::too_many_arguments)]
@@ -208,8 +208,8 @@ fn _evaluate_position<'py>(
     kitty: String,
     voids: Vec<(usize, String)>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = options(samples, policy, seed, threads, chunk_size)?;
-    let pos = position(&deal, seat)?;
+    let player: Player = guard(|| policy.parse())?;
+    let opts = options(samples, "random", seed, threads, chunk_size)?;
     let extra = guard(|| {
         let mut known = Constraints::new().in_kitty(cards(&kitty)?);
         for (s, text) in &hands {
@@ -220,15 +220,27 @@ fn _evaluate_position<'py>(
         }
         Ok(known)
     })?;
-    let candidates = guard(|| {
-        candidates
-            .map(|list| list.iter().map(|c| c.as_deref().map(cards).transpose()).collect())
-            .transpose()
-    })?;
+    let state = game_state(&deal)?;
+    let tracked = state.tracked().clone();
+    drop(state);
+    let req = StateRequest { seat, candidates, limit, extra: &extra, rollout: &player };
     let (run, exc) = run_polled(py, opts.deals, progress.as_ref(), |ctl| {
-        eval::evaluate_position(&pos, &extra, candidates, limit, &opts, ctl)
+        evaluate_tracked(&tracked, &req, &opts, ctl)
     })?;
-    evaluation_dict(py, run, exc)
+    let d = PyDict::new(py);
+    columns_into(&d, &run.value.columns)?;
+    d.set_item("candidates", &run.value.candidates)?;
+    d.set_item("legal", run.value.legal)?;
+    let data = PyList::empty(py);
+    for col in run.value.data {
+        data.append(PyArray1::from_vec(py, col))?;
+    }
+    d.set_item("data", data)?;
+    d.set_item("requested", run.requested)?;
+    d.set_item("completed", run.completed)?;
+    d.set_item("interrupted", run.interrupted)?;
+    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    Ok(d)
 }
 
 /// `_position_view(deal, seat) -> dict`: what `seat` knows in `deal` (see `eval::SeatView`):
@@ -240,8 +252,7 @@ fn _position_view<'py>(
     deal: Bound<'py, PyAny>,
     seat: usize,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let pos = position(&deal, seat)?;
-    let view: SeatView = guard(|| pos.view())?;
+    let view = view_of(&deal, seat)?;
     let d = PyDict::new(py);
     d.set_item("holding", &view.holding)?;
     d.set_item("kitty", view.kitty)?;
@@ -272,9 +283,9 @@ fn _position_samples(
     count: u64,
     seed: u64,
 ) -> PyResult<Vec<(Vec<String>, String)>> {
-    let pos = position(&deal, seat)?;
+    let view = view_of(&deal, seat)?;
     guard(|| {
-        let hidden = pos.view()?.dealer()?;
+        let hidden = view.dealer()?;
         Ok((0..count.min(100_000))
             .map(|i| {
                 let d = hidden.deal(&mut zhipai_core::deal::deal_rng(seed, i));
