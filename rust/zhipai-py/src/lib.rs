@@ -2,13 +2,14 @@
 //!
 //! Only conversions, GIL release and error mapping live here; every rule is in `zhipai-core`.
 //! One file per core concept, each with a `register` function called below: `cards`, `deal`,
-//! `rules`, `game_state` (the one deal state of every game), `simulate`, `evaluate`, `errors`,
+//! `rules`, `game_state` (the one deal state of every game), `simulate`, `arena` (a player per seat, tournaments), `evaluate`, `errors`,
 //! `convert` (argument conversion), `run` (GIL release, Ctrl-C, progress), `tricks` (the trick
 //! machinery of the Shengji family and Hong Wu) and the per-game mechanics (`shengji`, `hongwu`,
 //! `gongzhu`, `baohuang`); `test_hooks` only with the cargo feature of that name.
 
 use pyo3::prelude::*;
 
+mod arena;
 mod baohuang;
 mod cards;
 mod convert;
@@ -30,6 +31,7 @@ mod tricks;
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     errors::register(m)?;
+    arena::register(m)?;
     evaluate::register(m)?;
     baohuang::register(m)?;
     cards::register(m)?;
