@@ -3,7 +3,7 @@
 //!
 //! Deal `i` of a run seeded `s` is the deal of `simulate` (`Game::new_deal(s, i)`); built-in
 //! players draw from the deal's own generator exactly as `simulate` does, search players from the
-//! deal's *search generator* `deal_rng(s ^ SEARCH_SALT, i)` ([`search_rng`]), so results are
+//! deal's *search generator* `deal_rng(s ^ SEARCH_SALT, i)` ([`crate::search::search_rng`]), so results are
 //! reproducible from the seed and identical for any number of threads (the simulation driver of
 //! [`crate::rollout`] runs the deals, with its Ctrl-C and progress handling).
 //!
@@ -13,23 +13,14 @@
 //! the partnership games, every team) once per deal. Returns are whole numbers in every game
 //! (levels, points), kept as `i32`.
 
-use crate::deal::deal_rng;
 use crate::error::{Result, ZhipaiError};
 use crate::game::{Game, GameRng, GameState};
 use crate::rollout::{run_rows, Control, Run, RunOptions};
 use crate::rules::Rules;
-use crate::search::Player;
+use crate::search::{search_rng, Player};
 use rand_chacha::ChaCha8Rng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
-
-/// Mixed into the seed of a run for the search generators.
-pub const SEARCH_SALT: u64 = 0x5EA4_C400_0000_0001;
-
-/// The search generator of deal `index` of a run seeded `seed`.
-pub fn search_rng(seed: u64, index: u64) -> GameRng {
-    deal_rng(seed ^ SEARCH_SALT, index)
-}
 
 /// The lineups of `k` players at `n` seats (module docs): `lineups[l][seat]` = player index.
 pub fn lineups(n: usize, k: usize) -> Vec<Vec<usize>> {
@@ -108,7 +99,7 @@ pub fn simulate_players(
     }
     let lineup: Vec<usize> = (0..n).collect();
     let clock: Vec<(AtomicU64, AtomicU64)> = (0..n).map(|_| Default::default()).collect();
-    let width = crate::record::columns(rules).len();
+    let width = rules.columns().len();
     let run = crate::with_game!(rules, g => {
         let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| -> Result<()> {
             // The driver hands deal i the generator deal_rng(seed, i): its stream is i.

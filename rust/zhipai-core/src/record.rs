@@ -8,7 +8,7 @@
 //! recorded move) instead of applying the text — otherwise later chance events of the deal would
 //! come out differently. For the same reason a built-in policy asked without its move being
 //! applied (a *peek*, `builtin_move`) is recorded, and the position of the deal's search
-//! generator (the draws of search players, [`crate::arena::search_rng`]). The replay must end in
+//! generator (the draws of search players, [`crate::search::search_rng`]). The replay must end in
 //! the recorded state: the same phase and, for a finished deal, the same result row; a record
 //! that was cut short or altered is refused, naming the field.
 
@@ -16,7 +16,7 @@ use crate::any_state::AnyState;
 use crate::cards::{Rank, Suit};
 use crate::error::{Result, ZhipaiError};
 use crate::game::GameRng;
-use crate::game::{Column, DealSetup, Game};
+use crate::game::{DealSetup, Game};
 use crate::multiset::Multiset;
 use crate::options::OptionValue;
 use crate::policy::Policy;
@@ -65,11 +65,6 @@ pub fn new_state(rules: &Rules, origin: &Origin) -> Result<Box<dyn AnyState>> {
     }
 }
 
-/// The result columns of `rules` (the order of [`AnyState::result_row`]).
-pub fn columns(rules: &Rules) -> Vec<Column> {
-    crate::with_game!(rules, g => Game::columns(g))
-}
-
 /// A deal in progress with its rule set, its origin and what a replay needs beyond the moves.
 #[derive(Clone, Debug)]
 pub struct TrackedDeal {
@@ -78,7 +73,7 @@ pub struct TrackedDeal {
     pub state: Box<dyn AnyState>,
     /// Built-in policies asked without their move being applied: (history length then, policy).
     peeks: Vec<(usize, Policy)>,
-    /// The generator of search players ([`crate::arena::search_rng`] of the origin).
+    /// The generator of search players ([`crate::search::search_rng`] of the origin).
     search: GameRng,
 }
 
@@ -97,8 +92,8 @@ impl TrackedDeal {
 
     fn new_search(rules: Rules, origin: Origin, state: Box<dyn AnyState>) -> TrackedDeal {
         let search = match &origin {
-            Origin::Simulated { seed, index, .. } => crate::arena::search_rng(*seed, *index),
-            Origin::Setup(s) => crate::arena::search_rng(s.seed, s.stream),
+            Origin::Simulated { seed, index, .. } => crate::search::search_rng(*seed, *index),
+            Origin::Setup(s) => crate::search::search_rng(s.seed, s.stream),
         };
         TrackedDeal { rules, origin, state, peeks: Vec::new(), search }
     }
@@ -174,7 +169,7 @@ impl TrackedDeal {
 
     fn result_row(&self) -> Option<Vec<i32>> {
         self.state.is_terminal().then(|| {
-            let mut row = vec![0; columns(&self.rules).len()];
+            let mut row = vec![0; self.rules.columns().len()];
             self.state.result_row(&mut row).map(|_| row).unwrap_or_default()
         })
     }

@@ -116,6 +116,12 @@ fn describe(preset: &str) -> &'static str {
 }
 
 impl Rules {
+    /// The result columns of a deal of these rules (`simulate`'s columns, the order of
+    /// `GameState::result_row`).
+    pub fn columns(&self) -> Vec<crate::game::Column> {
+        crate::with_game!(self, g => crate::game::Game::columns(g))
+    }
+
     /// The trick rules of one deal at level rank `level` with trump suit `trump` (`None` =
     /// no-trump), for the games with Shengji-style tricks. `InvalidOption` for Gongzhu and
     /// Baohuang, which are other games.

@@ -178,7 +178,7 @@ fn play(name: &str, rules: &Rules, seed: u64, index: u64) {
         }
     }
     // The end: a result row, returns obeying the game's sum rule, and an exact replay.
-    let mut row = vec![0; zhipai_core::record::columns(rules).len()];
+    let mut row = vec![0; rules.columns().len()];
     deal.state.result_row(&mut row).expect("a finished deal has a row");
     let returns = deal.state.returns();
     assert_eq!(returns.len(), deal.state.num_players());

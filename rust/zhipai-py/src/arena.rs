@@ -47,7 +47,7 @@ fn _simulate_players<'py>(
         simulate_players(&rules.0, &list, &opts, ctl)
     })?;
     let d = PyDict::new(py);
-    columns_into(&d, &zhipai_core::record::columns(&rules.0))?;
+    columns_into(&d, &rules.0.columns())?;
     let data = PyList::empty(py);
     for col in run.value.data {
         data.append(PyArray1::from_vec(py, col))?;

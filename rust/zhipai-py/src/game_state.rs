@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use zhipai_core::game::{quoted, DealSetup, Value};
 use zhipai_core::policy::Policy;
-use zhipai_core::record::{columns, Origin, TrackedDeal};
+use zhipai_core::record::{Origin, TrackedDeal};
 use zhipai_core::search::Player;
 use zhipai_core::{Multiset, ZhipaiError};
 
@@ -329,7 +329,7 @@ impl PyGameState {
 
     /// The deal's ``simulate`` row once over.
     fn result_row(&self) -> PyResult<Vec<i32>> {
-        let mut row = vec![0; columns(&self.deal.rules).len()];
+        let mut row = vec![0; self.deal.rules.columns().len()];
         guard(|| self.deal.state.result_row(&mut row))?;
         Ok(row)
     }
@@ -341,7 +341,7 @@ impl PyGameState {
         }
         let row = self.result_row()?;
         let d = PyDict::new(py);
-        for (c, v) in columns(&self.deal.rules).iter().zip(row) {
+        for (c, v) in self.deal.rules.columns().iter().zip(row) {
             d.set_item(c.name, v)?;
         }
         Ok(Some(d))

@@ -110,5 +110,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
 /// order (what `GameState.result_row()` fills).
 #[pyfunction]
 fn _columns(rules: PyRules) -> PyResult<Vec<(&'static str, &'static str)>> {
-    Ok(zhipai_core::record::columns(&rules.0).iter().map(|c| (c.name, c.doc)).collect())
+    Ok(rules.0.columns().iter().map(|c| (c.name, c.doc)).collect())
 }
