@@ -7,6 +7,7 @@ independent implementation of the deal loop: the step-wise states must reproduce
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
 import re
@@ -45,8 +46,10 @@ def test_step_wise_states_reproduce_the_fast_path_rows(preset, policy):
     game = zhipai.Game(preset)
     stepped = np.array([play_with_builtin_text(game, 11, i, policy) for i in range(n)])
     np.testing.assert_array_equal(stepped, fast)
-    # The Python loop of simulate (a per-seat list of built-ins) gives the same rows too.
-    slow = zhipai.simulate(preset, n, policy=[policy] * game.num_players, seed=11, progress=False)
+    # The Python loop of simulate (a per-seat list of built-ins) gives the same rows too (called
+    # directly: simulate itself runs a list of names in Rust, tests/test_arena.py).
+    slow = importlib.import_module("zhipai.simulate")._simulate_python(
+        game.rules, n, [policy] * game.num_players, 11, False, False)
     np.testing.assert_array_equal(rows(slow), fast)
     assert slow.columns == game.columns
 

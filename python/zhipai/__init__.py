@@ -4,7 +4,9 @@ The Rust core (``zhipai._core``) does the work; this package configures games an
 Card notation: rank then suit (``10H``, ``AS``, ``JS``), ``T`` for 10, jokers ``SJ``/``BJ``.
 
 Step-by-step play and Python policies: ``zhipai.Game(rules).new_deal(seed, index)`` and
-``zhipai.simulate(rules, deals, policy=callable)`` (``zhipai.policy``).
+``zhipai.simulate(rules, deals, policy=callable)`` (``zhipai.policy``). Players by name
+(``"greedy"``, ``"pimc(worlds=32,rollout=greedy)"``, ``"ismcts(iterations=2000)"``) wherever a
+policy goes; duplicate-deal tournaments: ``zhipai.arena(rules, ["random", "greedy"], deals=200)``.
 
 Game modules: ``zhipai.shengji`` (Tractor / 升级 / 八十分, JJ 拖拉机), ``zhipai.hongwu`` (红五),
 ``zhipai.gongzhu`` (拱猪), ``zhipai.baohuang`` (青岛保皇) — all imported with the package.
@@ -38,6 +40,7 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
+from zhipai.arena import ArenaResult, arena
 from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
 from zhipai.deal import Deal, deal, deal_batch
 from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
@@ -46,6 +49,7 @@ from zhipai.policy import PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
 __all__ = [
+    "ArenaResult",
     "Card",
     "Deal",
     "Evaluation",
@@ -66,6 +70,7 @@ __all__ = [
     "UnknownKeyError",
     "ZhipaiError",
     "__version__",
+    "arena",
     "baohuang",
     "cards",
     "cards_from_array",

@@ -73,16 +73,21 @@ def _check_outputs(args: argparse.Namespace) -> None:
 
 
 def _load_policy(spec: str) -> Any:
-    """``random``/``greedy``, or ``module:function`` imported — a Python policy
-    ``f(observation, legal_moves) -> move``. The module is arbitrary code, run with the user's
-    rights. The current directory is *appended* to the import path (when not on it already), so
-    a local file or folder named like a module zhipai imports (``tqdm``, ``numpy``, …) cannot
-    replace it."""
-    if spec in ("random", "greedy"):
-        return spec
+    """A player name (``random``, ``greedy``, ``pimc(worlds=32,rollout=greedy)``,
+    ``ismcts(iterations=2000)``: no colon; canonicalised, a bad one refused naming it), or
+    ``module:function`` imported — a Python policy ``f(observation, legal_moves) -> move``. The
+    module is arbitrary code, run with the user's rights. The current directory is *appended* to
+    the import path (when not on it already), so a local file or folder named like a module
+    zhipai imports (``tqdm``, ``numpy``, …) cannot replace it."""
+    if ":" not in spec:
+        try:
+            return zhipai.policy.player_name(spec)
+        except zhipai.InvalidValueError as e:
+            raise ValueError(f"{e} (or MODULE:FUNCTION, a Python policy)") from None
     module, sep, name = spec.partition(":")
     if not sep or not module or not name:
-        raise ValueError(f"invalid policy {spec!r}: expected random, greedy or module:function")
+        raise ValueError(f"invalid policy {spec!r}: expected a player name (random, greedy, pimc(...), "
+                         "ismcts(...)) or module:function")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.append(os.getcwd())
     try:
@@ -118,12 +123,18 @@ def _policy_from_args(args: argparse.Namespace) -> Any:
     return seats
 
 
+def _has_callable(policy: Any) -> bool:
+    """Whether a ``--policy``/``--policy-seat`` specification holds a Python policy."""
+    values = policy.values() if isinstance(policy, dict) else [policy]
+    return any(not isinstance(p, str) for p in values)
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = _rules_from_args(args)
     _check_outputs(args)
     policy = _policy_from_args(args)
-    if not isinstance(policy, str) and args.threads is not None:
-        print("zhipai: note: --threads is ignored with per-seat or Python policies "
+    if args.threads is not None and _has_callable(policy):
+        print("zhipai: note: --threads is ignored with Python policies "
               "(those deals run on one thread)", file=sys.stderr)
     status = 0
     try:
@@ -171,17 +182,20 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--deals", "-n", type=int, default=10_000, help="number of deals (default 10000)")
     p.add_argument("--policy", "-p", default="random",
-                   help="random (default), greedy, or MODULE:FUNCTION, a Python policy "
+                   help="a player name: random (default), greedy, pimc, pimc(worlds=32,rollout=greedy), "
+                   "ismcts(iterations=2000) (search players: any subset of their parameters); or "
+                   "MODULE:FUNCTION, a Python policy "
                    "f(observation, legal_moves) -> move for every seat (slow path). The module is "
                    "arbitrary code run with your rights: only name modules you trust. The current "
                    "directory is appended to the import path (it cannot shadow installed modules)")
     p.add_argument("--policy-seat", action="append", metavar="SEAT=POLICY",
-                   help="the policy of one seat (random, greedy or MODULE:FUNCTION), repeatable; "
-                   "the other seats use --policy. E.g. --policy greedy --policy-seat 0=mybot:play")
+                   help="the policy of one seat (a player name or MODULE:FUNCTION), repeatable; "
+                   "the other seats use --policy. E.g. --policy greedy --policy-seat 0=pimc or "
+                   "--policy-seat 0=mybot:play")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--threads", "-t", type=int,
                    help="worker threads, 1-256 (default: every core; more than the deals are "
-                   "clamped); ignored with per-seat or Python policies, which run on one thread")
+                   "clamped); ignored with Python policies, which run on one thread")
     p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file, with their "
                    "provenance (a .csv gets a FILE.json sidecar); checked before the run, written "
@@ -329,12 +343,68 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--trump", help="the trump S/H/D/C/NT, when known (Shengji family): no declaring")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
-    p.add_argument("--policy", "-p", default="random", help="random (default) or greedy")
+    p.add_argument("--policy", "-p", default="random",
+                   help="the rollout player: random (default) or greedy; with --position also a "
+                   "search player, e.g. pimc(worlds=16) or ismcts(iterations=500)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
     p.add_argument("--threads", "-t", type=int,
                    help="worker threads, 1-256 (default: every core; more than the samples are clamped)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_evaluate)
+
+
+def _cmd_arena(args: argparse.Namespace) -> int:
+    rules = _rules_from_args(args)
+    if not args.policy or len(args.policy) < 2:
+        raise ValueError("arena needs at least two --policy (e.g. --policy random --policy greedy)")
+    policies = [_load_policy(p) for p in args.policy]
+    if args.threads is not None and any(not isinstance(p, str) for p in policies):
+        print("zhipai: note: --threads is ignored with Python policies (those deals run on one thread)",
+              file=sys.stderr)
+    status = 0
+    try:
+        result = zhipai.arena(
+            rules, policies, deals=args.deals, seed=args.seed, threads=args.threads,
+            progress=False if args.quiet else None, backend=args.backend,
+            ray_address=args.ray_address, chunk_deals=args.chunk_deals,
+        )
+    except zhipai.SimulationInterrupted as e:
+        result, status = e.result, 130
+        print(f"zhipai: interrupted after {result.completed} of {result.requested} deals", file=sys.stderr)
+    print(result.to_json() if args.json else result)
+    return status
+
+
+def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "arena",
+        help="duplicate-deal tournament between policies: mean returns, pairwise differences, Elo",
+        description="Play DEALS deals of PRESET, each once per lineup (seat s gets policy "
+        "((s + r) mod seats) mod policies), so every policy holds every hand; print each policy's "
+        "mean return with a 95%% CI over deals, the pairwise differences on the same hands, an "
+        "Elo-style rating and the time per decision (see help(zhipai.arena)).",
+    )
+    p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
+    p.add_argument("--policy", "-p", action="append", metavar="POLICY",
+                   help="a player name (random, greedy, pimc, pimc(worlds=32,rollout=greedy), "
+                   "ismcts(iterations=2000)) or MODULE:FUNCTION (a Python policy: the deals then run "
+                   "in a Python loop); give 2 to seats of them, in order")
+    p.add_argument("--deals", "-n", type=int, default=1000, help="duplicate deals (default 1000)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
+    p.add_argument("--threads", "-t", type=int, help="worker threads, 1-256 (default: every core); "
+                   "results do not depend on it")
+    p.add_argument("--json", action="store_true",
+                   help="print only one JSON object: preset, deals, policies (name, mean_return, ci95, "
+                   "seconds_per_decision, elo), pairs (a, b, mean_diff, ci95), seed, lineups")
+    p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
+    p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local (default) or ray: split the deals over a Ray cluster, same result")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
+    p.add_argument("--chunk-deals", type=int, help="deals per Ray task with --backend ray (default: automatic)")
+    p.set_defaults(func=_cmd_arena)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -358,6 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
     _register_deal_cli(sub)
     _add_simulate_parser(sub)
     _add_evaluate_parser(sub)
+    _add_arena_parser(sub)
 
     return parser
 

@@ -362,7 +362,11 @@ def evaluate(
             a play / pass made at the seat's first decision where it is legal).
         samples: sampled deals, an int ≥ 1; the outcomes (``samples × candidates × columns ×
             4`` bytes) must fit in the available memory, else ``InvalidValueError`` up front.
-        policy, seed, threads, progress, chunk_size: as in :func:`zhipai.simulate` (``seed=None``
+        policy: the rollout policy of every seat, a built-in name (``"random"``, ``"greedy"``).
+            Search players (``"pimc(...)"``, ``"ismcts(...)"``) are not taken here for now
+            (``InvalidValueError`` saying so): use :func:`evaluate_position` from the deal's
+            first position for them.
+        seed, threads, progress, chunk_size: as in :func:`zhipai.simulate` (``seed=None``
             draws a random seed, recorded in ``Evaluation.seed``; a raising ``progress`` is a
             :class:`zhipai.ProgressError` holding the completed samples).
         dealer: the dealer seat, when known; default: the game decides (Shengji: the
@@ -395,6 +399,11 @@ def evaluate(
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
     _check_progress(progress)
+    if isinstance(policy, str) and policy not in POLICIES and _is_search_name(policy):
+        raise InvalidValueError(
+            f"invalid policy {_check.shown(policy)}: evaluate (a whole hand) rolls out with the built-in "
+            f"policies ({', '.join(POLICIES)}) for now; search players run in evaluate_position, "
+            "simulate and arena")
     if not isinstance(policy, str) or policy not in POLICIES:
         raise InvalidValueError(f"invalid policy {_check.shown(policy)}: expected one of {', '.join(POLICIES)}")
     known_hands, known_kitty, known_voids = _known_parts(known, _seat)
@@ -432,6 +441,13 @@ def evaluate(
     empty = "abdicate" if rules.preset == "baohuang" and holder else "pass"
     desc = f"{rules.preset} seat {seat}"
     return _run(engine, progress, int(samples), desc, rules.preset, seat, policy, int(seed), empty)
+
+
+def _is_search_name(text: str) -> bool:
+    """Whether ``text`` names a search player (``pimc``, ``ismcts``, with or without parameters)."""
+    from zhipai.policy import SEARCH
+
+    return text.strip().lower().split("(", 1)[0].strip() in SEARCH
 
 
 #: A game's move words for evaluation candidates: ``(text, hand) -> cards text``.
@@ -531,7 +547,9 @@ def evaluate_position(
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
     _check_progress(progress)
-    policy = _check.text("policy", policy)
+    from zhipai.policy import player_name
+
+    policy = player_name(_check.text("policy", policy))  # canonical; a bad name or parameter named
     cands = None if candidates is None else [
         None if c is None else _check.text("candidate", c) for c in _candidate_list(candidates)]
     extra_hands, extra_kitty, extra_voids = _known_parts(

@@ -1,6 +1,11 @@
 """Python policies: per-seat policy specifications and the slow simulation loop.
 
-A policy is a built-in name (``"random"``, ``"greedy"``) or a callable
+A policy is a player name or a callable. Names (:func:`player_name`) are the players of the Rust
+core (``rust/zhipai-core/src/search/player.rs``): the built-in policies ``"random"`` and
+``"greedy"`` (and ``"basic"`` where the engine has it), and the search players ``"pimc"`` /
+``"pimc(worlds=32,rollout=greedy,candidates=12,widen=4,time_ms=50,threads=1)"`` and
+``"ismcts"`` / ``"ismcts(iterations=2000,rollout=greedy,c=0.7,candidates=12,widen=4,time_ms=50)"``
+(any subset of the parameters, in any order; letter case and spaces free). A callable is
 ``f(observation, legal_moves) -> move``: ``observation`` is the dict of
 :meth:`zhipai.GameState.observation` for the seat to act and ``legal_moves`` the list of
 :meth:`zhipai.GameState.legal_moves`; it returns one of them (any legal move is accepted).
@@ -24,16 +29,53 @@ from zhipai import _core
 from zhipai._core import InvalidValueError, ZhipaiError
 from zhipai.game import Game
 
-__all__ = ["PolicyError", "PolicyFn", "SeatPolicies", "play_deal", "seat_policies"]
+__all__ = ["PolicyError", "PolicyFn", "SeatPolicies", "is_search", "play_deal", "player_name", "seat_policies"]
 
 #: A Python policy: ``f(observation: dict, legal_moves: list[str]) -> str`` (a legal move).
 PolicyFn = Callable[[dict, list], str]
 
-#: What ``simulate(policy=...)`` accepts: a built-in name, one callable for every seat, a list
+#: What ``simulate(policy=...)`` accepts: a player name, one callable for every seat, a list
 #: with one entry per seat, or a mapping ``{seat: policy, ..., "others": policy}``.
 SeatPolicies = Union[str, PolicyFn, Sequence[Any], Mapping[Any, Any]]
 
 BUILTIN = ("random", "greedy")
+
+#: Players that search (``"pimc(...)"``, ``"ismcts(...)"``): slower, drawing from the deal's
+#: search generator; every other name is a built-in policy.
+SEARCH = ("pimc", "ismcts")
+
+#: What a bad policy is told it may be.
+EXPECTED = "expected random, greedy, pimc(...), ismcts(...) or a callable"
+
+
+def player_name(name: str, where: str = "") -> str:
+    """The canonical name of player ``name`` (``" Greedy "`` → ``"greedy"``,
+    ``"pimc(rollout=random, worlds=32)"`` → every parameter spelled out; default parameters →
+    ``"pimc"``). Raises ``InvalidValueError`` ``"invalid policy 'NAME'{where}: REASON"`` naming
+    a bad name, parameter or value and what it takes (``where`` e.g. ``" for seat 1"``)."""
+    if not isinstance(name, str):
+        raise InvalidValueError(f"invalid policy {_short(name)}{where}: {EXPECTED}")
+    try:
+        return _core._player_name(name)
+    except InvalidValueError as e:
+        reason = str(e)
+        prefix = f"invalid policy {_quoted(name)}: "
+        if reason.startswith(prefix):
+            reason = reason[len(prefix):]
+        raise InvalidValueError(f"invalid policy {_short(name)}{where}: {reason}") from None
+
+
+def _quoted(text: str) -> str:
+    """``text`` as the core quotes it in messages (Rust's ``{:?}`` of the lowered name is close
+    enough for the plain names this prefix is stripped from)."""
+    import json
+
+    return json.dumps(text, ensure_ascii=False)
+
+
+def is_search(name: str) -> bool:
+    """Whether the canonical player ``name`` is a search player (``pimc``, ``ismcts``)."""
+    return name.split("(", 1)[0] in SEARCH
 
 
 class PolicyError(ZhipaiError):
@@ -80,18 +122,17 @@ def _describe(p: Any) -> str:
 
 def _one(p: Any, where: str) -> str | PolicyFn:
     if isinstance(p, str):
-        if p not in BUILTIN:
-            raise InvalidValueError(f"invalid policy {p!r} for {where}: expected 'random', 'greedy' or a callable")
-        return p
+        return player_name(p, f" for {where}")
     if callable(p):
         return p  # type: ignore[no-any-return]
-    raise InvalidValueError(f"invalid policy {p!r} for {where}: expected 'random', 'greedy' or a callable")
+    raise InvalidValueError(f"invalid policy {_short(p)} for {where}: {EXPECTED}")
 
 
 def seat_policies(policy: SeatPolicies, num_players: int) -> list[str | PolicyFn]:
     """One policy per seat from what ``simulate(policy=...)`` accepts:
 
-    * ``"random"`` / ``"greedy"`` or a callable: every seat;
+    * a player name (``"random"``, ``"greedy"``, ``"pimc(worlds=32)"``, …; canonicalised by
+      :func:`player_name`) or a callable: every seat;
     * a list/tuple with exactly one entry per seat (``[f, "random", "greedy", "random"]``);
     * a mapping ``{seat: policy, ..., "others": policy}`` (seats are ints 0..n-1; ``"others"``
       covers every seat not named and is required unless every seat is named).
@@ -130,8 +171,8 @@ def seat_policies(policy: SeatPolicies, num_players: int) -> list[str | PolicyFn
             )
         return [_one(p, f"seat {s}") for s, p in enumerate(items)]
     raise InvalidValueError(
-        f"invalid policy {policy!r}: expected 'random', 'greedy', a callable, a list per seat "
-        "or a mapping {seat: policy, 'others': policy}"
+        f"invalid policy {_short(policy)}: expected a player name (random, greedy, pimc(...), "
+        "ismcts(...)), a callable, a list per seat or a mapping {seat: policy, 'others': policy}"
     )
 
 
@@ -152,33 +193,41 @@ def play_deal(game: Game, seed: int, index: int, policies: list[str | PolicyFn])
     """
     state = game.new_deal(seed, index)
     while not state.is_terminal():
-        seat = state.current_player()
-        assert seat is not None
-        p = policies[seat]
-        if isinstance(p, str):
-            state.apply_builtin(p)
-            continue
-        moves = state.legal_moves()
-        try:
-            move = p(state.observation(seat), moves)
-        except Exception as e:  # a policy bug: say where, keep the original as the cause
-            raise PolicyError(
-                f"the policy of seat {seat} ({_describe(p)}) raised {type(e).__name__}: "
-                f"{_cut(str(e))}{_where(e)} "
-                f"(deal {index}, seed {seed})",
-                deal=index,
-                seat=seat,
-            ) from e
-        if not isinstance(move, str):
-            raise _core.IllegalPlayError(
-                f"illegal move {_short(move)} from the policy of seat {seat} ({_describe(p)}) in "
-                f"deal {index} (seed {seed}): expected a move string such as {moves[:1]!r}"
-            )
-        try:
-            state.apply(move)
-        except ZhipaiError as e:
-            raise _core.IllegalPlayError(
-                f"illegal move {_short(move)} from the policy of seat {seat} ({_describe(p)}) in "
-                f"deal {index} (seed {seed}): {e}"
-            ) from e
+        play_turn(state, policies, seed, index)
     return list(state.result_row())
+
+
+def play_turn(state: Any, policies: list[str | PolicyFn], seed: int, index: int) -> int:
+    """Let the seat to move in ``state`` (deal ``index`` of ``seed``) play with
+    ``policies[seat]``: a player name through ``state.apply_builtin`` (as the Rust runs), a
+    callable through ``state.apply``. Returns the seat. Errors as :func:`play_deal`."""
+    seat = state.current_player()
+    assert seat is not None
+    p = policies[seat]
+    if isinstance(p, str):
+        state.apply_builtin(p)
+        return int(seat)
+    moves = state.legal_moves()
+    try:
+        move = p(state.observation(seat), moves)
+    except Exception as e:  # a policy bug: say where, keep the original as the cause
+        raise PolicyError(
+            f"the policy of seat {seat} ({_describe(p)}) raised {type(e).__name__}: "
+            f"{_cut(str(e))}{_where(e)} "
+            f"(deal {index}, seed {seed})",
+            deal=index,
+            seat=seat,
+        ) from e
+    if not isinstance(move, str):
+        raise _core.IllegalPlayError(
+            f"illegal move {_short(move)} from the policy of seat {seat} ({_describe(p)}) in "
+            f"deal {index} (seed {seed}): expected a move string such as {moves[:1]!r}"
+        )
+    try:
+        state.apply(move)
+    except ZhipaiError as e:
+        raise _core.IllegalPlayError(
+            f"illegal move {_short(move)} from the policy of seat {seat} ({_describe(p)}) in "
+            f"deal {index} (seed {seed}): {e}"
+        ) from e
+    return int(seat)

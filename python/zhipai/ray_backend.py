@@ -171,11 +171,39 @@ def simulate(
     *,
     address: str | None = None,
     chunk_deals: int | None = None,
+    players: list[str] | None = None,
 ) -> Any:
     """The Ray path of :func:`zhipai.simulate` (arguments already validated there, ``progress``
-    already turned into a callable or ``None``). Returns a ``SimResult`` equal to the local one."""
-    from zhipai.simulate import SimulationInterrupted
+    already turned into a callable or ``None``). ``players``: a player name per seat (run by
+    :mod:`zhipai._seats`; ``policy`` is then the label), else ``policy`` at every seat. Returns a
+    ``SimResult`` equal to the local one."""
+    from zhipai import _seats
+    from zhipai.simulate import SimulationInterrupted, _options_of
 
+    engine = remote_engine(rules) if players is None else _seats.engine(rules, players)
+    run = _Run(
+        None, engine, rules.preset,
+        dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only),
+        [], options=_options_of(rules), policies=players,
+    )
+    return drive(run, deals, first_deal, threads, progress, address, chunk_deals, SimulationInterrupted)
+
+
+def drive(
+    run: _Run,
+    deals: int,
+    first_deal: int,
+    threads: int | None,
+    progress: Callable[[int, int], Any] | None,
+    address: str | None,
+    chunk_deals: int | None,
+    interrupted: Callable[[Any], BaseException],
+) -> Any:
+    """Run ``run.engine`` over deals ``first_deal .. first_deal + deals`` in Ray tasks of
+    ``chunk_deals`` deals (module docs: submission window, progress, errors) and return
+    ``run.result(deals)``, the completed prefix of chunks joined; Ctrl-C raises
+    ``interrupted(prefix)``. The engine is called with ``threads, deals, first_deal`` and
+    ``run.common``. Used by ``simulate`` and ``zhipai.arena``."""
     ray = import_ray()
     if first_deal + deals > 2**64 - 1:
         raise _core.InvalidValueError(
@@ -188,14 +216,8 @@ def simulate(
         )
     _init(ray, address)
     cpus = threads or 1
-    from zhipai.simulate import _options_of
-
-    run = _Run(
-        ray, remote_engine(rules), rules.preset,
-        dict(policy=policy, seed=seed, chunk_size=chunk_size, aggregate_only=aggregate_only),
-        plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus)),
-        options=_options_of(rules),
-    )
+    run.ray = ray
+    run.chunks = plan(first_deal, deals, chunk_deals or default_chunk(ray, deals, cpus))
     task = ray.remote(num_cpus=cpus, max_retries=0)(run_chunk)
 
     def submit(start: int, count: int) -> Any:
@@ -226,14 +248,18 @@ def simulate(
             if not stopped:
                 run.fill(submit, window)
     except KeyboardInterrupt as e:
-        raise SimulationInterrupted(run.result(deals)) from e
+        raise interrupted(run.result(deals)) from e
     if run.failed:
         raise run.failed[min(run.failed)]
     return run.result(deals)
 
 
 class _Run:
-    """The driver's state of one Ray run: chunk ``k`` covers ``chunks[k]`` = (first deal, deals)."""
+    """The driver's state of one Ray run: chunk ``k`` covers ``chunks[k]`` = (first deal, deals).
+
+    The parts are ``SimResult``s by default; ``part(raw, first_deal)`` and ``join(parts,
+    deals)`` (the completed prefix of parts, possibly empty, as one result of ``deals``
+    requested) make them anything else (``zhipai.arena``)."""
 
     def __init__(
         self,
@@ -243,9 +269,15 @@ class _Run:
         common: dict[str, Any],
         chunks: list[tuple[int, int]],
         options: dict[str, Any] | None = None,
+        policies: list[str] | None = None,
+        part: Callable[[dict[str, Any], int], Any] | None = None,
+        join: Callable[[list[Any], int], Any] | None = None,
     ) -> None:
         self.ray, self.engine, self.preset, self.common, self.chunks = ray, engine, preset, common, chunks
-        self.options = options
+        self.options, self.policies = options, policies
+        if part is not None:
+            self.part = part  # type: ignore[method-assign]
+        self.join = join
         self.which: dict[Any, int] = {}  # object ref → chunk index
         self.pending: list[Any] = []
         self.next = 0  # the next chunk to submit (chunks go out in deal order)
@@ -292,7 +324,7 @@ class _Run:
 
         c = self.common
         return SimResult(raw, preset=self.preset, policy=c["policy"], seed=c["seed"], first_deal=first_deal,
-                         options=self.options)
+                         options=self.options, policies=self.policies)
 
     def result(self, deals: int) -> Any:
         """The completed prefix of chunks (in deal order) as one result of ``deals`` requested."""
@@ -301,6 +333,8 @@ class _Run:
         prefix = []
         while len(prefix) in self.parts:
             prefix.append(self.parts[len(prefix)])
+        if self.join is not None:
+            return self.join(prefix, deals)
         joined = SimResult.concat(prefix) if prefix else self.empty()
         joined.requested = deals
         joined.interrupted = joined.completed < deals

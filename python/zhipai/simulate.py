@@ -29,10 +29,14 @@ Files: :meth:`SimResult.save` writes the rows (CSV, Parquet, npz) atomically wit
 provenance (zhipai version, preset, every option, policy per seat, seed, deal range), and
 :meth:`SimResult.load` reads them back; :meth:`SimResult.concat` refuses parts of different runs.
 
+Players per seat: ``policy`` may be a list with one policy per seat or a mapping ``{seat:
+policy, "others": policy}`` (see :func:`zhipai.policy.seat_policies`). When every seat has a
+player name (``"greedy"``, ``"pimc(worlds=16)"``, …) the deals run in Rust across threads
+(:mod:`zhipai._seats`), with the rows of the Python loop below.
+
 Python callables as policies (slow path): ``policy`` may also be a callable
-``f(observation, legal_moves) -> move`` for every seat, a list with one policy per seat, or a
-mapping ``{seat: policy, "others": policy}`` (see :func:`zhipai.policy.seat_policies`). Then
-the deals are played one decision at a time in a Python loop over
+``f(observation, legal_moves) -> move`` for every seat or at some seats of the list or mapping.
+Then the deals are played one decision at a time in a Python loop over
 ``zhipai.Game(rules).new_deal(seed, i)`` (single-threaded, the GIL held; ``threads`` and
 ``chunk_size`` are ignored). Deal ``i`` is the same deal as in the fast path and the built-in
 seats draw from its generator as there: a deal stepped with
@@ -57,7 +61,7 @@ from typing import IO, Any, Union
 
 import numpy as np
 
-from zhipai import _check, _core, _files, _memory
+from zhipai import _check, _core, _files, _memory, _seats
 from zhipai import policy as _policy
 from zhipai._core import InvalidValueError, Rules, ZhipaiError
 from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
@@ -998,18 +1002,25 @@ def simulate(
         rules: a ``zhipai.Rules`` (``zhipai.rules(preset, **options)``) or a preset name.
         deals: number of deals, an int from 1 to ``2**63 - 1`` (numpy ints accepted; bools and
             floats refused).
-        policy: ``"random"`` (uniform over legal choices) or ``"greedy"`` (the game's documented
-            rule-based player), used for every seat and decision; or a Python policy (slow
-            path, module docs): a callable ``f(observation: dict, legal_moves: list[str]) ->
-            str`` for every seat, a list with one entry per seat (``[f, "random", "greedy",
-            "random"]``), or a mapping ``{0: f, "others": "greedy"}``. Observation keys and
-            move text: :mod:`zhipai.policy`.
+        policy: a player name for every seat: ``"random"`` (uniform over legal choices) or
+            ``"greedy"`` (the game's documented rule-based player) — the fast path — or a
+            search player ``"pimc"``, ``"pimc(worlds=32,rollout=greedy)"``,
+            ``"ismcts(iterations=2000)"`` (:mod:`zhipai.policy`; a bad name or parameter is an
+            ``InvalidValueError`` naming it); a list with one entry per seat (``["pimc",
+            "greedy", "greedy", "greedy"]``) or a mapping ``{0: "pimc", "others": "greedy"}``.
+            When every seat has a name the deals run in Rust on ``threads`` threads
+            (``_core._simulate_players``; one built-in name everywhere keeps the fast path) and
+            the rows equal those of the Python loop with ``state.apply_builtin(name)`` at every
+            seat. A Python policy (slow path, module docs) is a callable ``f(observation: dict,
+            legal_moves: list[str]) -> str``, for every seat or as an entry of the list or
+            mapping (``[f, "random", "greedy", "random"]``). Observation keys and move text:
+            :mod:`zhipai.policy`.
         seed: an int in 0..2**64; deal ``i`` uses the generator of ``(seed, i)``. ``None``
             draws a fresh random seed, recorded in ``result.seed`` (and the summary's title and
             the saved provenance), so the run can be repeated.
         threads: worker threads, 1 to ``MAX_THREADS`` (256), default every core; more threads
             than deals are clamped to ``deals``. Results do not depend on it. A Python policy
-            (any non-string ``policy``, even a list of built-ins) runs on the calling thread.
+            (a callable at any seat) runs on the calling thread.
         progress: ``None`` (default) = tqdm bar when stderr is a terminal; ``True``/``False`` =
             always/never (a bool or numpy bool; nothing else); or a callable ``f(done, total)``
             called about every 100 ms from the calling thread — returning ``False`` stops the
@@ -1041,7 +1052,8 @@ def simulate(
         :class:`SimResult`.
 
     Raises:
-        InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed``, ``policy``,
+        InvalidValueError: ``deals``, ``threads``, ``chunk_size``, ``seed``, ``policy`` (a bad
+            player name or search parameter, named with its seat),
             ``aggregate_only``, ``progress``, ``first_deal``, ``backend``, ``ray_address`` or
             ``chunk_deals`` invalid (the message names the value, e.g. bad seat keys;
             ``backend="ray"`` with a Python policy); rows that do not fit in the available
@@ -1071,31 +1083,35 @@ def simulate(
         )
     _check_backend(backend, ray_address, chunk_deals)
     aggregate_only = _check_flag("aggregate_only", aggregate_only)
-    if isinstance(policy, str) and policy not in POLICIES:
-        raise InvalidValueError(f"invalid policy {policy!r}: expected one of {', '.join(POLICIES)}")
-    if backend == "ray" and not isinstance(policy, str):
-        raise InvalidValueError(
-            f"invalid policy {policy!r} with backend='ray': Ray runs the built-in policies "
-            "('random', 'greedy'); Python policies run locally (backend='local')"
-        )
+    if isinstance(policy, str):
+        policy = _policy.player_name(policy)
     rules = _resolve_rules(rules)
+    # Player names per seat (a search player, or different names) run in Rust too
+    # (zhipai._seats); callables run the Python loop.
+    policy, players = _named_seats(rules, policy)
+    if backend == "ray" and players is None and not isinstance(policy, str):
+        raise InvalidValueError(
+            f"invalid policy {_check.shown(policy)} with backend='ray': Ray runs player names "
+            "('random', 'greedy', 'pimc(...)', ...); Python policies run locally (backend='local')"
+        )
     if not aggregate_only:
         _check_rows_fit(rules, deals)
-    if not isinstance(policy, str):
+    if players is None and not isinstance(policy, str):
         return _simulate_python(rules, deals, policy, seed, progress, aggregate_only, first_deal)
+    label = policy if players is None else _policy.describe(list(players))
     callback, bar = _progress_callback(progress, int(deals), rules.preset)
     if backend == "ray":
         from zhipai import ray_backend
 
         try:
             return ray_backend.simulate(
-                rules, deals, policy, seed, threads, callback, chunk_size, aggregate_only,
-                first_deal, address=ray_address, chunk_deals=chunk_deals,
+                rules, deals, label, seed, threads, callback, chunk_size, aggregate_only,
+                first_deal, address=ray_address, chunk_deals=chunk_deals, players=players,
             )
         finally:
             if bar is not None:
                 bar.close()
-    engine = _engine(rules)
+    engine = _engine(rules) if players is None else _seats.engine(rules, players)
     try:
         raw = engine(
             deals=int(deals),
@@ -1110,8 +1126,8 @@ def simulate(
     finally:
         if bar is not None:
             bar.close()
-    result = SimResult(raw, preset=rules.preset, policy=policy, seed=int(seed), first_deal=first_deal,
-                       options=_options_of(rules))
+    result = SimResult(raw, preset=rules.preset, policy=label, seed=int(seed), first_deal=first_deal,
+                       options=_options_of(rules), policies=players)
     exc = raw.get("exception")
     if isinstance(exc, KeyboardInterrupt):
         raise SimulationInterrupted(result) from exc
@@ -1121,6 +1137,23 @@ def simulate(
     if exc is not None:
         raise exc
     return result
+
+
+def _named_seats(rules: Rules, policy: Any) -> tuple[Any, list[str] | None]:
+    """How ``policy`` runs: ``(name, None)`` when every seat has the same built-in policy
+    ``name`` (the fast path, ``_core._simulate``); ``(policy, names)`` when every seat has a
+    player name but not all one built-in (``_core._simulate_players``: a search player, or a mix);
+    ``(policy, None)`` when a seat has a callable (the Python loop). Raises what
+    :func:`zhipai.policy.seat_policies` raises for a bad specification."""
+    if callable(policy):
+        return policy, None
+    n = _seat_count(rules.preset) or _policy.Game(rules).num_players
+    seats = _policy.seat_policies(policy, n)
+    if not all(isinstance(p, str) for p in seats):
+        return policy, None
+    if len(set(seats)) == 1 and not _policy.is_search(str(seats[0])):
+        return seats[0], None
+    return policy, [str(p) for p in seats]
 
 
 #: Seconds between progress reports of the Python loop (as the fast path's poll interval).

@@ -9,7 +9,7 @@ use crate::simulate::options;
 use numpy::PyArray1;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
-use zhipai_core::arena::{play_arena, simulate_players};
+use zhipai_core::arena::{lineups, num_players, play_arena, simulate_players};
 use zhipai_core::rollout::RunOptions;
 use zhipai_core::search::Player;
 
@@ -107,7 +107,26 @@ fn _player_name(text: &str) -> PyResult<String> {
     guard(|| text.parse::<Player>().map(|p| p.to_string()))
 }
 
+/// `_arena_lineups(rules, players) -> list[list[int]]`: the lineups `_arena` plays for `players`
+/// players at the table of `rules` (`lineups[l][seat]` = player index), so a Python loop plays
+/// the same ones. `InvalidValueError` unless 2 <= players <= seats.
+#[pyfunction]
+fn _arena_lineups(rules: PyRules, players: usize) -> PyResult<Vec<Vec<usize>>> {
+    let n = num_players(&rules.0);
+    if !(2..=n).contains(&players) {
+        return guard(|| {
+            Err(zhipai_core::error::ZhipaiError::invalid_value(
+                "players",
+                players,
+                format!("an arena takes 2 to {n} players"),
+            ))
+        });
+    }
+    Ok(lineups(n, players))
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(_arena_lineups, m)?)?;
     m.add_function(wrap_pyfunction!(_simulate_players, m)?)?;
     m.add_function(wrap_pyfunction!(_arena, m)?)?;
     m.add_function(wrap_pyfunction!(_player_name, m)?)?;
