@@ -537,7 +537,8 @@ def test_cli_python_policy_for_every_seat(capsys):
     [
         (["-p", "nomodule_xyz:f"], "nomodule_xyz"),
         (["-p", "policy_fixtures:nothing"], "has no 'nothing'"),
-        (["-p", "smart"], "expected random, greedy or module:function"),
+        (["-p", "smart"], "invalid policy 'smart': expected random, greedy"),
+        (["-p", "smart"], "(or MODULE:FUNCTION, a Python policy)"),
         (["--policy-seat", "x=random"], "invalid --policy-seat 'x=random'"),
         (["--policy-seat", "9=random"], "seat keys [9]"),
     ],
@@ -798,6 +799,6 @@ def test_cli_policy_seat_errors(argv, needle, capsys):
 def test_cli_threads_with_a_python_policy_prints_a_note(capsys):
     code = main(["simulate", "gongzhu", "-n", "2", "-q", "-t", "2", "-p", "policy_fixtures:first_move"])
     err = capsys.readouterr().err
-    assert code == 0 and "--threads is ignored with per-seat or Python policies" in err
+    assert code == 0 and "--threads is ignored with Python policies" in err
     code = main(["simulate", "gongzhu", "-n", "2", "-q", "-t", "2"])
     assert code == 0 and "ignored" not in capsys.readouterr().err

@@ -40,8 +40,8 @@ from zhipai._core import (
 )
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
-from zhipai.arena import ArenaResult, arena
 from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
+from zhipai.arena import ArenaResult, arena
 from zhipai.deal import Deal, deal, deal_batch
 from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
 from zhipai.game import Game, GameState

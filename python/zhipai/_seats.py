@@ -60,7 +60,7 @@ def run(
     clock: list[tuple[float, int]] | None = None
     for start in range(0, deals, AGGREGATE_BLOCK):
         count = min(AGGREGATE_BLOCK, deals - start)
-        report = None if progress is None else functools.partial(_offset, progress, start, deals)
+        report = None if progress is None else _Offset(progress, start, deals)
         raw = _core._simulate_players(
             rules, list(players), count, seed, threads, chunk_size, report, first_deal + start
         )
@@ -73,10 +73,22 @@ def run(
         if raw["interrupted"] or raw["exception"] is not None:
             out["interrupted"], out["exception"] = True, raw["exception"]
             break
+        if report is not None and report.stopped and start + count < deals:
+            out["interrupted"] = True  # the block's last report asked to stop: no next block
+            break
     out["stats"], out["clock"] = stats, clock
     return out
 
 
-def _offset(progress: Callable[[int, int], Any], start: int, total: int, done: int, _block: int) -> Any:
-    """A block's progress report as the whole run's (``start + done`` of ``total``)."""
-    return progress(start + done, total)
+class _Offset:
+    """A block's progress reports as the whole run's (``start + done`` of ``total``),
+    remembering whether the callable asked to stop (returned ``False``)."""
+
+    def __init__(self, progress: Callable[[int, int], Any], start: int, total: int) -> None:
+        self.progress, self.start, self.total, self.stopped = progress, start, total, False
+
+    def __call__(self, done: int, _block: int) -> Any:
+        answer = self.progress(self.start + done, self.total)
+        if answer is False:
+            self.stopped = True
+        return answer

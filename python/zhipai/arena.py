@@ -51,7 +51,7 @@ from typing import Any
 
 import numpy as np
 
-from zhipai import _check, _core
+from zhipai import _check, _core, _memory
 from zhipai import policy as _policy
 from zhipai._core import InvalidValueError, Rules, ZhipaiError
 
@@ -467,6 +467,11 @@ def arena(
             "'pimc(...)', ...); Python policies run locally (backend='local')")
     options = _sim._options_of(rules)
     lineups = [list(x) for x in _core._arena_lineups(rules, len(entries))]
+    # Every return is kept (the driver's rows): refuse up front what cannot be held.
+    _memory.check_fits(
+        "deals", deals, deals * len(lineups) * seats * 4,
+        f"the returns ({len(lineups)} lineups × {seats} seats, int32 per deal)",
+        "play fewer deals per call (runs with first deals apart are independent samples)")
     make = functools.partial(ArenaResult, preset=rules.preset, names=names, seed=seed, options=options)
     callback, bar = _sim._progress_callback(progress, deals, f"{rules.preset} arena")
     try:
