@@ -31,10 +31,23 @@ Baohuang; ``D`` = completed deals):
   every comparison; negligible over hundreds of deals). Ratings are ``400 · log10(π)`` shifted so
   their mean is 1500: a 400-point gap means 10 : 1 odds of winning a lineup comparison. With two
   policies it is ``1500 ± 200 · log10((wins + draws/2 + 1/2) / (losses + draws/2 + 1/2))``.
+  The rating counts wins, not margins: it is fair between policies that hold the same number
+  of seats in every lineup (the number of policies divides the seats); otherwise a policy whose
+  lineup mean averages more seats wins and loses differently (identical ``greedy`` players at
+  Baohuang's 5 seats: 1495 vs 1505 over 200 deals) — prefer ``mean_diff`` there.
 * *seconds per decision*: each policy's time choosing moves divided by its decisions, over every
-  lineup and deal (wall time on the thread that decided: it grows when threads share cores).
+  lineup and deal (wall time on the thread that decided: it grows when threads share cores; in
+  the Python loop it includes the Python call around each decision).
 
-Results do not depend on ``threads`` or the backend (only the clock does).
+Results do not depend on ``threads`` or the backend (only the clock does). Means are computed
+from exact integer sums (one rounding), so identical policies differ by exactly 0.
+
+**Partners.** The lineups are rotations, and in the partnership games (the Shengji family and
+Hong Wu: partners sit opposite, seats ``t`` and ``t + 2``) two policies give every policy itself
+as partner, but with four policies A always partners C and B partners D (their difference is 0
+by construction), and with three one policy holds two seats per lineup and the policies have
+different partners. Compare two policies at a time in those games; in Gongzhu (no partners) and
+Baohuang (roles dealt by the cards) any number works.
 """
 
 from __future__ import annotations
@@ -178,29 +191,41 @@ class ArenaResult:
     def seats(self) -> int:
         return int(self.returns.shape[1])
 
-    def lineup_means(self) -> np.ndarray:
-        """``float64`` array ``(lineups, policies, completed)``: each policy's mean return over its
-        seats in each lineup of each deal."""
+    def _scaled(self) -> tuple[np.ndarray, int]:
+        """``(scaled, m)``: ``scaled[l, p, i]`` = ``m`` × policy ``p``'s mean return over its
+        seats in lineup ``l`` of deal ``i``, exactly as an ``int64`` (``m`` = the least common
+        multiple of the seat counts), so sums and comparisons are exact and a mean is rounded
+        once (self-play differences are exactly 0)."""
         k = len(self.names)
-        out = np.empty((len(self.lineups), k, self.completed))
+        counts = [[sum(q == p for q in lineup) for p in range(k)] for lineup in self.lineups]
+        m = math.lcm(*[c for row in counts for c in row if c])
+        out = np.zeros((len(self.lineups), k, self.completed), dtype=np.int64)
         for li, lineup in enumerate(self.lineups):
             held = np.asarray(lineup)
             for p in range(k):
-                out[li, p] = self.returns[li, held == p].mean(axis=0)
-        return out
+                if counts[li][p]:
+                    out[li, p] = self.returns[li, held == p].sum(axis=0, dtype=np.int64) * (m // counts[li][p])
+        return out, m
+
+    def lineup_means(self) -> np.ndarray:
+        """``float64`` array ``(lineups, policies, completed)``: each policy's mean return over its
+        seats in each lineup of each deal."""
+        scaled, m = self._scaled()
+        return np.asarray(scaled / m)
 
     def deal_means(self, policy: int | str) -> np.ndarray:
         """``float64`` array ``(completed,)``: policy's mean return over every (lineup, seat)
         cell it held in each deal (the values its CI is computed from)."""
         p = self._index(policy)
-        cells = [(li, t) for li, lineup in enumerate(self.lineups) for t, q in enumerate(lineup) if q == p]
-        return np.mean([self.returns[li, t].astype(np.float64) for li, t in cells], axis=0)
+        held = np.asarray(self.lineups) == p  # (lineups, seats)
+        return np.asarray(self.returns[held].sum(axis=0, dtype=np.int64) / int(held.sum()))
 
     def deal_diffs(self, a: int | str, b: int | str) -> np.ndarray:
         """``float64`` array ``(completed,)``: per deal, the mean over lineups of a's mean return
         minus b's (the values ``mean_diff`` and its CI come from)."""
-        m = self.lineup_means()
-        return np.asarray((m[:, self._index(a)] - m[:, self._index(b)]).mean(axis=0))
+        scaled, m = self._scaled()
+        x = scaled[:, self._index(a)] - scaled[:, self._index(b)]
+        return np.asarray(x.sum(axis=0) / (len(self.lineups) * m))
 
     def _index(self, policy: int | str) -> int:
         if isinstance(policy, str) and policy in self.names:
@@ -211,7 +236,7 @@ class ArenaResult:
 
     def _wins(self) -> np.ndarray:
         """``wins[a, b]``: lineups where a's mean return beat b's, draws as half to each."""
-        m = self.lineup_means()
+        m, _ = self._scaled()
         k = len(self.names)
         w = np.zeros((k, k))
         for a in range(k):
@@ -239,12 +264,11 @@ class ArenaResult:
 
     @property
     def pairs(self) -> list[PairStats]:
-        m = self.lineup_means()
+        m, _ = self._scaled()
         out = []
         for a in range(len(self.names)):
             for b in range(a + 1, len(self.names)):
-                d = (m[:, a] - m[:, b]).mean(axis=0) if self.completed else np.empty(0)
-                mean, ci = _mean_ci(d)
+                mean, ci = _mean_ci(self.deal_diffs(a, b))
                 x = m[:, a] - m[:, b]
                 out.append(PairStats(self.names[a], self.names[b], mean, ci,
                                      int(np.sum(x > 0)), int(np.sum(x == 0)), int(np.sum(x < 0))))

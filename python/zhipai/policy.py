@@ -29,7 +29,9 @@ from zhipai import _core
 from zhipai._core import InvalidValueError, ZhipaiError
 from zhipai.game import Game
 
-__all__ = ["PolicyError", "PolicyFn", "SeatPolicies", "is_search", "play_deal", "player_name", "seat_policies"]
+__all__ = [
+    "PolicyError", "PolicyFn", "SeatPolicies", "is_search", "play_deal", "play_turn", "player_name", "seat_policies",
+]
 
 #: A Python policy: ``f(observation: dict, legal_moves: list[str]) -> str`` (a legal move).
 PolicyFn = Callable[[dict, list], str]
