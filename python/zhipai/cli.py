@@ -83,7 +83,8 @@ def _load_policy(spec: str) -> Any:
         try:
             return zhipai.policy.player_name(spec)
         except zhipai.InvalidValueError as e:
-            raise ValueError(f"{e} (or MODULE:FUNCTION, a Python policy)") from None
+            unknown = "(" not in spec  # not a search player's parameters: maybe a module was meant
+            raise ValueError(f"{e} (or MODULE:FUNCTION, a Python policy)" if unknown else str(e)) from None
     module, sep, name = spec.partition(":")
     if not sep or not module or not name:
         raise ValueError(f"invalid policy {spec!r}: expected a player name (random, greedy, pimc(...), "
