@@ -18,8 +18,8 @@ use crate::multiset::Multiset;
 use crate::policy::Policy;
 
 /// One Shengji-family deal in progress (tractor 1–3 decks, tractor_jj, eighty_points): the
-/// [`Deal`] state machine (which owns the deal's generator), the history records and the
-/// bookkeeping of the observation (the last burial, card points won per seat).
+/// [`Deal`] state machine (which owns the deal's generator and everything the observation
+/// reads) and the history records.
 ///
 /// **Whole moves** ([`Move`], text `pass`, `declare 2H 2H`, `bury <cards>`, `play <cards>`):
 /// see [`super::listing`] for the order and limits of [`GameState::legal_moves`] (burials,
@@ -50,16 +50,12 @@ use crate::policy::Policy;
 pub struct DealState {
     deal: Deal,
     records: Vec<Record>,
-    /// The last burial made (seen by the seat the kitty belongs to).
-    buried: Option<Multiset>,
-    /// Card points won in completed tricks, per seat (§7.1).
-    won: [i32; NUM_PLAYERS],
 }
 
 impl DealState {
     /// The state of a deal at its first decision.
     pub fn new(deal: Deal) -> DealState {
-        DealState { deal, records: Vec::new(), buried: None, won: [0; NUM_PLAYERS] }
+        DealState { deal, records: Vec::new() }
     }
 
     /// The underlying deal (read only: moves go through the state, which records them).
@@ -82,33 +78,22 @@ impl DealState {
 
     /// What [`DealState::record`] needs to know of the deal before a move.
     fn before_move(&self) -> Before {
-        let trick = self.deal.current_trick();
         Before {
             seat: self.deal.current_player().unwrap_or(0),
-            plays: trick.len(),
-            // Only the last play of a trick needs the points before it.
-            points: if trick.len() + 1 == NUM_PLAYERS { trick.iter().map(points).sum() } else { 0 },
+            plays: self.deal.current_trick().len(),
         }
     }
 
-    /// Record `mv`, just applied: the history, the burial, the points of a completed trick.
+    /// Record `mv`, just applied, in the history.
     fn record(&mut self, before: Before, mv: Move, builtin: Option<Policy>) {
-        let mut played = Multiset::EMPTY;
-        match mv {
-            Move::Bury(m) => self.buried = Some(m),
+        let played = match mv {
+            // A failed throw is reduced to its forced part: record what was played.
             Move::Play(m) if before.plays == 0 => {
-                // A failed throw is reduced to its forced part: record what was played.
-                played = self.deal.current_trick().first().copied().unwrap_or(m);
+                self.deal.current_trick().first().copied().unwrap_or(m)
             }
-            Move::Play(m) => {
-                played = m;
-                if before.plays + 1 == NUM_PLAYERS {
-                    let winner = self.deal.leader() as usize;
-                    self.won[winner] += before.points + points(&m);
-                }
-            }
-            Move::Pass | Move::Declare(_) => {}
-        }
+            Move::Play(m) => m,
+            Move::Pass | Move::Declare(_) | Move::Bury(_) => Multiset::EMPTY,
+        };
         self.records.push(Record { seat: before.seat, mv, played, builtin });
     }
 
@@ -130,13 +115,6 @@ struct Before {
     seat: u8,
     /// Plays already in the current trick.
     plays: usize,
-    /// Their card points.
-    points: i32,
-}
-
-/// Card points of `m` (§7.1).
-fn points(m: &Multiset) -> i32 {
-    m.iter().map(|c| c.points() as i32).sum()
 }
 
 /// The contract's phase of a deal phase.
@@ -214,12 +192,10 @@ impl GameState for DealState {
         let name = match policy {
             Policy::Random => "random move",
             Policy::Greedy => "greedy move",
+            Policy::Basic => "basic move",
         };
         self.check_idle(name)?;
-        match policy {
-            Policy::Random => self.deal.random_move(),
-            Policy::Greedy => self.deal.greedy_move(),
-        }
+        self.deal.policy_move(policy)
     }
 
     fn apply_builtin(&mut self, policy: Policy) -> Result<Move> {
@@ -315,11 +291,11 @@ impl GameState for DealState {
         o.set("declaration", declaration);
         o.set("hand", d.hand(seat as u8));
         // The last burial is seen by its burier (the dealer, or a 炒底 overcaller once buried).
-        let own_kitty = d.kitty_owner().or(d.dealer()) == Some(seat as u8);
-        o.set("kitty", self.buried.filter(|_| own_kitty));
+        let own = d.last_burial().filter(|&(burier, _)| burier as usize == seat);
+        o.set("kitty", own.map(|(_, cards)| cards));
         o.set("hand_sizes", (0..4u8).map(|p| d.hand(p).len()).collect::<Vec<_>>());
         o.set("current_trick", self.current_trick());
-        o.set("points_won", self.won.to_vec());
+        o.set("points_won", d.points_won().to_vec());
         o.set("tricks", d.tricks_played() as u32);
         Ok(o)
     }

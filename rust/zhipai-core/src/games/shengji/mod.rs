@@ -5,6 +5,7 @@
 //! * [`options::DeclareOptions`] — declaring and overcalling trump, dealer selection;
 //! * [`options::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
 
+pub mod basic;
 pub mod chaodi;
 pub mod declare;
 pub mod game;
@@ -13,7 +14,6 @@ pub mod listing;
 pub mod move_text;
 pub mod moves;
 pub mod options;
-pub mod policy;
 pub mod row;
 pub mod scoring;
 pub mod session;

@@ -454,8 +454,8 @@ proptest! {
 
 #[test]
 fn greedy_chaodi_needs_more_trumps_than_the_current_trump() {
+    use crate::games::shengji::basic::{chaodi, DeclareView};
     use crate::games::shengji::declare::Declaring;
-    use crate::games::shengji::policy::{chaodi, DeclareView};
     let mut opts = rules("tractor", &[("chaodi", OptionValue::Bool(true))]).declare;
     opts.chaodi = true;
     let mut declaring = Declaring::new(opts, Rank::TWO);
