@@ -9,6 +9,7 @@ pub mod basic;
 pub mod chaodi;
 pub mod declare;
 pub mod game;
+pub mod greedy;
 pub mod kitty;
 pub mod listing;
 pub mod move_text;

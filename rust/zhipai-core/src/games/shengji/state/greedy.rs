@@ -1,14 +1,64 @@
 //! The greedy policy of a [`Deal`] ([`crate::policy::Policy::Greedy`], rules in
-//! [`crate::games::shengji::greedy`]).
+//! [`crate::games::shengji::greedy`]): what the seat to move knows, read from the deal without
+//! copying it.
 
-use super::{Deal, Move};
-use crate::error::Result;
+use super::{hand_and_kitty, Deal, Move, Phase};
+use crate::cards::CardSet;
+use crate::error::{Result, ZhipaiError};
+use crate::games::shengji::greedy::{self, Seen};
+use crate::multiset::Multiset;
 
 impl Deal {
     /// The move of the greedy player for the seat to move (rules in
-    /// [`crate::games::shengji::greedy`]); it sees only what that seat knows. Errors with
+    /// [`crate::games::shengji::greedy`]); it sees only what that seat knows: its hand, the
+    /// cards out of play, its own burial, the shown voids and the current trick. Errors with
     /// `IllegalPlay` when the deal is over.
     pub fn greedy_move(&self) -> Result<Move> {
-        self.basic_move()
+        let p = self.to_move as usize;
+        let hand = &self.hands[p];
+        Ok(match self.phase {
+            Phase::Done => {
+                return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
+            }
+            Phase::Dealing | Phase::Chaodi => self.basic_move()?,
+            Phase::Burying => {
+                let (_, k) = hand_and_kitty(self.rules.decks);
+                let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
+                Move::Bury(greedy::bury(self.tr(), hand, k, restricted))
+            }
+            Phase::Playing => {
+                let view = self.seen(p);
+                Move::Play(if self.played == 0 {
+                    greedy::lead(&view)
+                } else {
+                    greedy::follow(&view)?
+                })
+            }
+        })
+    }
+
+    /// What seat `p` sees in the play ([`Seen`]).
+    fn seen(&self, p: usize) -> Seen<'_> {
+        let mut unseen = self.pack();
+        unseen.remove_all(&self.hands[p]).expect("the hand is in the pack");
+        unseen.remove_all(&self.out).expect("the played cards are in the pack");
+        if self.kitty_owner as usize == p {
+            unseen.remove_all(&self.kitty).expect("the kitty is in the pack");
+        }
+        Seen {
+            tr: self.tr(),
+            seat: p as u8,
+            hand: self.hands[p],
+            unseen,
+            plays: self.current_trick(),
+            leader: self.leader,
+            lead: &self.lead_format,
+            voids: self.shown_voids,
+        }
+    }
+
+    /// Every card of the deal's packs.
+    pub(crate) fn pack(&self) -> Multiset {
+        Multiset::full_decks(self.rules.decks as usize, true).expect("1-3 decks")
     }
 }
