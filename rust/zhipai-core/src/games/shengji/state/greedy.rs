@@ -5,8 +5,7 @@
 use super::{hand_and_kitty, Deal, Move, Phase};
 use crate::cards::CardSet;
 use crate::error::{Result, ZhipaiError};
-use crate::games::shengji::greedy::{self, Seen};
-use crate::multiset::Multiset;
+use crate::games::shengji::greedy::{self, Planes, Seen};
 
 impl Deal {
     /// The move of the greedy player for the seat to move (rules in
@@ -20,7 +19,8 @@ impl Deal {
             Phase::Done => {
                 return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
             }
-            Phase::Dealing | Phase::Chaodi => self.basic_move()?,
+            Phase::Dealing => greedy::declare(self.to_move, hand, self.level, &self.declaring),
+            Phase::Chaodi => self.basic_move()?,
             Phase::Burying => {
                 let (_, k) = hand_and_kitty(self.rules.decks);
                 let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
@@ -39,26 +39,19 @@ impl Deal {
 
     /// What seat `p` sees in the play ([`Seen`]).
     fn seen(&self, p: usize) -> Seen<'_> {
-        let mut unseen = self.pack();
-        unseen.remove_all(&self.hands[p]).expect("the hand is in the pack");
-        unseen.remove_all(&self.out).expect("the played cards are in the pack");
+        let mut known = Planes::of(&self.hands[p]).plus(Planes::of(&self.out));
         if self.kitty_owner as usize == p {
-            unseen.remove_all(&self.kitty).expect("the kitty is in the pack");
+            known = known.plus(Planes::of(&self.kitty));
         }
         Seen {
             tr: self.tr(),
             seat: p as u8,
             hand: self.hands[p],
-            unseen,
+            unseen: known.pack_minus(self.rules.decks as usize),
             plays: self.current_trick(),
             leader: self.leader,
             lead: &self.lead_format,
             voids: self.shown_voids,
         }
-    }
-
-    /// Every card of the deal's packs.
-    pub(crate) fn pack(&self) -> Multiset {
-        Multiset::full_decks(self.rules.decks as usize, true).expect("1-3 decks")
     }
 }
