@@ -9,11 +9,13 @@ use super::state::{self, Deal, NUM_ACTIONS, NUM_PLAYERS, STOP};
 use super::ShengjiRules;
 use crate::cards::{Card, Rank, NUM_KINDS};
 use crate::deal::deal_rng;
+use crate::deal::Deal as Cards;
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
     Observation, Phase,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 
@@ -313,6 +315,39 @@ impl GameState for DealState {
         let rules = self.deal.rules();
         rules.check_row(row)?;
         rules.write_row_at(r, self.deal.level(), row);
+        Ok(())
+    }
+
+    /// [`Deal::seat_view`]: the four seats, then while dealing the undealt stock (its end is
+    /// the kitty); what is and is not conditioned on is listed in [`super::state::world`].
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, NUM_PLAYERS)?;
+        self.deal.seat_view(seat as u8)
+    }
+
+    /// [`Deal::with_hidden`], with the history kept; the last burial recorded for another seat
+    /// reads as the world's (its kitty, or what a 炒底 overcaller picked up).
+    fn with_hidden(&self, seat: usize, hidden: &Cards, rng: &mut GameRng) -> Result<Self> {
+        check_seat(seat, NUM_PLAYERS)?;
+        let deal = self.deal.with_hidden(seat as u8, hidden, rng)?;
+        let mut records = self.records.clone();
+        if let Some((burier, cards)) = deal.last_burial().filter(|(b, _)| *b as usize != seat) {
+            let last = records.iter_mut().rev().find(|r| matches!(r.mv, Move::Bury(_)));
+            if let Some(r) = last.filter(|r| r.seat == burier) {
+                r.mv = Move::Bury(cards);
+            }
+        }
+        Ok(DealState { deal, records })
+    }
+
+    /// [`Deal::play_out`]: the moves of `apply_builtin`, not recorded. `IllegalPlay` while a
+    /// move is being built card by card.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        if self.is_terminal() {
+            return Ok(());
+        }
+        self.check_idle(format!("{} move", policy.name()))?;
+        self.deal.play_out(policy)?;
         Ok(())
     }
 }

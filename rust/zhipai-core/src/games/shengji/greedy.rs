@@ -18,9 +18,9 @@
 //!
 //! * **Declaring**, **炒底**: the first-generation rules ([`super::basic::declare`],
 //!   [`super::basic::chaodi`]).
-//! * **Burying** (§2.4): keep trumps, points, pairs and the top card (Q or higher) of each side
-//!   suit; bury the low cards of the shortest side suits first (to void them), within the burial
-//!   restriction.
+//! * **Burying** (§2.4): keep trumps, then points, then pairs and the top card (Q or higher) of
+//!   each side suit; bury the low cards of the shortest side suits first (to void them), within
+//!   the burial restriction.
 //! * **Leading**: (1) the sure cards of a side suit no opponent may ruff, as one lead (a throw
 //!   when several units: it stands, every component being sure), the suit with the most sure
 //!   cards first; (2) when long in trump ([`DRAW_TRUMPS`]) while an opponent may hold trumps:
@@ -1071,9 +1071,9 @@ pub fn bury(tr: &TrickRules, hand: &Multiset, k: usize, restricted: CardSet) -> 
         let flag = |b: bool, bit: u32| (b as u32) << bit;
         let key = flag(restricted.contains(c), 24)
             | flag(s == TRUMP, 23)
-            | flag(hand.count(c) >= 2, 22)
-            | flag(idx == suit_top[s] && idx >= 9, 21)
-            | flag(points(c) > 0, 20)
+            | flag(points(c) > 0, 22)
+            | flag(hand.count(c) >= 2, 21)
+            | flag(idx == suit_top[s] && idx >= 9, 20)
             | suit_len[s].min(31) << 13
             | idx << 8;
         keys[n] = key | c.index() as u32;

@@ -1099,3 +1099,4 @@ mod random;
 mod rule_tests;
 #[cfg(test)]
 mod tests;
+mod world;
