@@ -99,6 +99,12 @@ impl DealState {
         self.records.push(Record { seat: before.seat, mv, played, builtin });
     }
 
+    /// The history records (tests).
+    #[cfg(test)]
+    pub(crate) fn records(&self) -> &[Record] {
+        &self.records
+    }
+
     fn check_idle(&self, what: impl std::fmt::Display) -> Result<()> {
         if self.deal.building().is_empty() {
             Ok(())

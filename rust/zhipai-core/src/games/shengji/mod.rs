@@ -25,6 +25,8 @@ pub use game::DealState;
 
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod world_tests;
 
 use crate::error::{Result, ZhipaiError};
 use crate::options::{apply_overrides, find_override, Domain, OptionInfo, OptionValue};

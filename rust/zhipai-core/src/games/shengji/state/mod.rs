@@ -969,6 +969,12 @@ impl Deal {
         self.shown[player as usize % NUM_PLAYERS]
     }
 
+    /// The kitty lying buried (empty while dealing, and while the kitty is in the hand of the
+    /// seat burying it).
+    pub fn kitty(&self) -> Multiset {
+        self.kitty
+    }
+
     /// Every card played so far (completed tricks and the current one).
     pub fn cards_out(&self) -> Multiset {
         self.out

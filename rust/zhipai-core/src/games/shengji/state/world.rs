@@ -85,10 +85,10 @@ impl Deal {
     /// rest of each hand at the seat's other positions and the undealt stock in uniformly random
     /// orders. Private facts of other seats are redrawn to fit: the kitty buried by another seat
     /// is `hidden.kitty`; what a 炒底 overcaller picked up from another seat's burial is a uniform
-    /// choice among its cards not known otherwise. When a seat other than `seat` is asked to
-    /// declare (dealing, 炒底) but holds no legal bid in the world, it passes there, as it would
-    /// have (a seat without a bid is never asked); a move another seat was building card by card
-    /// is dropped. Errors: `InvalidValue` naming what in `hidden` does not fit the view.
+    /// choice among its cards not known otherwise. The seat to move stays the same: another seat
+    /// asked to declare (dealing, 炒底) may hold no legal bid in the world (the seat cannot see
+    /// who is asked), and then its only move is to pass; a move another seat was building card
+    /// by card is dropped. Errors: `InvalidValue` naming what in `hidden` does not fit the view.
     pub fn with_hidden(&self, seat: u8, hidden: &Cards, rng: &mut ChaCha8Rng) -> Result<Deal> {
         let view = self.seat_view(seat)?;
         check_fits(&view, seat as usize, hidden)?;
@@ -127,15 +127,13 @@ impl Deal {
                 }
             }
         }
-        // A seat asked to declare without a legal bid in the world passes, as while dealing.
-        if self.to_move != seat {
-            match w.phase {
-                Phase::Dealing if !w.has_bid(w.to_move) => w.run_dealing(),
-                Phase::Chaodi if !w.has_bid(w.to_move) => w.run_chaodi(),
-                _ => {}
-            }
-        }
         Ok(w)
+    }
+
+    /// The shuffled stock, the number of cards dealt and the first drawer (tests of worlds).
+    #[cfg(test)]
+    pub(crate) fn dealing_order(&self) -> (&[Card], usize, u8) {
+        (&self.stock[..self.stock_size()], self.dealt, self.first_drawer)
     }
 
     /// Cards in the whole stock (every hand and the kitty).
@@ -159,13 +157,6 @@ impl Deal {
             known = super::max_counts(&known, &self.last_burial);
         }
         known
-    }
-
-    /// Whether `p` holds a legal bid now (dealing, 炒底).
-    fn has_bid(&self, p: u8) -> bool {
-        let mut any = false;
-        self.declaring.for_each_legal_bid(p, &self.hands[p as usize], |_| any = true);
-        any
     }
 
     /// The world's stock while dealing ([`Deal::with_hidden`]): `real` is the real deal, `stock`
