@@ -39,7 +39,8 @@ impl Deal {
 
     /// What seat `p` sees in the play ([`Seen`]).
     fn seen(&self, p: usize) -> Seen<'_> {
-        let mut known = Planes::of(&self.hands[p]).plus(Planes::of(&self.out));
+        let [a, b, c, d] = self.played_by.map(|m| Planes::of(&m));
+        let mut known = Planes::of(&self.hands[p]).plus(a.plus(b)).plus(c.plus(d));
         if self.kitty_owner as usize == p {
             known = known.plus(Planes::of(&self.kitty));
         }

@@ -159,8 +159,8 @@ pub struct Deal {
     /// Per player: effective suits (bit s) it has shown void in, in completed tricks
     /// (position evaluation, [`position`]).
     shown_voids: [u8; NUM_PLAYERS],
-    /// Every card played so far (completed tricks and the current one): out of play.
-    out: Multiset,
+    /// Per seat, every card it has played (completed tricks and the current one): out of play.
+    played_by: [Multiset; NUM_PLAYERS],
     /// Per player: cards every seat knows to be in its hand — shown in a declaration (until the
     /// player buries: they may be in the kitty then) or in a failed throw — minus what it has
     /// played since (one copy per card played, [`Deal::known_in_hand`]).
@@ -311,7 +311,7 @@ impl Deal {
             failed_throws: 0,
             building: Multiset::EMPTY,
             shown_voids: [0; NUM_PLAYERS],
-            out: Multiset::EMPTY,
+            played_by: [Multiset::EMPTY; NUM_PLAYERS],
             shown: [Multiset::EMPTY; NUM_PLAYERS],
             won: [0; NUM_PLAYERS],
             last_burial: Multiset::EMPTY,
@@ -617,12 +617,11 @@ impl Deal {
                 failed = true;
             }
         }
-        remove_play(&mut self.hands[p], &played)?;
         if failed {
             // The table saw the whole attempt: what was not played stays known (§4.5).
             self.shown[p] = max_counts(&self.shown[p], &cards);
         }
-        self.note_played(p, &played);
+        self.take_play(p, &played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -642,8 +641,7 @@ impl Deal {
     /// Record a follow known to be legal (checked, or drawn from the legal follows).
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        remove_play(&mut self.hands[p], &cards)?;
-        self.note_played(p, &cards);
+        self.take_play(p, &cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -901,7 +899,11 @@ impl Deal {
 
     /// Apply the move `policy` chooses for the seat to move.
     pub(crate) fn policy_step(&mut self, policy: Policy) -> Result<()> {
-        let mv = self.policy_move(policy)?;
+        let mv = match policy {
+            Policy::Random => self.random_move()?,
+            Policy::Greedy => self.greedy_move()?,
+            Policy::Basic => self.basic_move()?,
+        };
         self.apply_policy_move(mv)
     }
 
@@ -933,20 +935,41 @@ impl Deal {
 }
 
 impl Deal {
-    /// Record that seat `p` played `cards`: out of play, and one copy of each card played is no
-    /// longer known in its hand.
-    #[inline]
-    fn note_played(&mut self, p: usize, cards: &Multiset) {
+    /// Move a play from seat `p`'s hand to the cards it played (one card by its count planes,
+    /// the common case); one copy of each card played is no longer known in its hand. Errors
+    /// (changing nothing) when the cards are not held.
+    #[inline(always)]
+    fn take_play(&mut self, p: usize, cards: &Multiset) -> Result<()> {
         match single_card(cards) {
-            Some(card) => {
-                self.out.add(card);
+            Some(card) if self.hands[p].remove(card) => {
+                self.played_by[p].add(card);
                 if !self.shown[p].is_empty() {
                     self.shown[p].remove(card);
                 }
             }
-            None => {
-                for c in cards.iter() {
-                    self.out.add(c);
+            _ => {
+                self.hands[p].remove_all(cards)?;
+                self.note_played(p, cards);
+            }
+        }
+        Ok(())
+    }
+
+    /// The bookkeeping of [`Deal::take_play`] for several cards.
+    #[inline(never)]
+    fn note_played(&mut self, p: usize, cards: &Multiset) {
+        let shown = !self.shown[p].is_empty();
+        // Plane by plane: adding the kinds of plane k once more adds the k-th copies.
+        for plane in cards.planes() {
+            if plane == 0 {
+                break;
+            }
+            let mut bits = plane;
+            while bits != 0 {
+                let c = Card::from_index(bits.trailing_zeros() as usize).expect("a kind");
+                bits &= bits - 1;
+                self.played_by[p].add(c);
+                if shown {
                     self.shown[p].remove(c);
                 }
             }
@@ -977,7 +1000,16 @@ impl Deal {
 
     /// Every card played so far (completed tricks and the current one).
     pub fn cards_out(&self) -> Multiset {
-        self.out
+        let mut out = Multiset::EMPTY;
+        for m in &self.played_by {
+            out.add_all(m).expect("played cards are of the pack");
+        }
+        out
+    }
+
+    /// The cards `player` has played so far (completed tricks and the current one).
+    pub fn played_by(&self, player: u8) -> Multiset {
+        self.played_by[player as usize % NUM_PLAYERS]
     }
 
     /// Card points won in completed tricks by each seat (§7.1).
@@ -995,9 +1027,13 @@ impl Deal {
 /// Kind by kind the larger count of `a` and `b`.
 pub(crate) fn max_counts(a: &Multiset, b: &Multiset) -> Multiset {
     let mut out = *a;
-    for c in b.kinds() {
-        for _ in a.count(c)..b.count(c) {
-            out.add(c);
+    // Plane k of the result is the union of the planes k; add what `b` has beyond `a`, plane
+    // by plane (each addition takes the next copy of its kind).
+    for (pa, pb) in a.planes().into_iter().zip(b.planes()) {
+        let mut extra = pb & !pa;
+        while extra != 0 {
+            out.add(Card::from_index(extra.trailing_zeros() as usize).expect("a kind"));
+            extra &= extra - 1;
         }
     }
     out
@@ -1076,15 +1112,6 @@ fn points_of(m: &Multiset) -> i32 {
         total += 5 * sparse_count(p & FIVES) + 10 * sparse_count(p & TENS);
     }
     total
-}
-
-/// Remove a play from the hand holding it: one card by its count plane (most plays), else
-/// [`Multiset::remove_all`]. Errors (changing nothing) when the cards are not held.
-fn remove_play(hand: &mut Multiset, play: &Multiset) -> Result<()> {
-    match single_card(play) {
-        Some(card) if hand.remove(card) => Ok(()),
-        _ => hand.remove_all(play),
-    }
 }
 
 /// A uniform random permutation of `items` (Fisher–Yates with the exactly uniform one-word draws

@@ -72,7 +72,7 @@ impl Deal {
             jokers: true,
             holding,
             kitty: self.kitty.len(),
-            gone: self.out,
+            gone: self.cards_out(),
             known,
         })
     }
