@@ -5,7 +5,7 @@ use super::listing;
 use super::move_text::{self, Record};
 use super::moves::Move;
 use super::scoring::Level;
-use super::state::{self, Deal, NUM_ACTIONS, NUM_PLAYERS, STOP};
+use super::state::{self, tensor, Deal, NUM_ACTIONS, NUM_PLAYERS, STOP};
 use super::ShengjiRules;
 use crate::cards::{Card, Rank, NUM_KINDS};
 use crate::deal::deal_rng;
@@ -13,7 +13,7 @@ use crate::deal::Deal as Cards;
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
-    Observation, Phase,
+    Observation, Phase, TensorField,
 };
 use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
@@ -48,6 +48,44 @@ use crate::policy::Policy;
 /// **Returns**: levels gained by the seat's team at the end (shengji.md §8): `+levels` for the
 /// two seats of the side that gains, `-levels` for the others, so they sum to 0; a take-over
 /// without levels is 0 everywhere (never `-0.0`).
+///
+/// **Search support**: [`GameState::seat_view`] / [`GameState::with_hidden`] in every phase
+/// where a seat decides (what a world conditions on, and what not, is listed in
+/// [`super::state::world`]); [`GameState::play_out`] plays on the deal's fast path.
+///
+/// **Observation tensor** ([`GameState::write_observation_tensor`], 1221 floats for every rule
+/// set; [`super::state::tensor`]): seats are counted from the observer (0 = itself, 1 = its
+/// right, 2 = its partner, 3 = its left); a card plane is 54 floats, the copies of each kind in
+/// `Card::index` order; effective suits are S H D C, trump.
+///
+/// | field | offset | len | meaning |
+/// |---|---|---|---|
+/// | `hand` | 0 | 54 | the seat's hand: copies of each card kind |
+/// | `played` | 54 | 216 | per seat from the observer: cards it played in completed tricks |
+/// | `trick` | 270 | 216 | per seat from the observer: its cards in the current trick |
+/// | `known` | 486 | 216 | per seat from the observer: cards every seat knows to be in its hand (declared since its last burial, or shown in a failed throw, and not played since) |
+/// | `kitty` | 702 | 54 | the seat's last burial when it made the last one (the kitty it buried, or what a 炒底 overcaller picked up from it); zeros otherwise |
+/// | `declaration` | 756 | 54 | the cards of the winning declaration so far |
+/// | `pending` | 810 | 54 | the move the seat is building card by card (zeros unless it is to move) |
+/// | `perfect_hands` | 864 | 216 | with `perfect` only: every hand, per seat from the observer |
+/// | `perfect_rest` | 1080 | 54 | with `perfect` only: the cards in no hand and not played (the buried kitty, or the undealt stock while dealing) |
+/// | `level` | 1134 | 14 | one-hot level rank 2…A, then the joker-only level |
+/// | `trump` | 1148 | 6 | one-hot trump suit S H D C, no-trump, not known yet (dealing) |
+/// | `dealer` | 1154 | 5 | one-hot dealer from the observer, then not known yet |
+/// | `declarer` | 1159 | 5 | one-hot seat of the winning declaration from the observer, then none |
+/// | `kitty_owner` | 1164 | 5 | one-hot seat that made the last burial from the observer, then none yet |
+/// | `phase` | 1169 | 5 | one-hot dealing, burying, chaodi, play, done |
+/// | `to_move` | 1174 | 5 | one-hot seat to move from the observer; last: not shown (another seat deciding while dealing or in a 炒底 offer: private) or the deal is over |
+/// | `leader` | 1179 | 4 | one-hot seat that led the current trick from the observer (zeros between tricks) |
+/// | `lead_suit` | 1183 | 5 | one-hot effective suit of the current lead S H D C trump |
+/// | `lead_size` | 1188 | 1 | cards in the current lead (after a failed throw: its forced part) / hand size |
+/// | `voids` | 1189 | 20 | per seat from the observer, per effective suit S H D C trump: 1 when it has shown a void |
+/// | `hand_sizes` | 1209 | 4 | cards each seat holds (from the observer) / hand size |
+/// | `stock` | 1213 | 1 | cards still to deal (the kitty included) / whole stock |
+/// | `points` | 1214 | 4 | card points won in completed tricks by each seat (from the observer) / (100 × decks) |
+/// | `tricks` | 1218 | 1 | tricks completed / hand size |
+/// | `penalty` | 1219 | 1 | failed-throw penalties in the attackers' total / (100 × decks) |
+/// | `attacker` | 1220 | 1 | 1 when the seat is an attacker (the dealer known and not its team) |
 #[derive(Clone, Debug)]
 pub struct DealState {
     deal: Deal,
@@ -346,8 +384,9 @@ impl GameState for DealState {
         Ok(DealState { deal, records })
     }
 
-    /// [`Deal::play_out`]: the moves of `apply_builtin`, not recorded. `IllegalPlay` while a
-    /// move is being built card by card.
+    /// [`Deal::play_out`]: the moves of `apply_builtin`, not recorded (the history stops here;
+    /// everything else, the observation included, is as after `apply_builtin`). `IllegalPlay`
+    /// while a move is being built card by card.
     fn play_out(&mut self, policy: Policy) -> Result<()> {
         if self.is_terminal() {
             return Ok(());
@@ -355,6 +394,35 @@ impl GameState for DealState {
         self.check_idle(format!("{} move", policy.name()))?;
         self.deal.play_out(policy)?;
         Ok(())
+    }
+
+    /// The fields of the table in [`DealState`]'s docs.
+    fn observation_layout(&self) -> Vec<TensorField> {
+        tensor::layout()
+    }
+
+    /// [`Deal::write_tensor`]: `InvalidValue` for a seat out of range or a buffer whose length
+    /// is not the layout's.
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        check_seat(seat, NUM_PLAYERS)?;
+        self.deal.write_tensor(seat as u8, perfect, out)
+    }
+
+    /// The cards of a move: a declaration's cards, a burial, a play (a throw in full: after a
+    /// failed throw only its forced part is played, §4.5, as the history shows); none for a
+    /// pass.
+    fn move_cards(&self, mv: &Move) -> Multiset {
+        match *mv {
+            Move::Pass => Multiset::EMPTY,
+            Move::Declare(b) => {
+                let mut m = Multiset::EMPTY;
+                for _ in 0..b.count {
+                    m.add(b.card);
+                }
+                m
+            }
+            Move::Bury(m) | Move::Play(m) => m,
+        }
     }
 }
 

@@ -26,6 +26,8 @@ pub use game::DealState;
 #[cfg(test)]
 mod game_tests;
 #[cfg(test)]
+mod tensor_tests;
+#[cfg(test)]
 mod world_tests;
 
 use crate::error::{Result, ZhipaiError};

@@ -1128,6 +1128,7 @@ mod greedy;
 pub mod position;
 mod query;
 mod random;
+pub mod tensor;
 #[cfg(test)]
 mod rule_tests;
 #[cfg(test)]
