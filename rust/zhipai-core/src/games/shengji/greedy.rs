@@ -1101,6 +1101,163 @@ pub fn bury(tr: &TrickRules, hand: &Multiset, k: usize, restricted: CardSet) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cards::Suit;
+    use crate::deal::deal_rng;
+    use crate::game::{DealSetup, Game, GameState};
+    use crate::games::shengji::{DealState, ShengjiRules};
+    use crate::options::OptionValue;
+    use crate::policy::Policy;
+    use crate::simulator::DealSimulator;
+
+    fn rules(preset: &str, decks: i64) -> ShengjiRules {
+        ShengjiRules::from_preset(preset, &[("decks".to_string(), OptionValue::Int(decks))])
+            .unwrap()
+    }
+
+    fn ms(text: &str) -> Multiset {
+        text.parse().unwrap()
+    }
+
+    /// The checksum of `examples/shengji_deals.rs`: deals `0..n` of seed 42.
+    fn checksum(r: &ShengjiRules, policy: Policy, n: u64) -> i64 {
+        let mut row = vec![0i32; r.result_columns().len()];
+        let mut sum = 0i64;
+        for i in 0..n {
+            r.play_deal(policy, &mut deal_rng(42, i), &mut row).unwrap();
+            sum = sum.wrapping_mul(31).wrapping_add(row.iter().map(|&v| v as i64).sum::<i64>());
+        }
+        sum
+    }
+
+    #[test]
+    fn basic_and_random_rows_are_those_of_before() {
+        // Checksums of `shengji_deals 40 <preset> <decks> greedy|random` taken before the new
+        // greedy player (commit cfed032): `basic` is that greedy player, unchanged, and the
+        // random policy draws as it did.
+        let cases = [
+            ("tractor", 1, 2440767481813943631, -3753541275602273626),
+            ("tractor", 2, -240146762086544552, 2552053475961256360),
+            ("tractor", 3, -7027263415405074046, -9083404957560918861),
+            ("tractor_jj", 2, 5093215215409243608, 1805306678557136656),
+            ("eighty_points", 1, 2440767481813943631, -3753541275602273626),
+            ("eighty_points", 2, -4064454408075322692, -5396206936306197367),
+            ("eighty_points", 3, -7027263415405074046, 1421929497255715273),
+        ];
+        for (preset, decks, basic, random) in cases {
+            let r = rules(preset, decks);
+            assert_eq!(checksum(&r, Policy::Basic, 40), basic, "{preset} {decks} basic");
+            assert_eq!(checksum(&r, Policy::Random, 40), random, "{preset} {decks} random");
+        }
+        assert_eq!(checksum(&rules("tractor", 2), Policy::Random, 2000), 9030870185733941596);
+    }
+
+    #[test]
+    fn greedy_moves_are_legal_everywhere() {
+        // Every greedy move checked before it is applied, greedy at every seat or against the
+        // random policy, under rule sets that change following, throws and burials.
+        let text = |v: &str| OptionValue::Str(v.to_string());
+        let sets: Vec<(&str, Vec<(&str, OptionValue)>)> = vec![
+            ("tractor", vec![("decks", OptionValue::Int(1))]),
+            ("tractor", vec![]),
+            ("tractor", vec![("decks", OptionValue::Int(3))]),
+            ("tractor_jj", vec![]),
+            ("eighty_points", vec![("decks", OptionValue::Int(3))]),
+            ("tractor", vec![("chaodi", OptionValue::Bool(true))]),
+            ("tractor", vec![("trump_throw_allowed", OptionValue::Bool(false))]),
+            ("tractor", vec![("kitty_bury_restrictions", text("no_trumps"))]),
+            ("tractor", vec![("partial_tractor_follow", OptionValue::Bool(false))]),
+            (
+                "tractor",
+                vec![
+                    ("longer_tuples_protected", OptionValue::Bool(true)),
+                    ("decks", OptionValue::Int(3)),
+                ],
+            ),
+            ("tractor", vec![("follow_throw_structure", text("pair_count_only"))]),
+            (
+                "tractor",
+                vec![
+                    ("trump_tier_tractors", text("no_cross_tier")),
+                    ("level_gap_bridging", OptionValue::Bool(false)),
+                ],
+            ),
+        ];
+        for (preset, opts) in sets {
+            let o: Vec<(String, OptionValue)> =
+                opts.iter().map(|(k, v)| (k.to_string(), v.clone())).collect();
+            let r = ShengjiRules::from_preset(preset, &o).unwrap();
+            for index in 0..16u64 {
+                let mut s = r.new_deal(7, index).unwrap();
+                while let Some(p) = s.current_player() {
+                    let policy =
+                        if index % 2 == 0 || p % 2 == 0 { Policy::Greedy } else { Policy::Random };
+                    let mv = s.clone().builtin_move(policy).unwrap();
+                    if let Err(e) = s.check_move(&mv) {
+                        panic!("{preset} {opts:?} deal {index}: {policy:?} {mv} refused: {e}");
+                    }
+                    s.apply_move(&mv).unwrap();
+                }
+            }
+        }
+    }
+
+    /// One deck, level 2, hearts trump, seat 0 deals and buried the six trumps of the kitty:
+    /// seat 0 holds AS KS and low diamonds and clubs, seat 3 every plain heart.
+    fn one_deck_position() -> DealState {
+        let hands = [
+            "AS KS 3S 4S 3D 4D 5D 6D 3C 4C 5C 6C",
+            "QS JS 10S 9S 7D 8D 9D 10D 7C 8C 9C 10C",
+            "8S 7S 6S 5S JD QD KD AD JC QC KC AC",
+            "3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+        ];
+        let kitty = ms("2S 2H 2D 2C SJ BJ");
+        let setup = DealSetup {
+            hands: hands.iter().map(|h| ms(h)).collect(),
+            kitty: Some(kitty),
+            level: Some(Some(Rank::TWO)),
+            trump: Some(Some(Suit::Hearts)),
+            dealer: Some(0),
+            ..DealSetup::default()
+        };
+        let mut s = rules("tractor", 1).deal_from(&setup).unwrap();
+        s.apply_move(&Move::Bury(kitty)).unwrap();
+        s
+    }
+
+    #[test]
+    fn the_sure_cards_of_a_suit_are_thrown() {
+        // AS is the top spade and KS is below only AS: both sure, led together (a throw that
+        // stands); the low diamonds and clubs are not sure.
+        let mut s = one_deck_position();
+        assert_eq!(s.builtin_move(Policy::Greedy).unwrap(), Move::Play(ms("AS KS")));
+        s.apply_builtin(Policy::Greedy).unwrap();
+        assert_eq!(s.deal().current_trick()[0], ms("AS KS"), "the throw stands");
+    }
+
+    #[test]
+    fn points_go_to_a_partner_winning_safely_and_a_ruff_takes_them() {
+        let mut s = one_deck_position();
+        s.apply_move(&Move::Play(ms("AS"))).unwrap();
+        s.apply_move(&Move::Play(ms("9S"))).unwrap();
+        // Seat 2: its partner's AS cannot be beaten in spades and nobody has shown a void:
+        // it adds its point card.
+        assert_eq!(s.builtin_move(Policy::Greedy).unwrap(), Move::Play(ms("5S")));
+        s.apply_builtin(Policy::Greedy).unwrap();
+        // Seat 3, void in spades, last to play: 5 points at stake; a ruff wins safely, and its
+        // trump 10 wins too, adding 10 points.
+        assert_eq!(s.builtin_move(Policy::Greedy).unwrap(), Move::Play(ms("10H")));
+        // Seat 0 leads 4S and seat 1, an opponent of seat 2, takes the lead with QS: seat 2
+        // cannot beat it and keeps its 5S from the opponents.
+        let mut t = one_deck_position();
+        for c in ["4S", "QS"] {
+            t.apply_move(&Move::Play(ms(c))).unwrap();
+        }
+        assert_eq!(
+            t.builtin_move(Policy::Greedy).unwrap(),
+            Move::Play(ms("6S")),
+            "the cheapest non-point spade"
+        );
+    }
 
     #[test]
     fn planes_add_and_complement_like_multisets() {

@@ -77,7 +77,11 @@ fn the_tensor_shows_no_hidden_card_unless_perfect() {
                     for seat in 0..4 {
                         let dealer = s.seat_view(seat).unwrap().dealer().unwrap();
                         let world = s.with_hidden(seat, &dealer.deal(&mut rng), &mut rng).unwrap();
-                        assert_eq!(tensor(&world, seat, false), tensor(&s, seat, false), "seat {seat}");
+                        assert_eq!(
+                            tensor(&world, seat, false),
+                            tensor(&s, seat, false),
+                            "seat {seat}"
+                        );
                         differs += (tensor(&world, seat, true) != tensor(&s, seat, true)) as usize;
                     }
                 }
@@ -100,8 +104,14 @@ fn a_known_position_by_hand() {
         pack.remove_all(&m).unwrap();
         m
     };
-    let h0 = take(&mut pack, "AS KS 3S 4S 5S 6S 7S 8S 9S 10S AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H BJ SJ 2H");
-    let h1 = take(&mut pack, "3S 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD");
+    let h0 = take(
+        &mut pack,
+        "AS KS 3S 4S 5S 6S 7S 8S 9S 10S AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H BJ SJ 2H",
+    );
+    let h1 = take(
+        &mut pack,
+        "3S 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD",
+    );
     let kitty = take(&mut pack, "3C 4C 5C 6C 7C 8C 9C 10C");
     let rest: Vec<Card> = pack.iter().collect();
     let h2 = Multiset::from_cards(&rest[..25]).unwrap();
@@ -129,7 +139,10 @@ fn a_known_position_by_hand() {
     assert_eq!(trick.iter().sum::<f32>(), 2.0);
     assert!(field(&s, &t, "played").iter().all(|&x| x == 0.0), "no trick completed");
     assert!(field(&s, &t, "kitty").iter().all(|&x| x == 0.0), "not its burial");
-    assert_eq!(field(&s, &t, "level"), &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]);
+    assert_eq!(
+        field(&s, &t, "level"),
+        &[1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    );
     assert_eq!(field(&s, &t, "trump"), &[0.0, 1.0, 0.0, 0.0, 0.0, 0.0]);
     assert_eq!(field(&s, &t, "dealer"), &[0.0, 0.0, 0.0, 1.0, 0.0]);
     assert_eq!(field(&s, &t, "kitty_owner"), &[0.0, 0.0, 0.0, 1.0, 0.0]);

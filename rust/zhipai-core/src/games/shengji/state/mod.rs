@@ -1128,9 +1128,9 @@ mod greedy;
 pub mod position;
 mod query;
 mod random;
-pub mod tensor;
 #[cfg(test)]
 mod rule_tests;
+pub mod tensor;
 #[cfg(test)]
 mod tests;
 mod world;

@@ -58,9 +58,17 @@ pub const FIELDS: [(&str, usize, &str); 26] = [
         "one-hot seat to move from the observer; last: not shown (another seat deciding while \
          dealing or in a 炒底 offer: private) or the deal is over",
     ),
-    ("leader", P, "one-hot seat that led the current trick from the observer (zeros between tricks)"),
+    (
+        "leader",
+        P,
+        "one-hot seat that led the current trick from the observer (zeros between tricks)",
+    ),
     ("lead_suit", NUM_EFFECTIVE_SUITS, "one-hot effective suit of the current lead S H D C trump"),
-    ("lead_size", 1, "cards in the current lead (after a failed throw: its forced part) / hand size"),
+    (
+        "lead_size",
+        1,
+        "cards in the current lead (after a failed throw: its forced part) / hand size",
+    ),
     (
         "voids",
         P * NUM_EFFECTIVE_SUITS,
@@ -68,7 +76,11 @@ pub const FIELDS: [(&str, usize, &str); 26] = [
     ),
     ("hand_sizes", P, "cards each seat holds (from the observer) / hand size"),
     ("stock", 1, "cards still to deal (the kitty included) / whole stock"),
-    ("points", P, "card points won in completed tricks by each seat (from the observer) / (100 × decks)"),
+    (
+        "points",
+        P,
+        "card points won in completed tricks by each seat (from the observer) / (100 × decks)",
+    ),
     ("tricks", 1, "tricks completed / hand size"),
     ("penalty", 1, "failed-throw penalties in the attackers' total / (100 × decks)"),
     ("attacker", 1, "1 when the seat is an attacker (the dealer known and not its team)"),
@@ -211,7 +223,10 @@ impl Deal {
         w.one_hot(6, Some(trump));
         w.one_hot(P + 1, Some(self.dealer.map_or(P, |d| rel(d as usize))));
         w.one_hot(P + 1, Some(winner.map_or(P, |(p, _)| rel(p as usize))));
-        w.one_hot(P + 1, Some(if self.last_burial.is_empty() { P } else { rel(self.kitty_owner as usize) }));
+        w.one_hot(
+            P + 1,
+            Some(if self.last_burial.is_empty() { P } else { rel(self.kitty_owner as usize) }),
+        );
         let phase = match self.phase {
             Phase::Dealing => 0,
             Phase::Burying => 1,
@@ -238,7 +253,8 @@ impl Deal {
         for r in 0..P {
             w.scalar(self.hands[at(r)].len() as f32 / hand_size as f32);
         }
-        let stock = if self.phase == Phase::Dealing { hand_size * P + kitty - self.dealt } else { 0 };
+        let stock =
+            if self.phase == Phase::Dealing { hand_size * P + kitty - self.dealt } else { 0 };
         w.scalar(stock as f32 / (hand_size * P + kitty) as f32);
         for r in 0..P {
             w.scalar(self.won[at(r)] as f32 / scale);
