@@ -28,12 +28,13 @@
 //!   the partner has shown void in and may ruff, no opponent may; (4) the lowest non-point card
 //!   of the shortest side suit no opponent may ruff (a low pair first); (5) the lowest card.
 //! * **Following**: when the partner is winning safely, add points (the legal play with the
-//!   most points for the least value). Otherwise take the trick with the cheapest safe winning
-//!   play (a point card first: a 10 or K when it wins safely), a ruff when void in the led
-//!   suit, when there are points in the trick, the winner is a side card or the seat plays last
-//!   with a low trump; with at least [`STAKE`] points in the trick, an unsafe side-suit win (the
-//!   strongest), or a safe take-over from a partner who may be beaten. Else play the cheapest
-//!   losing cards: no points, low value, short side suits first.
+//!   most points for the least value). Otherwise, when there are points in the trick (or in the
+//!   winning card), take it with the cheapest safe winning play (a point card first: a 10 or K
+//!   when it wins safely), a ruff when void in the led suit; with at least [`STAKE`] points in
+//!   the trick, an unsafe side-suit win (the strongest), or a safe take-over from a partner who
+//!   may be beaten. A trick without points is left (the high cards are kept for tricks with
+//!   points). Else play the cheapest losing cards: no points, low value, short side suits
+//!   first.
 //!
 //! Cost: single, pair and (3 decks) triple leads are followed by looking at the hand's kinds;
 //! tractor and throw leads by building the cheapest follow that matches the lead's structure
@@ -615,10 +616,10 @@ fn trick_of(v: &Seen, best: usize, best_key: u32, stake: i32, mult: usize, len: 
     Trick { me, best_key, partner_winning, partner_safe, stake, safe }
 }
 
-/// Whether taking the trick with a winner holding `points` (a trump when `trump`) is worth it:
-/// points in the trick, or a side-suit winner.
-fn worth_winning(t: &Trick, trump: bool, points: i32) -> bool {
-    t.stake + points > 0 || !trump
+/// Whether taking the trick with a winner holding `points` is worth it: points in the trick
+/// or in the winner (a pointless trick is left, keeping the high cards for tricks with points).
+fn worth_winning(t: &Trick, points: i32) -> bool {
+    t.stake + points > 0
 }
 
 /// The follow to a single lead.
@@ -714,7 +715,7 @@ fn pick_winner(v: &Seen, t: &Trick, cands: CardSet, mult: usize) -> Option<Card>
         return safe.filter(|_| t.stake >= STAKE).map(|(_, c)| c);
     }
     if let Some((_, c)) = safe {
-        if worth_winning(t, o.is_trump(c), points(c)) {
+        if worth_winning(t, points(c)) {
             return Some(c);
         }
     }
@@ -859,7 +860,7 @@ fn winning_unit(v: &Seen, t: &Trick, mult: u8, len: usize) -> Option<Multiset> {
         return safe.map(|(_, m)| m);
     }
     if let Some((_, m)) = safe {
-        if worth_winning(t, s == TRUMP, points_of(&m)) {
+        if worth_winning(t, points_of(&m)) {
             return Some(m);
         }
     }
