@@ -460,6 +460,66 @@ fn the_undealt_stock_is_uniform() {
 }
 
 #[test]
+fn declared_cards_arrive_uniformly_before_their_declaration() {
+    // Another seat declared a single level card when t cards had been dealt; in the worlds of
+    // a seat that saw it where the declarer holds no other copy, the card lies at any of the
+    // declarer's positions before t with the same probability.
+    let r = rules("tractor", &[]);
+    let mut tested = 0;
+    for index in 0..200 {
+        let (_, states) = walk(&r, 23, index, Policy::Greedy);
+        // The dealing state just after the declaration, seen by the next seat to decide.
+        let Some((k, x)) =
+            states.iter().zip(states.iter().skip(1)).enumerate().find_map(|(k, (a, b))| {
+                let x = b.records().last()?;
+                let single = matches!(x.mv, Move::Declare(b) if b.count == 1);
+                (a.phase() == Phase::Dealing && single).then_some((k + 1, *x))
+            })
+        else {
+            continue;
+        };
+        let s = &states[k];
+        let Move::Declare(bid) = x.mv else { unreachable!() };
+        let seat = (x.seat as usize + 1) % 4;
+        if s.phase() != Phase::Dealing {
+            continue;
+        }
+        let (_, _, first) = s.deal().dealing_order();
+        let t = states[k - 1].deal().dealing_order().1;
+        let positions: Vec<usize> =
+            (0..t).filter(|i| (first as usize + i) % 4 == x.seat as usize).collect();
+        if positions.len() < 3 {
+            continue;
+        }
+        let dealer = s.seat_view(seat).unwrap().dealer().unwrap();
+        let mut rng = GameRng::seed_from_u64(index);
+        let n = 400 * positions.len() as u64;
+        let mut counts: HashMap<Vec<Multiset>, u64> = HashMap::new();
+        let mut kept = 0;
+        while kept < n {
+            let w = s.with_hidden(seat, &dealer.deal(&mut rng), &mut rng).unwrap();
+            if w.deal().hand(x.seat).count(bid.card) != 1 {
+                continue;
+            }
+            kept += 1;
+            let stock = w.deal().dealing_order().0;
+            let at = positions.iter().position(|&i| stock[i] == bid.card);
+            let at = at.unwrap_or_else(|| panic!("{bid} not received before it was declared"));
+            let mut key = Multiset::EMPTY;
+            key.add(Card::from_index(at).unwrap());
+            *counts.entry(vec![key]).or_insert(0) += 1;
+        }
+        let (x2, critical) = chi_square(&counts, positions.len(), n);
+        assert!(x2 < critical, "chi-square {x2} over {} positions", positions.len());
+        tested += 1;
+        if tested == 3 {
+            break;
+        }
+    }
+    assert_eq!(tested, 3);
+}
+
+#[test]
 fn play_out_ends_as_built_in_moves() {
     for (n, r) in configs().into_iter().enumerate() {
         for policy in [Policy::Random, Policy::Greedy, Policy::Basic] {

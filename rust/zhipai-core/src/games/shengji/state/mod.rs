@@ -167,6 +167,9 @@ pub struct Deal {
     shown: [Multiset; NUM_PLAYERS],
     /// Card points won in completed tricks, per seat (§7.1).
     won: [i32; NUM_PLAYERS],
+    /// The declarations made while dealing, in order, with the number of cards dealt then
+    /// (worlds place the declared cards among those received by then).
+    bids: BidLog,
     /// The last burial made (by `kitty_owner`): the kitty while it lies buried, or what a 炒底
     /// overcaller picked up while it buries again; empty before the first burial.
     last_burial: Multiset,
@@ -315,6 +318,7 @@ impl Deal {
             shown: [Multiset::EMPTY; NUM_PLAYERS],
             won: [0; NUM_PLAYERS],
             last_burial: Multiset::EMPTY,
+            bids: BidLog::default(),
             result: None,
             rng,
             match_ticket: None,
@@ -521,6 +525,7 @@ impl Deal {
                 self.declaring.declare(p, bid)?;
                 self.declarations += 1;
                 self.note_shown_bid(p, bid);
+                self.bids.push(self.dealt as u8, p, bid);
                 self.run_dealing();
                 Ok(())
             }
@@ -1021,6 +1026,34 @@ impl Deal {
     /// 炒底 overcaller picked up while it buries again); `None` before the first burial.
     pub fn last_burial(&self) -> Option<(u8, Multiset)> {
         (!self.last_burial.is_empty()).then_some((self.kitty_owner, self.last_burial))
+    }
+}
+
+/// The declarations made while dealing: (cards dealt then, seat, bid), in order. Every bid is
+/// strictly stronger than the one before, so a deal has few (at most 4 per count of a bid card
+/// with reinforcements: [`BID_LOG`] covers every ladder).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BidLog {
+    len: u8,
+    at: [(u8, u8, Option<Bid>); BID_LOG],
+}
+
+/// Most declarations a deal can see while dealing: every bid is strictly stronger than the
+/// last (§2.2): 3 counts × (a level card or 2 joker kinds) in steps, with one reinforcement
+/// each; 24 leaves room.
+const BID_LOG: usize = 24;
+
+impl BidLog {
+    fn push(&mut self, dealt: u8, seat: u8, bid: Bid) {
+        if (self.len as usize) < BID_LOG {
+            self.at[self.len as usize] = (dealt, seat, Some(bid));
+            self.len += 1;
+        }
+    }
+
+    /// The logged declarations: (cards dealt then, seat, bid).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u8, u8, Bid)> + '_ {
+        self.at[..self.len as usize].iter().filter_map(|&(d, s, b)| b.map(|b| (d, s, b)))
     }
 }
 

@@ -80,10 +80,9 @@ impl Deal {
     /// A world (module docs): this deal with every card `seat` cannot see replaced by `hidden`
     /// (one deal of [`Deal::seat_view`]'s places: the four seats, then while dealing the undealt
     /// stock; and the kitty), its generator drawn from `rng`. While dealing, the stock is
-    /// rebuilt: the seat's cards where it received them, the declared cards of the others where
-    /// they received them (so that every declaration was made with cards already received), the
-    /// rest of each hand at the seat's other positions and the undealt stock in uniformly random
-    /// orders. Private facts of other seats are redrawn to fit: the kitty buried by another seat
+    /// rebuilt uniformly among the orders consistent with what the seat saw: its own cards where
+    /// it received them, every declaration made with cards already received, the undealt stock
+    /// in a uniform order ([`Deal::rebuild_stock`]). Private facts of other seats are redrawn to fit: the kitty buried by another seat
     /// is `hidden.kitty`; what a 炒底 overcaller picked up from another seat's burial is a uniform
     /// choice among its cards not known otherwise. The seat to move stays the same: another seat
     /// asked to declare (dealing, 炒底) may hold no legal bid in the world (the seat cannot see
@@ -160,24 +159,51 @@ impl Deal {
     }
 
     /// The world's stock while dealing ([`Deal::with_hidden`]): `real` is the real deal, `stock`
-    /// the world's undealt cards.
+    /// the world's undealt cards. Each other seat's declared cards go, declaration by
+    /// declaration, to positions drawn uniformly among its positions received before the
+    /// declaration and still free (every consistent placement is then equally likely: the
+    /// deadlines grow), the rest of its hand to its other positions in a uniform order; the
+    /// undealt stock is shuffled.
     fn rebuild_stock(&mut self, real: &Deal, seat: usize, stock: &Multiset, rng: &mut ChaCha8Rng) {
         let dealt = real.dealt;
         for p in (0..NUM_PLAYERS).filter(|&p| p != seat) {
-            // The seat's positions among the dealt cards.
+            // The seat's positions among the dealt cards, and which are taken.
             let first = (p + NUM_PLAYERS - real.first_drawer as usize) % NUM_PLAYERS;
-            let mut shown = real.shown[p];
+            let mut free = [false; 3 * NUM_KINDS];
+            for i in (first..dealt).step_by(NUM_PLAYERS) {
+                free[i] = true;
+            }
+            let mut placed = Multiset::EMPTY;
+            for (t, q, bid) in real.bids.iter() {
+                if q as usize != p {
+                    continue;
+                }
+                for _ in placed.count(bid.card)..bid.count as usize {
+                    // Received before the declaration: positions below t.
+                    let n = free[..t as usize].iter().filter(|&&f| f).count();
+                    let mut k = below(rng, n as u32) as usize;
+                    let mut chosen = None;
+                    for (i, _) in free[..t as usize].iter().enumerate().filter(|(_, f)| **f) {
+                        if k == 0 {
+                            chosen = Some(i);
+                            break;
+                        }
+                        k -= 1;
+                    }
+                    let i = chosen.expect("a free position before the declaration");
+                    free[i] = false;
+                    self.stock[i] = bid.card;
+                    placed.add(bid.card);
+                }
+            }
             let mut rest = self.hands[p];
-            rest.remove_all(&shown).expect("known cards are held");
+            rest.remove_all(&placed).expect("declared cards are held");
             let mut cards = [Card::SMALL_JOKER; 3 * NUM_KINDS];
             let n = fill(&mut cards, &rest);
             shuffle(&mut cards[..n], rng);
             let mut next = 0;
             for i in (first..dealt).step_by(NUM_PLAYERS) {
-                let c = real.stock[i];
-                if shown.remove(c) {
-                    self.stock[i] = c; // a declared card stays where it was received
-                } else {
+                if free[i] {
                     self.stock[i] = cards[next];
                     next += 1;
                 }
