@@ -313,8 +313,9 @@ impl GameState for DealState {
     /// `hand_sizes`): `level` (rank text, `"NT"` on the joker-only level), `dealer` (`None`
     /// until known in hand 1), `trump` (`"S"`/`"H"`/`"D"`/`"C"`/`"NT"`, `None` while dealing),
     /// `declaration` (`(seat, cards)` of the winning declaration so far, or `None`), `kitty` (the
-    /// seat's own burial when the kitty lying there is its own — the dealer's, or a 炒底
-    /// overcaller's once buried — else `None`), `current_trick` (`(seat, cards)`, leader first),
+    /// seat's last burial when it made the last one — the kitty it buried, or what a 炒底
+    /// overcaller picked up from it while that seat buries again — else `None`),
+    /// `current_trick` (`(seat, cards)`, leader first),
     /// `points_won` (card points per seat in completed tricks), `tricks` (completed). While
     /// declaring (dealing, 炒底) a seat is asked only when it holds a legal declaration, so
     /// `current_player` is `None` to the other seats.

@@ -14,7 +14,10 @@
 //!   burier may have buried them — and the cards of a failed throw that were not played (§4.5),
 //!   minus one copy per copy the seat has played since ([`Deal::known_in_hand`]);
 //! * the voids shown by play: a seat that followed a lead of `n` cards with fewer cards of the
-//!   led effective suit holds none of it (§5 F1).
+//!   led effective suit holds none of it (§5 F1);
+//! * while dealing, when each declaration was made: its cards were among those received by then
+//!   (the world's stock order is uniform among the orders consistent with this and with the
+//!   seat's own cards, [`Deal::with_hidden`]).
 //!
 //! **Not conditioned on**: what the other seats' choices say about their hands (which bids they
 //! did not make — a seat without a legal bid is never asked, and passes are secret —, which
@@ -82,9 +85,9 @@ impl Deal {
     /// stock; and the kitty), its generator drawn from `rng`. While dealing, the stock is
     /// rebuilt uniformly among the orders consistent with what the seat saw: its own cards where
     /// it received them, every declaration made with cards already received, the undealt stock
-    /// in a uniform order ([`Deal::rebuild_stock`]). Private facts of other seats are redrawn to fit: the kitty buried by another seat
-    /// is `hidden.kitty`; what a 炒底 overcaller picked up from another seat's burial is a uniform
-    /// choice among its cards not known otherwise. The seat to move stays the same: another seat
+    /// in a uniform order ([`Deal::rebuild_stock`]). Private facts of other seats are redrawn
+    /// to fit: the kitty buried by another seat is `hidden.kitty`; what a 炒底 overcaller picked
+    /// up from another seat's burial is a uniform choice among its cards not known otherwise. The seat to move stays the same: another seat
     /// asked to declare (dealing, 炒底) may hold no legal bid in the world (the seat cannot see
     /// who is asked), and then its only move is to pass; a move another seat was building card
     /// by card is dropped. Errors: `InvalidValue` naming what in `hidden` does not fit the view.
