@@ -2,7 +2,7 @@
 //! a fixed workload for instruction counts (`valgrind --tool=callgrind`), independent of load.
 //!
 //! Run: `cargo run --release -p zhipai-core --example shengji_deals -- [deals] [preset] [decks]
-//! [random|greedy]` (defaults: 2000 tractor 2 random).
+//! [random|greedy|basic]` (defaults: 2000 tractor 2 random).
 
 use zhipai_core::deal::deal_rng;
 use zhipai_core::games::shengji::ShengjiRules;
@@ -17,6 +17,7 @@ fn main() {
     let decks: i64 = args.get(3).map_or(2, |s| s.parse().expect("decks is a number"));
     let policy = match args.get(4).map_or("random", String::as_str) {
         "greedy" => Policy::Greedy,
+        "basic" => Policy::Basic,
         _ => Policy::Random,
     };
     let rules =

@@ -5,21 +5,23 @@ use super::listing;
 use super::move_text::{self, Record};
 use super::moves::Move;
 use super::scoring::Level;
-use super::state::{self, Deal, NUM_ACTIONS, NUM_PLAYERS, STOP};
+use super::state::{self, tensor, Deal, NUM_ACTIONS, NUM_PLAYERS, STOP};
 use super::ShengjiRules;
 use crate::cards::{Card, Rank, NUM_KINDS};
 use crate::deal::deal_rng;
+use crate::deal::Deal as Cards;
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
-    Observation, Phase,
+    Observation, Phase, TensorField,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 
 /// One Shengji-family deal in progress (tractor 1–3 decks, tractor_jj, eighty_points): the
-/// [`Deal`] state machine (which owns the deal's generator), the history records and the
-/// bookkeeping of the observation (the last burial, card points won per seat).
+/// [`Deal`] state machine (which owns the deal's generator and everything the observation
+/// reads) and the history records.
 ///
 /// **Whole moves** ([`Move`], text `pass`, `declare 2H 2H`, `bury <cards>`, `play <cards>`):
 /// see [`super::listing`] for the order and limits of [`GameState::legal_moves`] (burials,
@@ -46,20 +48,54 @@ use crate::policy::Policy;
 /// **Returns**: levels gained by the seat's team at the end (shengji.md §8): `+levels` for the
 /// two seats of the side that gains, `-levels` for the others, so they sum to 0; a take-over
 /// without levels is 0 everywhere (never `-0.0`).
+///
+/// **Search support**: [`GameState::seat_view`] / [`GameState::with_hidden`] in every phase
+/// where a seat decides (what a world conditions on, and what not, is listed in
+/// [`super::state::world`]); [`GameState::play_out`] plays on the deal's fast path.
+///
+/// **Observation tensor** ([`GameState::write_observation_tensor`], 1221 floats for every rule
+/// set; [`super::state::tensor`]): seats are counted from the observer (0 = itself, 1 = its
+/// right, 2 = its partner, 3 = its left); a card plane is 54 floats, the copies of each kind in
+/// `Card::index` order; effective suits are S H D C, trump.
+///
+/// | field | offset | len | meaning |
+/// |---|---|---|---|
+/// | `hand` | 0 | 54 | the seat's hand: copies of each card kind |
+/// | `played` | 54 | 216 | per seat from the observer: cards it played in completed tricks |
+/// | `trick` | 270 | 216 | per seat from the observer: its cards in the current trick |
+/// | `known` | 486 | 216 | per seat from the observer: cards every seat knows to be in its hand (declared since its last burial, or shown in a failed throw, and not played since) |
+/// | `kitty` | 702 | 54 | the seat's last burial when it made the last one (the kitty it buried, or what a 炒底 overcaller picked up from it); zeros otherwise |
+/// | `declaration` | 756 | 54 | the cards of the winning declaration so far |
+/// | `pending` | 810 | 54 | the move the seat is building card by card (zeros unless it is to move) |
+/// | `perfect_hands` | 864 | 216 | with `perfect` only: every hand, per seat from the observer |
+/// | `perfect_rest` | 1080 | 54 | with `perfect` only: the cards in no hand and not played (the buried kitty, or the undealt stock while dealing) |
+/// | `level` | 1134 | 14 | one-hot level rank 2…A, then the joker-only level |
+/// | `trump` | 1148 | 6 | one-hot trump suit S H D C, no-trump, not known yet (dealing) |
+/// | `dealer` | 1154 | 5 | one-hot dealer from the observer, then not known yet |
+/// | `declarer` | 1159 | 5 | one-hot seat of the winning declaration from the observer, then none |
+/// | `kitty_owner` | 1164 | 5 | one-hot seat that made the last burial from the observer, then none yet |
+/// | `phase` | 1169 | 5 | one-hot dealing, burying, chaodi, play, done |
+/// | `to_move` | 1174 | 5 | one-hot seat to move from the observer; last: not shown (another seat deciding while dealing or in a 炒底 offer: private) or the deal is over |
+/// | `leader` | 1179 | 4 | one-hot seat that led the current trick from the observer (zeros between tricks) |
+/// | `lead_suit` | 1183 | 5 | one-hot effective suit of the current lead S H D C trump |
+/// | `lead_size` | 1188 | 1 | cards in the current lead (after a failed throw: its forced part) / hand size |
+/// | `voids` | 1189 | 20 | per seat from the observer, per effective suit S H D C trump: 1 when it has shown a void |
+/// | `hand_sizes` | 1209 | 4 | cards each seat holds (from the observer) / hand size |
+/// | `stock` | 1213 | 1 | cards still to deal (the kitty included) / whole stock |
+/// | `points` | 1214 | 4 | card points won in completed tricks by each seat (from the observer) / (100 × decks) |
+/// | `tricks` | 1218 | 1 | tricks completed / hand size |
+/// | `penalty` | 1219 | 1 | failed-throw penalties in the attackers' total / (100 × decks) |
+/// | `attacker` | 1220 | 1 | 1 when the seat is an attacker (the dealer known and not its team) |
 #[derive(Clone, Debug)]
 pub struct DealState {
     deal: Deal,
     records: Vec<Record>,
-    /// The last burial made (seen by the seat the kitty belongs to).
-    buried: Option<Multiset>,
-    /// Card points won in completed tricks, per seat (§7.1).
-    won: [i32; NUM_PLAYERS],
 }
 
 impl DealState {
     /// The state of a deal at its first decision.
     pub fn new(deal: Deal) -> DealState {
-        DealState { deal, records: Vec::new(), buried: None, won: [0; NUM_PLAYERS] }
+        DealState { deal, records: Vec::new() }
     }
 
     /// The underlying deal (read only: moves go through the state, which records them).
@@ -82,34 +118,29 @@ impl DealState {
 
     /// What [`DealState::record`] needs to know of the deal before a move.
     fn before_move(&self) -> Before {
-        let trick = self.deal.current_trick();
         Before {
             seat: self.deal.current_player().unwrap_or(0),
-            plays: trick.len(),
-            // Only the last play of a trick needs the points before it.
-            points: if trick.len() + 1 == NUM_PLAYERS { trick.iter().map(points).sum() } else { 0 },
+            plays: self.deal.current_trick().len(),
         }
     }
 
-    /// Record `mv`, just applied: the history, the burial, the points of a completed trick.
+    /// Record `mv`, just applied, in the history.
     fn record(&mut self, before: Before, mv: Move, builtin: Option<Policy>) {
-        let mut played = Multiset::EMPTY;
-        match mv {
-            Move::Bury(m) => self.buried = Some(m),
+        let played = match mv {
+            // A failed throw is reduced to its forced part: record what was played.
             Move::Play(m) if before.plays == 0 => {
-                // A failed throw is reduced to its forced part: record what was played.
-                played = self.deal.current_trick().first().copied().unwrap_or(m);
+                self.deal.current_trick().first().copied().unwrap_or(m)
             }
-            Move::Play(m) => {
-                played = m;
-                if before.plays + 1 == NUM_PLAYERS {
-                    let winner = self.deal.leader() as usize;
-                    self.won[winner] += before.points + points(&m);
-                }
-            }
-            Move::Pass | Move::Declare(_) => {}
-        }
+            Move::Play(m) => m,
+            Move::Pass | Move::Declare(_) | Move::Bury(_) => Multiset::EMPTY,
+        };
         self.records.push(Record { seat: before.seat, mv, played, builtin });
+    }
+
+    /// The history records (tests).
+    #[cfg(test)]
+    pub(crate) fn records(&self) -> &[Record] {
+        &self.records
     }
 
     fn check_idle(&self, what: impl std::fmt::Display) -> Result<()> {
@@ -130,13 +161,6 @@ struct Before {
     seat: u8,
     /// Plays already in the current trick.
     plays: usize,
-    /// Their card points.
-    points: i32,
-}
-
-/// Card points of `m` (§7.1).
-fn points(m: &Multiset) -> i32 {
-    m.iter().map(|c| c.points() as i32).sum()
 }
 
 /// The contract's phase of a deal phase.
@@ -214,12 +238,10 @@ impl GameState for DealState {
         let name = match policy {
             Policy::Random => "random move",
             Policy::Greedy => "greedy move",
+            Policy::Basic => "basic move",
         };
         self.check_idle(name)?;
-        match policy {
-            Policy::Random => self.deal.random_move(),
-            Policy::Greedy => self.deal.greedy_move(),
-        }
+        self.deal.policy_move(policy)
     }
 
     fn apply_builtin(&mut self, policy: Policy) -> Result<Move> {
@@ -291,8 +313,9 @@ impl GameState for DealState {
     /// `hand_sizes`): `level` (rank text, `"NT"` on the joker-only level), `dealer` (`None`
     /// until known in hand 1), `trump` (`"S"`/`"H"`/`"D"`/`"C"`/`"NT"`, `None` while dealing),
     /// `declaration` (`(seat, cards)` of the winning declaration so far, or `None`), `kitty` (the
-    /// seat's own burial when the kitty lying there is its own — the dealer's, or a 炒底
-    /// overcaller's once buried — else `None`), `current_trick` (`(seat, cards)`, leader first),
+    /// seat's last burial when it made the last one — the kitty it buried, or what a 炒底
+    /// overcaller picked up from it while that seat buries again — else `None`),
+    /// `current_trick` (`(seat, cards)`, leader first),
     /// `points_won` (card points per seat in completed tricks), `tricks` (completed). While
     /// declaring (dealing, 炒底) a seat is asked only when it holds a legal declaration, so
     /// `current_player` is `None` to the other seats.
@@ -315,11 +338,11 @@ impl GameState for DealState {
         o.set("declaration", declaration);
         o.set("hand", d.hand(seat as u8));
         // The last burial is seen by its burier (the dealer, or a 炒底 overcaller once buried).
-        let own_kitty = d.kitty_owner().or(d.dealer()) == Some(seat as u8);
-        o.set("kitty", self.buried.filter(|_| own_kitty));
+        let own = d.last_burial().filter(|&(burier, _)| burier as usize == seat);
+        o.set("kitty", own.map(|(_, cards)| cards));
         o.set("hand_sizes", (0..4u8).map(|p| d.hand(p).len()).collect::<Vec<_>>());
         o.set("current_trick", self.current_trick());
-        o.set("points_won", self.won.to_vec());
+        o.set("points_won", d.points_won().to_vec());
         o.set("tricks", d.tricks_played() as u32);
         Ok(o)
     }
@@ -338,6 +361,69 @@ impl GameState for DealState {
         rules.check_row(row)?;
         rules.write_row_at(r, self.deal.level(), row);
         Ok(())
+    }
+
+    /// [`Deal::seat_view`]: the four seats, then while dealing the undealt stock (its end is
+    /// the kitty); what is and is not conditioned on is listed in [`super::state::world`].
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, NUM_PLAYERS)?;
+        self.deal.seat_view(seat as u8)
+    }
+
+    /// [`Deal::with_hidden`], with the history kept; the last burial recorded for another seat
+    /// reads as the world's (its kitty, or what a 炒底 overcaller picked up).
+    fn with_hidden(&self, seat: usize, hidden: &Cards, rng: &mut GameRng) -> Result<Self> {
+        check_seat(seat, NUM_PLAYERS)?;
+        let deal = self.deal.with_hidden(seat as u8, hidden, rng)?;
+        let mut records = self.records.clone();
+        if let Some((burier, cards)) = deal.last_burial().filter(|(b, _)| *b as usize != seat) {
+            let last = records.iter_mut().rev().find(|r| matches!(r.mv, Move::Bury(_)));
+            if let Some(r) = last.filter(|r| r.seat == burier) {
+                r.mv = Move::Bury(cards);
+            }
+        }
+        Ok(DealState { deal, records })
+    }
+
+    /// [`Deal::play_out`]: the moves of `apply_builtin`, not recorded (the history stops here;
+    /// everything else, the observation included, is as after `apply_builtin`). `IllegalPlay`
+    /// while a move is being built card by card.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        if self.is_terminal() {
+            return Ok(());
+        }
+        self.check_idle(format!("{} move", policy.name()))?;
+        self.deal.play_out(policy)?;
+        Ok(())
+    }
+
+    /// The fields of the table in [`DealState`]'s docs.
+    fn observation_layout(&self) -> Vec<TensorField> {
+        tensor::layout()
+    }
+
+    /// [`Deal::write_tensor`]: `InvalidValue` for a seat out of range or a buffer whose length
+    /// is not the layout's.
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        check_seat(seat, NUM_PLAYERS)?;
+        self.deal.write_tensor(seat as u8, perfect, out)
+    }
+
+    /// The cards of a move: a declaration's cards, a burial, a play (a throw in full: after a
+    /// failed throw only its forced part is played, §4.5, as the history shows); none for a
+    /// pass.
+    fn move_cards(&self, mv: &Move) -> Multiset {
+        match *mv {
+            Move::Pass => Multiset::EMPTY,
+            Move::Declare(b) => {
+                let mut m = Multiset::EMPTY;
+                for _ in 0..b.count {
+                    m.add(b.card);
+                }
+                m
+            }
+            Move::Bury(m) | Move::Play(m) => m,
+        }
     }
 }
 

@@ -5,15 +5,16 @@
 //! * [`options::DeclareOptions`] — declaring and overcalling trump, dealer selection;
 //! * [`options::ScoringOptions`] — level tables, JJ 积分, mandatory levels, end of match.
 
+pub mod basic;
 pub mod chaodi;
 pub mod declare;
 pub mod game;
+pub mod greedy;
 pub mod kitty;
 pub mod listing;
 pub mod move_text;
 pub mod moves;
 pub mod options;
-pub mod policy;
 pub mod row;
 pub mod scoring;
 pub mod session;
@@ -24,6 +25,10 @@ pub use game::DealState;
 
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod tensor_tests;
+#[cfg(test)]
+mod world_tests;
 
 use crate::error::{Result, ZhipaiError};
 use crate::options::{apply_overrides, find_override, Domain, OptionInfo, OptionValue};

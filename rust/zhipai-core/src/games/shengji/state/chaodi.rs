@@ -38,6 +38,7 @@ impl Deal {
         self.declaring.declare(p, bid)?;
         self.declarations += 1;
         self.chaodis += 1;
+        self.note_shown_bid(p, bid);
         self.trump = bid.trump();
         self.set_trick_rules();
         let kitty = std::mem::replace(&mut self.kitty, crate::multiset::Multiset::EMPTY);

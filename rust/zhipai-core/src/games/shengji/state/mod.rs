@@ -31,13 +31,13 @@
 //!
 //! Seats are 0..4 counter-clockwise; the partner of `p` is `(p + 2) % 4`.
 
+use super::basic;
 use super::chaodi::{chaodi_follows, ChaodiRound};
 use super::declare::{
     first_hand_dealer, flip_kitty_trump, Bid, Declaring, KittyBuryRestrictions, NoDeclaration,
 };
 pub use super::moves::Move;
 use super::options::throw_penalty;
-use super::policy;
 use super::scoring::{AfterA, Level, LevelChange, Side};
 use super::ShengjiRules;
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
@@ -159,6 +159,20 @@ pub struct Deal {
     /// Per player: effective suits (bit s) it has shown void in, in completed tricks
     /// (position evaluation, [`position`]).
     shown_voids: [u8; NUM_PLAYERS],
+    /// Per seat, every card it has played (completed tricks and the current one): out of play.
+    played_by: [Multiset; NUM_PLAYERS],
+    /// Per player: cards every seat knows to be in its hand — shown in a declaration (until the
+    /// player buries: they may be in the kitty then) or in a failed throw — minus what it has
+    /// played since (one copy per card played, [`Deal::known_in_hand`]).
+    shown: [Multiset; NUM_PLAYERS],
+    /// Card points won in completed tricks, per seat (§7.1).
+    won: [i32; NUM_PLAYERS],
+    /// The declarations made while dealing, in order, with the number of cards dealt then
+    /// (worlds place the declared cards among those received by then).
+    bids: BidLog,
+    /// The last burial made (by `kitty_owner`): the kitty while it lies buried, or what a 炒底
+    /// overcaller picked up while it buries again; empty before the first burial.
+    last_burial: Multiset,
     result: Option<DealResult>,
     rng: ChaCha8Rng,
     /// The ticket [`super::Match::next_deal`] gave this deal (`None` for deals made elsewhere),
@@ -300,6 +314,11 @@ impl Deal {
             failed_throws: 0,
             building: Multiset::EMPTY,
             shown_voids: [0; NUM_PLAYERS],
+            played_by: [Multiset::EMPTY; NUM_PLAYERS],
+            shown: [Multiset::EMPTY; NUM_PLAYERS],
+            won: [0; NUM_PLAYERS],
+            last_burial: Multiset::EMPTY,
+            bids: BidLog::default(),
             result: None,
             rng,
             match_ticket: None,
@@ -505,6 +524,8 @@ impl Deal {
                 }
                 self.declaring.declare(p, bid)?;
                 self.declarations += 1;
+                self.note_shown_bid(p, bid);
+                self.bids.push(self.dealt as u8, p, bid);
                 self.run_dealing();
                 Ok(())
             }
@@ -535,6 +556,9 @@ impl Deal {
         self.hands[d].remove_all(&cards)?;
         self.kitty = cards;
         self.kitty_owner = d as u8;
+        self.last_burial = cards;
+        // Cards it showed may lie in the kitty now: no longer known to be in its hand.
+        self.shown[d] = Multiset::EMPTY;
         if chaodi_follows(&self.rules.declare, &self.declaring) {
             self.chaodi_round = Some(ChaodiRound::after_burial(d as u8));
             self.run_chaodi();
@@ -576,6 +600,7 @@ impl Deal {
             .map_err(|e| ZhipaiError::illegal_play(format!("lead {cards}"), e.to_string()))?;
         let format = &self.lead_format;
         let mut played = cards;
+        let mut failed = false;
         if format.is_throw() {
             let others: [Multiset; 3] =
                 std::array::from_fn(|i| self.hands[(p + 1 + i) % NUM_PLAYERS]);
@@ -594,9 +619,14 @@ impl Deal {
                 debug_assert!(ok, "the forced part is one unit of the led suit");
                 self.failed_throws += 1;
                 self.penalty += sign * fine;
+                failed = true;
             }
         }
-        remove_play(&mut self.hands[p], &played)?;
+        if failed {
+            // The table saw the whole attempt: what was not played stays known (§4.5).
+            self.shown[p] = max_counts(&self.shown[p], &cards);
+        }
+        self.take_play(p, &played)?;
         self.plays[0] = played;
         self.played = 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -616,7 +646,7 @@ impl Deal {
     /// Record a follow known to be legal (checked, or drawn from the legal follows).
     fn record_follow(&mut self, cards: Multiset) -> Result<()> {
         let p = self.to_move as usize;
-        remove_play(&mut self.hands[p], &cards)?;
+        self.take_play(p, &cards)?;
         self.plays[self.played as usize] = cards;
         self.played += 1;
         self.to_move = ((p + 1) % NUM_PLAYERS) as u8;
@@ -638,6 +668,7 @@ impl Deal {
         };
         let winner = (self.leader + w as u8) % 4;
         let points: i32 = self.plays.iter().map(points_of).sum();
+        self.won[winner as usize] += points;
         if self.is_attacker(winner) {
             self.trick_points += points;
         } else {
@@ -792,24 +823,24 @@ impl Deal {
         self.apply_move(mv)
     }
 
-    /// The move of the greedy player for the seat to move (rules in [`super::policy`]); it
-    /// sees only that seat's hand, the cards played and its own burial. Errors with
-    /// `IllegalPlay` when the deal is over.
-    pub fn greedy_move(&self) -> Result<Move> {
+    /// The move of the first-generation greedy player ([`Policy::Basic`], rules in
+    /// [`super::basic`]) for the seat to move; it sees only that seat's hand, the cards played
+    /// and its own burial. Errors with `IllegalPlay` when the deal is over.
+    pub fn basic_move(&self) -> Result<Move> {
         let p = self.to_move as usize;
         let hand = &self.hands[p];
         Ok(match self.phase {
             Phase::Done => {
-                return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
+                return Err(ZhipaiError::illegal_play("basic move", "the deal is over"));
             }
-            Phase::Dealing => policy::declare(&policy::DeclareView {
+            Phase::Dealing => basic::declare(&basic::DeclareView {
                 seat: self.to_move,
                 hand,
                 level: self.level,
                 declaring: &self.declaring,
             }),
-            Phase::Chaodi => policy::chaodi(
-                &policy::DeclareView {
+            Phase::Chaodi => basic::chaodi(
+                &basic::DeclareView {
                     seat: self.to_move,
                     hand,
                     level: self.level,
@@ -820,7 +851,7 @@ impl Deal {
             Phase::Burying => {
                 let (_, k) = hand_and_kitty(self.rules.decks);
                 let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
-                Move::Bury(policy::bury(self.tr(), hand, k, restricted))
+                Move::Bury(basic::bury(self.tr(), hand, k, restricted))
             }
             Phase::Playing => {
                 // Not seen by this seat = the other hands, plus the kitty unless it buried it
@@ -832,7 +863,7 @@ impl Deal {
                         unseen.add_all(h)?;
                     }
                 }
-                let view = policy::PlayView {
+                let view = basic::PlayView {
                     tr: self.tr(),
                     hand,
                     unseen: &unseen,
@@ -840,9 +871,9 @@ impl Deal {
                     lead: &self.lead_format,
                 };
                 Move::Play(if self.played == 0 {
-                    policy::lead(&view)
+                    basic::lead(&view)
                 } else {
-                    policy::follow(&view)?
+                    basic::follow(&view)?
                 })
             }
         })
@@ -858,10 +889,7 @@ impl Deal {
         if held.contains_all(keep) && held.len() - keep.len() >= k {
             self.hands[p].remove_all(keep)?;
         }
-        let mv = match policy {
-            Policy::Random => self.random_move(),
-            Policy::Greedy => self.greedy_move(),
-        };
+        let mv = self.policy_move(policy);
         self.hands[p] = held;
         mv
     }
@@ -879,8 +907,20 @@ impl Deal {
         let mv = match policy {
             Policy::Random => self.random_move()?,
             Policy::Greedy => self.greedy_move()?,
+            Policy::Basic => self.basic_move()?,
         };
         self.apply_policy_move(mv)
+    }
+
+    /// The move `policy` chooses for the seat to move (not applied): the random policy draws
+    /// from the deal's generator. `IllegalPlay` once the deal is over.
+    #[inline]
+    pub fn policy_move(&mut self, policy: Policy) -> Result<Move> {
+        match policy {
+            Policy::Random => self.random_move(),
+            Policy::Greedy => self.greedy_move(),
+            Policy::Basic => self.basic_move(),
+        }
     }
 
     /// Apply a move drawn by a policy (or from the legal moves) as `simulate` does: a follow
@@ -897,6 +937,139 @@ impl Deal {
             _ => self.apply_move(mv),
         }
     }
+}
+
+impl Deal {
+    /// Move a play from seat `p`'s hand to the cards it played (one card by its count planes,
+    /// the common case); one copy of each card played is no longer known in its hand. Errors
+    /// (changing nothing) when the cards are not held.
+    #[inline(always)]
+    fn take_play(&mut self, p: usize, cards: &Multiset) -> Result<()> {
+        match single_card(cards) {
+            Some(card) if self.hands[p].remove(card) => {
+                self.played_by[p].add(card);
+                if !self.shown[p].is_empty() {
+                    self.shown[p].remove(card);
+                }
+            }
+            _ => {
+                self.hands[p].remove_all(cards)?;
+                self.note_played(p, cards);
+            }
+        }
+        Ok(())
+    }
+
+    /// The bookkeeping of [`Deal::take_play`] for several cards.
+    #[inline(never)]
+    fn note_played(&mut self, p: usize, cards: &Multiset) {
+        let shown = !self.shown[p].is_empty();
+        // Plane by plane: adding the kinds of plane k once more adds the k-th copies.
+        for plane in cards.planes() {
+            if plane == 0 {
+                break;
+            }
+            let mut bits = plane;
+            while bits != 0 {
+                let c = Card::from_index(bits.trailing_zeros() as usize).expect("a kind");
+                bits &= bits - 1;
+                self.played_by[p].add(c);
+                if shown {
+                    self.shown[p].remove(c);
+                }
+            }
+        }
+    }
+
+    /// Seat `p` showed `bid` (while dealing or in a 炒底 offer): its cards are in its hand.
+    fn note_shown_bid(&mut self, p: u8, bid: Bid) {
+        let mut cards = Multiset::EMPTY;
+        for _ in 0..bid.count {
+            cards.add(bid.card);
+        }
+        self.shown[p as usize] = max_counts(&self.shown[p as usize], &cards);
+    }
+
+    /// The cards every seat knows to be in `player`'s hand now (shown in a declaration since
+    /// its last burial, or in a failed throw, and not played since: one copy less per copy
+    /// played).
+    pub fn known_in_hand(&self, player: u8) -> Multiset {
+        self.shown[player as usize % NUM_PLAYERS]
+    }
+
+    /// The kitty lying buried (empty while dealing, and while the kitty is in the hand of the
+    /// seat burying it).
+    pub fn kitty(&self) -> Multiset {
+        self.kitty
+    }
+
+    /// Every card played so far (completed tricks and the current one).
+    pub fn cards_out(&self) -> Multiset {
+        let mut out = Multiset::EMPTY;
+        for m in &self.played_by {
+            out.add_all(m).expect("played cards are of the pack");
+        }
+        out
+    }
+
+    /// The cards `player` has played so far (completed tricks and the current one).
+    pub fn played_by(&self, player: u8) -> Multiset {
+        self.played_by[player as usize % NUM_PLAYERS]
+    }
+
+    /// Card points won in completed tricks by each seat (§7.1).
+    pub fn points_won(&self) -> [i32; NUM_PLAYERS] {
+        self.won
+    }
+
+    /// The last burial and the seat that made it (the kitty while it lies buried, or what a
+    /// 炒底 overcaller picked up while it buries again); `None` before the first burial.
+    pub fn last_burial(&self) -> Option<(u8, Multiset)> {
+        (!self.last_burial.is_empty()).then_some((self.kitty_owner, self.last_burial))
+    }
+}
+
+/// The declarations made while dealing: (cards dealt then, seat, bid), in order. Every bid is
+/// strictly stronger than the one before, so a deal has few (at most 4 per count of a bid card
+/// with reinforcements: [`BID_LOG`] covers every ladder).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct BidLog {
+    len: u8,
+    at: [(u8, u8, Option<Bid>); BID_LOG],
+}
+
+/// Most declarations a deal can see while dealing: every bid is strictly stronger than the
+/// last (§2.2): 3 counts × (a level card or 2 joker kinds) in steps, with one reinforcement
+/// each; 24 leaves room.
+const BID_LOG: usize = 24;
+
+impl BidLog {
+    fn push(&mut self, dealt: u8, seat: u8, bid: Bid) {
+        if (self.len as usize) < BID_LOG {
+            self.at[self.len as usize] = (dealt, seat, Some(bid));
+            self.len += 1;
+        }
+    }
+
+    /// The logged declarations: (cards dealt then, seat, bid).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (u8, u8, Bid)> + '_ {
+        self.at[..self.len as usize].iter().filter_map(|&(d, s, b)| b.map(|b| (d, s, b)))
+    }
+}
+
+/// Kind by kind the larger count of `a` and `b`.
+pub(crate) fn max_counts(a: &Multiset, b: &Multiset) -> Multiset {
+    let mut out = *a;
+    // Plane k of the result is the union of the planes k; add what `b` has beyond `a`, plane
+    // by plane (each addition takes the next copy of its kind).
+    for (pa, pb) in a.planes().into_iter().zip(b.planes()) {
+        let mut extra = pb & !pa;
+        while extra != 0 {
+            out.add(Card::from_index(extra.trailing_zeros() as usize).expect("a kind"));
+            extra &= extra - 1;
+        }
+    }
+    out
 }
 
 /// The checks of [`Deal::new`] before any card is dealt; the level rank (`None` = the
@@ -974,15 +1147,6 @@ fn points_of(m: &Multiset) -> i32 {
     total
 }
 
-/// Remove a play from the hand holding it: one card by its count plane (most plays), else
-/// [`Multiset::remove_all`]. Errors (changing nothing) when the cards are not held.
-fn remove_play(hand: &mut Multiset, play: &Multiset) -> Result<()> {
-    match single_card(play) {
-        Some(card) if hand.remove(card) => Ok(()),
-        _ => hand.remove_all(play),
-    }
-}
-
 /// A uniform random permutation of `items` (Fisher–Yates with the exactly uniform one-word draws
 /// of [`below`]: no division on the common path).
 fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
@@ -993,10 +1157,13 @@ fn shuffle<T>(items: &mut [T], rng: &mut ChaCha8Rng) {
 }
 
 mod chaodi;
+mod greedy;
 pub mod position;
 mod query;
 mod random;
 #[cfg(test)]
 mod rule_tests;
+pub mod tensor;
 #[cfg(test)]
 mod tests;
+mod world;

@@ -1,24 +1,17 @@
 //! A Shengji deal seen from one seat, for Monte Carlo evaluation (shengji.md §1–§8; PIMC):
 //!
-//! * [`ShengjiPosition`]: a deal in progress (burying or playing phase) and the evaluated seat.
-//!   It says what the seat knows ([`Position::view`]): its own hand; every card already played
-//!   (completed tricks and the current one: out of play); the kitty when the seat buried it
-//!   (the dealer, or the last 炒底 overcaller: [`Deal::kitty_owner`]); the number of cards every
-//!   hand still holds; and the voids shown by play — a player who followed a lead of `n` cards
-//!   with fewer than `n` cards of the led *effective* suit (trump counts as one suit, §3) holds
-//!   none of that suit any more (§5 F1: a follower plays as many cards of the led suit as it
-//!   can). It replays the position with the hidden cards redrawn ([`Position::play_out`]).
+//! * [`ShengjiPosition`]: a deal in progress (burying, 炒底 or playing phase) and the evaluated
+//!   seat. What the seat knows ([`Position::view`]) is [`Deal::seat_view`] — its own hand, every
+//!   card already played, the kitty when it buried it, the number of cards every hand holds,
+//!   the cards shown in declarations and failed throws, the voids shown by play; what is and is
+//!   not conditioned on is listed in [`super::world`]. It replays the position in a world with
+//!   the hidden cards redrawn ([`Position::play_out`], [`Deal::with_hidden`]).
 //! * [`Deal::from_hands_declared`]: a deal whose declaration (level and trump) is known before
 //!   the cards are dealt, so the declaring phase is skipped (evaluation with a known trump).
-//!
-//! Not conditioned on (the uniform posterior over consistent deals ignores it): the cards shown
-//! in declarations and in failed throws, the absence of pairs / tractors implied by a follow
-//! that did not match the lead's shape, and what the other players' choices say about their
-//! hands.
 
 use super::{Deal, Move, Phase, NUM_PLAYERS};
-use crate::cards::{CardSet, Suit};
-use crate::deal::{Constraints, Deal as Cards};
+use crate::cards::Suit;
+use crate::deal::Deal as Cards;
 use crate::error::{Result, ZhipaiError};
 use crate::game::Column;
 use crate::games::shengji::scoring::Level;
@@ -29,7 +22,7 @@ use crate::simulator::DealSimulator;
 use crate::simulator::Position;
 use crate::tricks::lead_candidates::for_each_lead_candidate;
 use crate::tricks::FollowMoves;
-use rand::{RngCore, SeedableRng};
+use rand::RngCore;
 use rand_chacha::ChaCha8Rng;
 use std::ops::ControlFlow;
 
@@ -173,39 +166,10 @@ impl Position for ShengjiPosition {
         self.seat as usize
     }
 
-    /// Hidden: the other hands and, unless the seat buried it, the kitty.
+    /// Hidden: the other hands and, unless the seat buried it, the kitty: [`Deal::seat_view`]
+    /// (what is and is not conditioned on is listed in [`super::world`]).
     fn view(&self) -> Result<SeatView> {
-        let d = &self.deal;
-        let decks = d.rules.decks as usize;
-        let mut in_play = d.kitty;
-        for h in &d.hands {
-            in_play.add_all(h)?;
-        }
-        let mut gone = Multiset::full_decks(decks, true)?;
-        gone.remove_all(&in_play)?;
-        let seat = self.seat as usize;
-        let mut known = Constraints::new().fix_hand(seat, d.hands[seat]);
-        if d.kitty_owner() == Some(self.seat) {
-            known = known.in_kitty(d.kitty); // it buried the kitty (§2.4; or a 炒底 overcall)
-        }
-        let tr = d.tr.as_deref().expect("after dealing");
-        for p in (0..NUM_PLAYERS).filter(|&p| p != seat) {
-            let voids = d.shown_voids(p as u8);
-            let mask = (0..crate::tricks::order::NUM_EFFECTIVE_SUITS)
-                .filter(|s| voids & (1 << s) != 0)
-                .fold(CardSet::EMPTY, |m, s| m | tr.order.suit_mask(s));
-            if !mask.is_empty() {
-                known = known.void(p, mask);
-            }
-        }
-        Ok(SeatView {
-            decks,
-            jokers: true,
-            holding: d.hands.iter().map(|h| h.len()).collect(),
-            kitty: d.kitty.len(),
-            gone,
-            known,
-        })
+        self.deal.seat_view(self.seat)
     }
 
     /// Playing phase, seat to move: its follows (`FollowMoves::enumerate`) or its lead
@@ -255,19 +219,7 @@ impl Position for ShengjiPosition {
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
     ) -> Result<()> {
-        let mut d = self.deal.clone();
-        if hidden.hands.len() != NUM_PLAYERS {
-            return Err(ZhipaiError::invalid_value(
-                "hidden deal",
-                format!("{} hands", hidden.hands.len()),
-                "Shengji deals 4",
-            ));
-        }
-        for (h, cards) in d.hands.iter_mut().zip(&hidden.hands) {
-            *h = *cards;
-        }
-        d.kitty = hidden.kitty;
-        d.rng = ChaCha8Rng::seed_from_u64(rng.next_u64());
+        let mut d = self.deal.with_hidden(self.seat, hidden, rng)?;
         if let Some(a) = action {
             d.apply(self.action(a))?;
         }
@@ -285,8 +237,9 @@ impl Position for ShengjiPosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cards::{Card, Rank};
+    use crate::cards::{Card, CardSet, Rank};
     use crate::deal::deal_rng;
+    use crate::deal::Constraints;
     use crate::eval::{evaluate_declared, evaluate_position, EvalRequest, KnownDeclaration};
     use crate::options::OptionValue;
     use crate::rollout::{Control, RunOptions};
@@ -603,8 +556,10 @@ mod tests {
     #[test]
     fn impossible_knowledge_names_the_constraint() {
         let mut d = random_position(2, 3, 40);
-        // Every other player void in everything: the unseen cards only fit in the kitty.
+        // Every other player void in everything: the unseen cards only fit in the kitty (no card
+        // known in a hand, which the voids would contradict first).
         d.shown_voids = [0b11111; 4];
+        d.shown = [Multiset::EMPTY; 4];
         let pos = ShengjiPosition::new(&d, 0).unwrap();
         let e = position_run(&pos, None, 5, 1).unwrap_err();
         assert!(matches!(e, ZhipaiError::ImpossibleDeal { .. }), "{e}");

@@ -1,6 +1,7 @@
-//! The greedy Shengji player ([`crate::policy::Policy::Greedy`]): a documented rule-based player
-//! that uses only what its seat may know (its hand, the cards played so far, the kitty when it
-//! buried it) and never looks at other hands. Every decision is deterministic.
+//! The first-generation greedy Shengji player, kept unchanged as the baseline
+//! [`crate::policy::Policy::Basic`] (the `greedy` policy is now [`super::greedy`]): a documented
+//! rule-based player that uses only what its seat may know (its hand, the cards played so far,
+//! the kitty when it buried it) and never looks at other hands. Every decision is deterministic.
 //!
 //! * **Declaring** (§2.2): among the legal bids, take the one whose trump would make the largest
 //!   share of the cards received so far; show it when that share is at least [`DECLARE_SHARE`]

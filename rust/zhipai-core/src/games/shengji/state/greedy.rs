@@ -1,0 +1,58 @@
+//! The greedy policy of a [`Deal`] ([`crate::policy::Policy::Greedy`], rules in
+//! [`crate::games::shengji::greedy`]): what the seat to move knows, read from the deal without
+//! copying it.
+
+use super::{hand_and_kitty, Deal, Move, Phase};
+use crate::cards::CardSet;
+use crate::error::{Result, ZhipaiError};
+use crate::games::shengji::greedy::{self, Planes, Seen};
+
+impl Deal {
+    /// The move of the greedy player for the seat to move (rules in
+    /// [`crate::games::shengji::greedy`]); it sees only what that seat knows: its hand, the
+    /// cards out of play, its own burial, the shown voids and the current trick. Errors with
+    /// `IllegalPlay` when the deal is over.
+    pub fn greedy_move(&self) -> Result<Move> {
+        let p = self.to_move as usize;
+        let hand = &self.hands[p];
+        Ok(match self.phase {
+            Phase::Done => {
+                return Err(ZhipaiError::illegal_play("greedy move", "the deal is over"));
+            }
+            Phase::Dealing => greedy::declare(self.to_move, hand, self.level, &self.declaring),
+            Phase::Chaodi => self.basic_move()?,
+            Phase::Burying => {
+                let (_, k) = hand_and_kitty(self.rules.decks);
+                let restricted = self.bury_restricted().unwrap_or(CardSet::EMPTY);
+                Move::Bury(greedy::bury(self.tr(), hand, k, restricted))
+            }
+            Phase::Playing => {
+                let view = self.seen(p);
+                Move::Play(if self.played == 0 {
+                    greedy::lead(&view)
+                } else {
+                    greedy::follow(&view)?
+                })
+            }
+        })
+    }
+
+    /// What seat `p` sees in the play ([`Seen`]).
+    fn seen(&self, p: usize) -> Seen<'_> {
+        let [a, b, c, d] = self.played_by.map(|m| Planes::of(&m));
+        let mut known = Planes::of(&self.hands[p]).plus(a.plus(b)).plus(c.plus(d));
+        if self.kitty_owner as usize == p {
+            known = known.plus(Planes::of(&self.kitty));
+        }
+        Seen {
+            tr: self.tr(),
+            seat: p as u8,
+            hand: self.hands[p],
+            unseen: known.pack_minus(self.rules.decks as usize),
+            plays: self.current_trick(),
+            leader: self.leader,
+            lead: &self.lead_format,
+            voids: self.shown_voids,
+        }
+    }
+}
