@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zhipai import baohuang, game, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
+from zhipai import baohuang, game, gongzhu, hongwu, keys, policy, shengji  # game modules (zhipai.shengji, ...)
 from zhipai._core import (
     Card,
     IllegalPlayError,
@@ -39,16 +39,19 @@ from zhipai._core import (
 from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
+from zhipai.compare import Comparison, compare
 from zhipai.deal import Deal, deal, deal_batch
-from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
+from zhipai.evaluate import Evaluation, EvaluationSummary, evaluate, evaluate_position, position_view
 from zhipai.game import Game, GameState
 from zhipai.policy import PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 
 __all__ = [
     "Card",
+    "Comparison",
     "Deal",
     "Evaluation",
+    "EvaluationSummary",
     "FileError",
     "Game",
     "GameState",
@@ -70,6 +73,7 @@ __all__ = [
     "cards",
     "cards_from_array",
     "cards_to_array",
+    "compare",
     "deal",
     "deal_batch",
     "evaluate",
@@ -77,6 +81,7 @@ __all__ = [
     "game",
     "gongzhu",
     "hongwu",
+    "keys",
     "policy",
     "position_view",
     "presets",

@@ -165,6 +165,8 @@ def histogram_panel(ax: Any, groups: Sequence[Group], key: _keys.Key, codes: Map
         ticks = [v for v, _ in pooled]
         names = [label(codes.get(v, str(v))) for v in ticks]
         ax.set_xticks(ticks, names, fontsize=8, rotation=30 if max(len(n) for n in names) > 4 else 0)
+    elif width == step and len(edges) <= 16:
+        ax.set_xticks([int(e) for e in edges])  # few values: a tick on each, no half values
     grid = f"one bar per {width}" + (f" (values step by {step})" if width != step else "")
     ax.set_title(column, fontsize=10, loc="left")
     if marks:
@@ -251,6 +253,8 @@ def means_panel(ax: Any, labels: Sequence[str], means: Sequence[float], cis: Seq
                 diffs: Sequence[float], diff_cis: Sequence[tuple[float, float]], column: str, reference: str) -> None:
     """Two strips in the panel: per group the mean of ``column`` with its 95% CI (left), and
     the paired difference to ``reference`` with its 95% CI (right; a dotted line at 0)."""
+    from matplotlib.ticker import MaxNLocator
+
     ax.set_axis_off()
     ax.set_title(f"{column}: means and paired differences (95% CI)", fontsize=10, loc="left")
     left = ax.inset_axes((0.0, 0.0, 0.47, 0.92))
@@ -271,6 +275,7 @@ def means_panel(ax: Any, labels: Sequence[str], means: Sequence[float], cis: Seq
         axis.set_yticks(y, [_wrap(label(lab), 18) for lab in labels], fontsize=8)
         axis.set_ylim(len(labels) - 0.5, -0.5)
         axis.set_xlabel(xlabel, fontsize=8)
+        axis.xaxis.set_major_locator(MaxNLocator(4))
         axis.tick_params(labelsize=7)
         axis.grid(axis="x", lw=0.3, alpha=0.6)
     right.axvline(0, color="#d62728", lw=0.8, ls=":")

@@ -16,7 +16,8 @@ the command line.
   dealer's or a 闲家's), its credited score (Gongzhu), its score (Baohuang).
 * **The outcome** (:meth:`GameKeys.outcome`): what "the result of the deal changed" means when
   two rule variants play the same deal (:func:`zhipai.compare`): the signed level change
-  (Shengji family), the dealer making the bid or not (Hong Wu), the seat with the best credited
+  (Shengji family: which side gains or takes over, and how many levels), the dealer making the
+  bid or not (Hong Wu), the seat with the best credited
   result (Gongzhu), the emperor's side winning, drawing or losing (Baohuang).
 
 ``keys_for(preset)`` gives the table of a preset (``None`` for a game without one: then every
@@ -140,9 +141,14 @@ def _shengji_return(rows: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
 
 
 def _shengji_outcome(rows: Mapping[str, np.ndarray]) -> np.ndarray:
-    """Signed level change for the dealer team (+n: it gains n, -n: the attackers gain n)."""
-    levels = rows["levels"].astype(np.int32)
-    return np.where(rows["side"] == 0, levels, -levels).astype(np.int32)
+    """The level change as one code: ``100 × side + levels`` (side 0: the dealer team gains
+    ``levels``; side 1: the attackers take over and gain ``levels``, maybe 0)."""
+    return (100 * rows["side"].astype(np.int32) + rows["levels"].astype(np.int32)).astype(np.int32)
+
+
+def _shengji_outcome_name(code: int) -> str:
+    side, levels = divmod(int(code), 100)
+    return f"dealer team +{levels}" if side == 0 else f"attackers take over +{levels}"
 
 
 def _hongwu_return(rows: Mapping[str, np.ndarray], seat: int) -> np.ndarray:
@@ -232,8 +238,8 @@ _SHENGJI = GameKeys(
     seat_return_of=_shengji_return,
     seat_return_doc="levels gained by the seat's team (negative when the other team gains)",
     outcome_of=_shengji_outcome,
-    outcome_doc="the level change: which side gains and how many levels",
-    outcome_codes=lambda v: f"dealer team +{v}" if v > 0 else f"attackers +{-v}" if v < 0 else "no change",
+    outcome_doc="the level change: which side gains (or takes over) and how many levels",
+    outcome_codes=_shengji_outcome_name,
 )
 
 _HONGWU = GameKeys(
