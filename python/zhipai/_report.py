@@ -45,8 +45,12 @@ def num(x: float, digits: int = 4) -> str:
 
 
 def ci_num(ci: tuple[float, float], digits: int = 3) -> str:
+    """``[lo, hi]`` with ``digits`` decimals, or two significant digits for bounds below 0.01
+    (a CI of ``[-0.000, 0.001]`` says nothing)."""
     if math.isnan(ci[0]):
         return ""
+    if 0 < max(abs(ci[0]), abs(ci[1])) < 0.01:
+        return f"[{ci[0]:.2g}, {ci[1]:.2g}]"
     return f"[{num(ci[0], digits)}, {num(ci[1], digits)}]"
 
 

@@ -162,6 +162,10 @@ HIST_DENSE = (-256, 256)
 HIST_MAX_SPARSE = 1 << 16
 
 
+#: Widest value range counted with one ``np.bincount`` (its memory: 8 bytes per value of the range).
+_BINCOUNT_SPAN = 1 << 22
+
+
 def _keeps_histogram(values: np.ndarray) -> bool:
     """The engine's rule: a histogram is kept unless more than :data:`HIST_MAX_SPARSE` distinct
     values lie outside the dense range (``values``: the distinct values)."""
@@ -179,11 +183,11 @@ def _exact_stats(col: np.ndarray) -> dict[str, Any]:
     biggest_sq = max(lo * lo, hi * hi, 1)
     block = max(1, (2**62) // biggest_sq)  # rows per block whose int64 sum of squares cannot overflow
     sum_sq = sum(int(np.dot(c[i : i + block], c[i : i + block])) for i in range(0, n, block))
-    if lo >= HIST_DENSE[0] and hi < HIST_DENSE[1]:
-        counts = np.bincount(c - HIST_DENSE[0], minlength=HIST_DENSE[1] - HIST_DENSE[0])
+    if hi - lo < _BINCOUNT_SPAN:  # one pass, no sort (Gongzhu's scores span ~200,000 values)
+        counts = np.bincount(c - lo, minlength=hi - lo + 1)
         values = np.flatnonzero(counts)
         counts = counts[values]
-        values = values + HIST_DENSE[0]
+        values = values + lo
     else:
         values, counts = np.unique(c, return_counts=True)
     hist = None
@@ -649,13 +653,14 @@ class SimResult(Mapping[str, np.ndarray]):
             raise FileError(f"cannot load {shown}: not a readable {suffix} file of rows ({type(e).__name__}: {e})", path=shown) from e
         return _from_provenance(meta, data, shown)
 
-    def plot(self, path: str | Path | None = None, columns: str | list[str] = "key") -> Any:
+    def plot(self, path: str | Path | None = None, columns: str | list[str] | None = "key") -> Any:
         """The distributions of the key columns as a ``matplotlib.figure.Figure``: one panel
         per key column of the game (:mod:`zhipai.keys`; constant columns left out) with bars on
         the column's value grid (one bar per 5 points where points step by 5, one per count),
         the 5/25/50/75/95% quantiles and the mean marked, a log share axis for long-tailed
         columns, and a panel of the key events' shares with 95% CIs. ``columns``: ``"key"``
-        (default), ``"all"`` (every non-constant column) or a list of column names. Drawn from
+        (default; also ``None``), ``"all"`` (every non-constant column) or a list of column
+        names. Drawn from
         the exact histograms, so an ``aggregate_only`` run draws the same figure as rows. Saved
         to ``path`` when given (format from the extension: ``.png``, ``.pdf``, ``.svg``, …;
         checked before drawing and written atomically like :meth:`save`). Needs
@@ -668,6 +673,8 @@ class SimResult(Mapping[str, np.ndarray]):
         from zhipai import _plots
 
         summary = self.summary()
+        if columns is None:
+            columns = "key"
         if isinstance(columns, str) and columns in VIEWS:
             if columns == "key":
                 keys = [_keys.Key(n, k.meaning, k.log) for k in summary._keys for n in [k.column]]
