@@ -275,6 +275,35 @@ def test_compare_one_variant_is_compared_with_the_preset_and_bad_variants_are_na
         compare("tractor", ["chaodi=true"], deals=10, progress=False)
 
 
+def test_compare_stopped_by_its_progress_keeps_the_deals_every_variant_completed():
+    cmp_module = sys.modules["zhipai.compare"]
+    seen = []
+
+    def stop_late(done, total):
+        seen.append((done, total))
+        return done < 900  # stops during the second variant
+
+    old = cmp_module.BLOCK
+    cmp_module.BLOCK = 500
+    try:
+        cmp = compare("tractor", [{"chaodi": True}], deals=2000, progress=stop_late, threads=1)
+    finally:
+        cmp_module.BLOCK = old
+    assert cmp.interrupted and 0 < cmp.deals < 2000 and seen[-1][1] == 4000
+    assert all(r.completed == cmp.deals for r in cmp.results)
+    assert f"interrupted: {cmp.deals} of 2000" in str(cmp)
+    # The kept prefix is exactly a comparison of that many deals.
+    again = compare("tractor", [{"chaodi": True}], deals=cmp.deals, progress=False)
+    assert again.results[1].stats("attacker_points") == cmp.results[1].stats("attacker_points")
+
+    def boom(done, total):
+        raise RuntimeError("boom")
+
+    with pytest.raises(zhipai.ProgressError) as e:
+        compare("tractor", [{"chaodi": True}], deals=300, progress=boom)
+    assert isinstance(e.value.result, zhipai.Comparison) and isinstance(e.value.__cause__, RuntimeError)
+
+
 def test_cli_compare(tmp_path, capsys):
     pytest.importorskip("matplotlib")
     plot = tmp_path / "c.png"

@@ -31,6 +31,7 @@ import numpy as np
 from zhipai import _check, _core, _report
 from zhipai import keys as _keys
 from zhipai._core import InvalidValueError, Rules
+from zhipai._errors import ProgressError
 from zhipai.simulate import (
     POLICIES,
     ColumnSummary,
@@ -407,7 +408,10 @@ def compare(
             variants, bad deals / seed / policy / threads.
         InvalidOptionError: an unknown option or value in a variant (naming it).
         SimulationInterrupted: Ctrl-C; ``.result`` holds the comparison of the deals completed
-            under every variant.
+            under every variant (a ``progress`` callable returning ``False`` stops the run the
+            same way but returns that comparison, ``interrupted`` true).
+        zhipai.ProgressError: the ``progress`` callable raised; ``.result`` holds the comparison
+            of the completed deals, ``__cause__`` the callable's exception.
     """
     deals = _check_count("deals", deals)
     threads = _check_threads(threads, deals)
@@ -443,6 +447,8 @@ def compare(
     total = deals * len(built)
     callback, bar = _progress_callback(progress, total, f"{preset} compare")
     done = 0
+    ctrl_c = False
+    failed: ProgressError | None = None
     try:
         for start in range(0, deals, BLOCK):
             n = min(BLOCK, deals - start)
@@ -455,10 +461,12 @@ def compare(
                 try:
                     res = _simulate(r, n, policy=policy, seed=seed, threads=threads, first_deal=start,
                                     progress=report if callback is not None else False)
-                except SimulationInterrupted as e:
+                except (SimulationInterrupted, ProgressError) as e:
                     # The deals every variant completed are kept (the shortest prefix).
                     rows.append({c: e.result[c] for c in common})
                     cmp.interrupted = True
+                    ctrl_c = isinstance(e, SimulationInterrupted)
+                    failed = e if isinstance(e, ProgressError) else None
                     break
                 rows.append({c: res[c] for c in common})
                 done += n
@@ -473,6 +481,9 @@ def compare(
         if bar is not None:
             bar.close()
     cmp._finish()
-    if cmp.interrupted and isinstance(progress, bool | None):
+    if ctrl_c:
         raise SimulationInterrupted(cmp)  # type: ignore[arg-type]
+    if failed is not None:
+        raise ProgressError(f"{failed}; the comparison of the {cmp.deals} deals every variant completed is "
+                            "in this error's .result", result=cmp) from failed.__cause__
     return cmp
