@@ -2,7 +2,7 @@
 rows run and from an aggregate run of the same deals (the two are identical), evaluations, and
 rule-variant comparisons. Run from the repository root after ``pip install ".[plot]"``:
 
-    python docs/plots/make_plots.py [OUT_DIR]
+    python docs/plots/make_plots.py [OUT_DIR [simulate,evaluate,compare]]
 
 PNGs are written at 80 dpi with a reduced palette to keep them small.
 """
@@ -16,6 +16,7 @@ from pathlib import Path
 import zhipai
 
 OUT = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parent
+ONLY = set(sys.argv[2].split(",")) if len(sys.argv) > 2 else {"simulate", "evaluate", "compare"}
 
 #: (file stem, preset, options, deals): the aggregate run plays ``deals``, the rows run a tenth.
 PRESETS = [
@@ -49,12 +50,19 @@ def save(fig, name: str) -> None:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for stem, preset, options, deals in PRESETS:
+    for stem, preset, options, deals in PRESETS if "simulate" in ONLY else []:
         rules = zhipai.rules(preset, **options)
         agg = zhipai.simulate(rules, deals, seed=1, aggregate_only=True, progress=False)
         save(agg.plot(), f"simulate_{stem}_aggregate")
         rows = zhipai.simulate(rules, deals // 10, seed=1, progress=False)
         save(rows.plot(), f"simulate_{stem}_rows")
+    if "evaluate" in ONLY:
+        evaluations()
+    if "compare" in ONLY:
+        comparisons()
+
+
+def evaluations() -> None:
     dealer = zhipai.evaluate("tractor", 0, TRACTOR_HAND, level="5", trump="S", dealer=0, samples=20_000, seed=1,
                              candidates=["3C", "AS", "KH KH"], progress=False)
     save(dealer.plot(), "evaluate_tractor_dealer_lead")
@@ -66,6 +74,9 @@ def main() -> None:
     bh = zhipai.evaluate("baohuang", 0, MONSTER, candidates=["ascend 9C", "grab", "abdicate"], samples=5_000, seed=1,
                          policy="greedy", progress=False)
     save(bh.plot(), "evaluate_baohuang_accession")
+
+
+def comparisons() -> None:
     kitty = zhipai.compare("tractor", [{"kitty_multiplier": "twice_largest_unit"},
                                        {"kitty_multiplier": "twice_lead_cards"}], deals=200_000, seed=1, progress=False)
     save(kitty.plot(), "compare_tractor_kitty_multiplier")

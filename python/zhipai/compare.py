@@ -194,9 +194,11 @@ class Comparison:
                 hist = self._stats[v][e.column]["histogram"] if e.column in self._stats[v] else None
                 count = e.count(hist or [])
                 d = self._event_paired[v][k].summary()
+                lo, hi = d.ci95  # a difference of shares lies in [-1, 1]
                 out.append({"event": e.label, "test": e.test_text, "variant": label, "count": count,
                             "share": count / self.deals if self.deals else math.nan,
-                            "ci95": _keys.wilson(count, self.deals), "diff": d.mean, "diff_ci95": d.ci95})
+                            "ci95": _keys.wilson(count, self.deals), "diff": d.mean,
+                            "diff_ci95": (max(lo, -1.0), min(hi, 1.0)) if lo == lo else d.ci95})
         return out
 
     def changed(self) -> list[dict[str, Any]]:

@@ -242,8 +242,14 @@ class Evaluation:
 
     def key_columns(self) -> list[_keys.Key]:
         """The key columns of this evaluation: ``seat_return`` first, then the game's (see
-        :mod:`zhipai.keys`)."""
-        return _keys.key_columns(self.preset, self.columns, seat=self.seat)
+        :mod:`zhipai.keys`) that are not one constant value under every candidate."""
+        keys = _keys.key_columns(self.preset, self.columns, seat=self.seat)
+        varying = [k for i, k in enumerate(keys) if i == 0 or not self._constant(k.column)]
+        return varying
+
+    def _constant(self, column: str) -> bool:
+        values = [d[column] for d in self._data if len(d[column])]
+        return bool(values) and len({int(v.min()) for v in values} | {int(v.max()) for v in values}) == 1
 
     def events(self, against: int | str = 0) -> list[dict[str, Any]]:
         """The key events from the seat's point of view (:mod:`zhipai.keys`: taking the pig,
@@ -259,9 +265,10 @@ class Evaluation:
                 hit = e.mask(self._data[c][e.column]).astype(np.int32)
                 k, n = int(hit.sum()), len(hit)
                 d = ColumnSummary.from_stats(e.column, "", _exact_stats(hit - base))
+                lo, hi = d.ci95  # a difference of shares lies in [-1, 1]
                 out.append({"event": e.label, "test": e.test_text, "candidate": label, "count": k,
                             "share": k / n if n else math.nan, "ci95": _keys.wilson(k, n),
-                            "diff": d.mean, "diff_ci95": d.ci95})
+                            "diff": d.mean, "diff_ci95": (max(lo, -1.0), min(hi, 1.0)) if lo == lo else d.ci95})
         return out
 
     def __str__(self) -> str:
