@@ -451,6 +451,7 @@ def compare(
     done = 0
     ctrl_c = False
     failed: ProgressError | None = None
+    stop: list[bool] = []
     try:
         for start in range(0, deals, BLOCK):
             n = min(BLOCK, deals - start)
@@ -458,7 +459,10 @@ def compare(
             for r in built:
                 def report(d: int, _total: int, base: int = done) -> Any:
                     assert callback is not None
-                    return callback(base + d, total)
+                    answer = callback(base + d, total)
+                    if answer is False:
+                        stop.append(True)  # seen even when the variant's run had just finished
+                    return answer
 
                 try:
                     res = _simulate(r, n, policy=policy, seed=seed, threads=threads, first_deal=start,
@@ -472,7 +476,7 @@ def compare(
                     break
                 rows.append({c: res[c] for c in common})
                 done += n
-                if res.interrupted:  # a progress callable returned False
+                if res.interrupted or stop:  # a progress callable returned False
                     cmp.interrupted = True
                     break
             if len(rows) == len(built):
@@ -482,6 +486,8 @@ def compare(
     finally:
         if bar is not None:
             bar.close()
+    if cmp.interrupted and not ctrl_c and failed is None:
+        cmp.interrupted = cmp.deals < deals  # a stop asked for after the last deal stops nothing
     cmp._finish()
     if ctrl_c:
         raise SimulationInterrupted(cmp)  # type: ignore[arg-type]
