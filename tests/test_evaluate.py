@@ -150,7 +150,8 @@ def test_real_game_hook_hong_wu():
     # for any threads, and knowledge no deal satisfies is refused.
     a = zhipai.evaluate("hong_wu", 0, HONG_WU_HAND, samples=60, dealer=0, threads=1, progress=False)
     b = zhipai.evaluate("hong_wu", 0, HONG_WU_HAND, samples=60, dealer=0, threads=2, chunk_size=7, progress=False)
-    assert len(a) == 60 and a.columns == zhipai.simulate("hong_wu", 1, progress=False).columns
+    # The columns of simulate, then what the seat gains (the dealer's or an attacker's result).
+    assert len(a) == 60 and a.columns == [*zhipai.simulate("hong_wu", 1, progress=False).columns, "seat_return"]
     for col in a.columns:
         assert np.array_equal(a.outcomes(0)[col], b.outcomes(0)[col]), col
     with pytest.raises(zhipai.ImpossibleDealError):

@@ -74,4 +74,4 @@ def test_cli_evaluate_gongzhu(capsys) -> None:
     rc = main(["evaluate", "gongzhu", "--hand", HIGH_SPADES, "--samples", "2000", "-q", "-c", "", "-c", "QS"])
     out = capsys.readouterr().out
     assert rc == 0
-    assert "seat 0, 2000 samples" in out and "final_0" in out and "QS" in out
+    assert "seat 0, 2000 samples" in out and "seat_return: seat 0's credited result" in out and "QS" in out

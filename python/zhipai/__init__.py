@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zhipai import baohuang, game, gongzhu, hongwu, policy, shengji  # game modules (zhipai.shengji, ...)
+from zhipai import baohuang, game, gongzhu, hongwu, keys, policy, shengji  # game modules (zhipai.shengji, ...)
 from zhipai._core import (
     Card,
     IllegalPlayError,
@@ -42,8 +42,9 @@ from zhipai._core import presets as _presets
 from zhipai._core import rules as _rules
 from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
 from zhipai.arena import ArenaResult, arena
+from zhipai.compare import Comparison, compare
 from zhipai.deal import Deal, deal, deal_batch
-from zhipai.evaluate import Evaluation, evaluate, evaluate_position, position_view
+from zhipai.evaluate import Evaluation, EvaluationSummary, evaluate, evaluate_position, position_view
 from zhipai.game import Game, GameState
 from zhipai.policy import PolicyError
 from zhipai.simulate import SimResult, SimulationInterrupted, simulate
@@ -51,8 +52,10 @@ from zhipai.simulate import SimResult, SimulationInterrupted, simulate
 __all__ = [
     "ArenaResult",
     "Card",
+    "Comparison",
     "Deal",
     "Evaluation",
+    "EvaluationSummary",
     "FileError",
     "Game",
     "GameState",
@@ -75,6 +78,7 @@ __all__ = [
     "cards",
     "cards_from_array",
     "cards_to_array",
+    "compare",
     "deal",
     "deal_batch",
     "evaluate",
@@ -82,6 +86,7 @@ __all__ = [
     "game",
     "gongzhu",
     "hongwu",
+    "keys",
     "policy",
     "position_view",
     "presets",

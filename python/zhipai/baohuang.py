@@ -67,7 +67,7 @@ from collections.abc import Iterable
 from zhipai import _core
 from zhipai._check import flag as _flag
 from zhipai._check import shown as _shown
-from zhipai._core import IllegalPlayError, InvalidValueError, Rules
+from zhipai._core import IllegalPlayError, InvalidValueError, Rules, ZhipaiError
 
 __all__ = [
     "MODES",
@@ -186,13 +186,14 @@ def play_reason(
     return _core.baohuang_play_reason(hand, play, previous, rules)
 
 
-def candidate_cards(text: str, hand: str) -> str:
+def candidate_cards(text: str, hand: str, rules: Rules | None = None) -> str:
     """An evaluation candidate of ``hand``'s seat written as a move word, as cards: ``abdicate``
     = ``""`` (让位), ``grab`` = ``"BJ"`` (抢独), ``ascend X`` = every copy of X in ``hand``
     (登基, §C.3); any other text is returned unchanged.
 
     Raises:
-        IllegalPlayError: ``ascend X`` where ``hand`` holds no X.
+        IllegalPlayError: ``ascend X`` where ``hand`` holds no X, or too few copies of X to
+            ascend with (naming the cards it can ascend with, under ``rules``).
         InvalidCardError: ``ascend`` followed by something that is not one card.
         InvalidValueError: ``text`` or ``hand`` not a string.
     """
@@ -208,9 +209,36 @@ def candidate_cards(text: str, hand: str) -> str:
     if not word.startswith("ascend "):
         return text
     card = _core.cards(text.strip()[len("ascend "):])
-    held = [h for h in _core.cards(hand) if len(card) == 1 and h.index == card[0].index]
+    if len(card) != 1:
+        raise IllegalPlayError(
+            f"illegal play {text!r}: ascend names one card (登基 shows every copy of one card the hand "
+            f"holds, e.g. 'ascend 9C'), got {len(card)} cards")
+    held = [h for h in _core.cards(hand) if h.index == card[0].index]
     if not held:
-        raise IllegalPlayError(f"illegal play {text!r}: ascend takes one card the hand holds")
+        raise IllegalPlayError(f"illegal play {text!r}: the hand holds no {card[0]}; {_ascension_hint(hand, rules)}")
+    options = _options_or_none(hand, rules)
+    if options is not None and str(card[0]) not in options:
+        raise IllegalPlayError(
+            f"illegal play {text!r}: the hand holds {len(held)} {card[0]}, and 登基 needs 3 or 4 counted "
+            f"copies of one card (§C.3.1); {_ascension_hint(hand, rules)}")
     return " ".join(str(h) for h in held)
+
+
+def _options_or_none(hand: str, rules: Rules | None) -> dict[str, str] | None:
+    try:
+        return ascension_options(hand, rules)
+    except ZhipaiError:
+        return None
+
+
+def _ascension_hint(hand: str, rules: Rules | None = None) -> str:
+    """What a hand can ascend with (§C.3.1), for an error message."""
+    options = _options_or_none(hand, rules)
+    if options is None:
+        return "only the scepter holder (a hand with a BJ) ascends"
+    if not options:
+        return "this hand cannot ascend: 登基 needs 3 or 4 counted copies of one card (§C.3.1)"
+    shown = ", ".join(f"{card} ({'with a guard' if kind == 'guard' else 'alone, 独保'})" for card, kind in options.items())
+    return f"it can ascend with {shown}"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import decimal
 import importlib
 import os
 import re
@@ -12,8 +13,29 @@ from typing import Any
 
 import zhipai
 from zhipai import _core, _files
+from zhipai.deal import hand_spec
 from zhipai.deal import register_cli as _register_deal_cli
 from zhipai.simulate import ROW_FORMATS, _optional, check_plot_path
+
+
+def count(text: str) -> int:
+    """A whole number for a count option: digits (``1000000``, ``1_000_000``) or scientific
+    notation (``1e6``, ``2.5e5``) whose value is a whole number; anything else is refused by
+    name (``-n 1.5`` or ``-n 1e-3`` are not whole numbers). The range is checked where the value
+    is used (``--deals 0`` names its limits)."""
+    t = text.strip().replace("_", "")
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        d = decimal.Decimal(t)
+    except decimal.InvalidOperation:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number: expected a whole number such as 1000000 or 1e6") from None
+    if not d.is_finite() or d != d.to_integral_value():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: expected e.g. 1000000, 1e6 or 2.5e5")
+    return int(d)
 
 
 def _cmd_cases(args: argparse.Namespace) -> int:
@@ -156,7 +178,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} deals", file=sys.stderr)
-    print(result.summary())
+    print(result.summary(columns=args.columns))
     sys.stdout.flush()
     if args.out is not None:
         lost = (f"the {result.completed} rows of this run are not saved; the summary above is what "
@@ -166,8 +188,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         side = f", provenance in {written}.json" if written.suffix.lower() == ".csv" else ""
         print(f"rows written to {written}{note}{side}")
     if args.plot is not None:
-        result.plot(args.plot)
-        print(f"histograms written to {args.plot}")
+        result.plot(args.plot, columns=args.columns)
+        print(f"plot written to {args.plot}")
     return status
 
 
@@ -181,7 +203,8 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
-    p.add_argument("--deals", "-n", type=int, default=10_000, help="number of deals (default 10000)")
+    p.add_argument("--deals", "-n", type=count, default=10_000,
+                   help="number of deals (default 10000; 1e6 and 1_000_000 are read as 1000000)")
     p.add_argument("--policy", "-p", default="random",
                    help="a player name: random (default), greedy, pimc, pimc(worlds=32,rollout=greedy), "
                    "ismcts(iterations=2000) (search players: any subset of their parameters); or "
@@ -194,44 +217,46 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
                    "the other seats use --policy. E.g. --policy greedy --policy-seat 0=pimc or "
                    "--policy-seat 0=mybot:play")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
-    p.add_argument("--threads", "-t", type=int,
+    p.add_argument("--threads", "-t", type=count,
                    help="worker threads, 1-256 (default: every core; more than the deals are "
                    "clamped); ignored with Python policies, which run on one thread")
-    p.add_argument("--chunk-size", type=int, help=argparse.SUPPRESS)
+    p.add_argument("--chunk-size", type=count, help=argparse.SUPPRESS)
     p.add_argument("--out", help="write the rows to a .csv, .parquet or .npz file, with their "
                    "provenance (a .csv gets a FILE.json sidecar); checked before the run, written "
                    "atomically (a temporary file renamed into place)")
-    p.add_argument("--plot", help="write histograms of every column to an image file (matplotlib)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="draw the key columns (bars on the value grid, quantiles, key events with CIs; "
+                   "with --columns all every column) to an image file (.png, .pdf, .svg; matplotlib)")
+    p.add_argument("--columns", default="key", choices=["key", "all"],
+                   help="what the summary shows: key (default: the game's key columns and events, their "
+                   "quantiles and distributions, the codes of coded columns) or all (every column too)")
     p.add_argument("--aggregate-only", action="store_true", help="keep aggregates only (bounded memory)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.add_argument("--first-deal", type=int, default=0,
+    p.add_argument("--first-deal", type=count, default=0,
                    help="index of the first deal (default 0): plays deals FIRST..FIRST+DEALS of the seed")
     p.add_argument("--backend", choices=("local", "ray"), default="local",
                    help="local (default) or ray: split the deals over a Ray cluster, same result "
                    "(needs pip install 'zhipai[ray]')")
     p.add_argument("--ray-address", metavar="ADDR",
                    help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
-    p.add_argument("--chunk-deals", type=int, help="deals per Ray task with --backend ray (default: automatic)")
+    p.add_argument("--chunk-deals", type=count, help="deals per Ray task with --backend ray (default: automatic)")
     p.set_defaults(func=_cmd_simulate)
 
 
 def _seat_cards(items: list[str] | None, flag: str) -> dict[int, str]:
-    """``["2:H", "3:AS KS"]`` → ``{2: "H", 3: "AS KS"}``."""
+    """``["2=H", "3=AS KS"]`` → ``{2: "H", 3: "AS KS"}`` (:func:`zhipai.deal.hand_spec`: the
+    one syntax ``SEAT=CARDS`` of every command; the older ``SEAT:CARDS`` is read too)."""
     out: dict[int, str] = {}
     for item in items or []:
-        seat, sep, cards = item.partition(":")
-        if not sep or not seat.strip().isdigit():
-            example = "2:H or 3:SHD (suit letters) or 3:'AS KS'" if flag == "--void" else "3:'AS KS'"
-            raise ValueError(f"invalid {flag} {item!r}: expected SEAT:CARDS, e.g. {example}")
-        out[int(seat)] = cards.strip()
+        seat, cards = hand_spec(item, flag)
+        out[seat] = cards
     return out
 
 
-# What `zhipai evaluate` prints by default (`--columns all` prints every column).
-_KEY_COLUMNS = ["attacker_points", "levels", "seat_return"]
-
-
 def _cmd_evaluate(args: argparse.Namespace) -> int:
+    if args.plot is not None:
+        _optional("matplotlib", "--plot", "plot")
+        check_plot_path(args.plot, "--plot")
     candidates = [None if c == "policy" else c for c in args.candidate] if args.candidate else None
     if args.position is not None:
         return _evaluate_position(args, candidates)
@@ -275,8 +300,11 @@ def _print_evaluation(args: argparse.Namespace, run: Callable[[], Any]) -> int:
     except zhipai.SimulationInterrupted as e:
         result, status = e.result, 130
         print(f"zhipai: interrupted after {result.completed} of {result.requested} samples", file=sys.stderr)
-    shown = [c for c in _KEY_COLUMNS if c in result.columns] if args.columns != "all" else []
-    print(result.report(shown or None))
+    print(result.report(args.columns))
+    sys.stdout.flush()
+    if args.plot is not None:
+        result.plot(args.plot, columns=args.columns)
+        print(f"plot written to {args.plot}")
     return status
 
 
@@ -326,17 +354,23 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
                    help="evaluate a Shengji-family deal in progress instead: a record written by "
                    "zhipai.GameState.to_json (candidates default to every legal play)")
     p.add_argument("--seat", type=int, default=0, help="the evaluated seat (default 0)")
-    p.add_argument("--samples", "-n", type=int, default=10_000, help="sampled deals (default 10000)")
+    p.add_argument("--samples", "-n", type=count, default=10_000, help="sampled deals (default 10000; 1e4 accepted)")
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
                    help="a first action to compare (cards; '' or 'pass' = pass, Baohuang scepter "
                    "holder: '' or 'abdicate' = 让位, 'grab' = 抢独, 'ascend 9C' = 登基; 'policy' = let "
                    "the policy choose), repeatable")
-    p.add_argument("--known", action="append", metavar="SEAT:CARDS", help="cards known in another hand")
-    p.add_argument("--void", action="append", metavar="SEAT:CARDS",
-                   help="a seat holds none of these: cards, or suit letters (1:H, 1:'S H' or 1:SHDC)")
+    p.add_argument("--known", "--fixed", action="append", metavar="SEAT=CARDS",
+                   help="cards known to be in another hand, e.g. --known '1=AS KS' (repeatable; the same "
+                   "syntax as `zhipai deal --fixed`)")
+    p.add_argument("--void", action="append", metavar="SEAT=CARDS",
+                   help="a seat holds none of these: cards, or suit letters (1=H, 1='S H' or 1=SHDC)")
     p.add_argument("--columns", default="key", choices=["key", "all"],
-                   help="outcome columns printed: key (default: attacker_points, levels, seat_return "
-                   "when the game has them, else every column) or all")
+                   help="what is printed: key (default: which candidate is best for the seat and by "
+                   "how much, the seat's return, the game's key columns and events) or all (every "
+                   "outcome column too)")
+    p.add_argument("--plot", metavar="FILE",
+                   help="draw the candidates side by side (distributions, mean seat return with CIs, "
+                   "key events) to an image file (matplotlib); checked before the run")
     p.add_argument("--kitty", metavar="CARDS", help="cards known to be in the kitty")
     p.add_argument("--dealer", type=int, help="the dealer seat, when known")
     p.add_argument("--level", help="the level rank 2..A, or NT with after_A=no_trump_level, when known "
@@ -348,7 +382,7 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
                    help="the rollout player: random (default) or greedy; with --position also a "
                    "search player, e.g. pimc(worlds=16) or ismcts(iterations=500)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
-    p.add_argument("--threads", "-t", type=int,
+    p.add_argument("--threads", "-t", type=count,
                    help="worker threads, 1-256 (default: every core; more than the samples are clamped)")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.set_defaults(func=_cmd_evaluate)
@@ -390,9 +424,9 @@ def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
                    help="a player name (random, greedy, pimc, pimc(worlds=32,rollout=greedy), "
                    "ismcts(iterations=2000)) or MODULE:FUNCTION (a Python policy: the deals then run "
                    "in a Python loop); give 2 to seats of them, in order")
-    p.add_argument("--deals", "-n", type=int, default=1000, help="duplicate deals (default 1000)")
+    p.add_argument("--deals", "-n", type=count, default=1000, help="duplicate deals (default 1000; 1e4 works)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
-    p.add_argument("--threads", "-t", type=int, help="worker threads, 1-256 (default: every core); "
+    p.add_argument("--threads", "-t", type=count, help="worker threads, 1-256 (default: every core); "
                    "results do not depend on it")
     p.add_argument("--json", action="store_true",
                    help="print only one JSON object: preset, deals, policies (name, mean_return, ci95, "
@@ -404,8 +438,89 @@ def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
                    help="local (default) or ray: split the deals over a Ray cluster, same result")
     p.add_argument("--ray-address", metavar="ADDR",
                    help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
-    p.add_argument("--chunk-deals", type=int, help="deals per Ray task with --backend ray (default: automatic)")
+    p.add_argument("--chunk-deals", type=count, help="deals per Ray task with --backend ray (default: automatic)")
     p.set_defaults(func=_cmd_arena)
+def split_variant(item: str) -> dict[str, str]:
+    """``"kitty_multiplier=power_of_two,chaodi=true"`` → ``{"kitty_multiplier": "power_of_two",
+    "chaodi": "true"}``: one rule variant of ``zhipai compare -o``, options separated by commas
+    outside braces (``mandatory_levels={5,10,K,A}`` stays whole)."""
+    parts, depth, cur = [], 0, ""
+    for ch in item:
+        depth += ch == "{"
+        depth -= ch == "}"
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    out: dict[str, str] = {}
+    for part in parts:
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise ValueError(f"invalid -o {item!r}: expected NAME=VALUE[,NAME=VALUE...], e.g. -o chaodi=true")
+        if name.strip() in out:
+            raise ValueError(f"invalid -o {item!r}: option {name.strip()!r} is given twice")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _cmd_compare(args: argparse.Namespace) -> int:
+    from zhipai.compare import compare
+
+    if not args.variant:
+        raise ValueError("compare needs at least one -o NAME=VALUE (one rule variant per -o)")
+    if args.plot is not None:
+        _optional("matplotlib", "--plot", "plot")
+        check_plot_path(args.plot, "--plot")
+    base: dict[str, str] = {}
+    for item in args.base or []:
+        base.update(split_variant(item))
+    if args.decks is not None:
+        base["decks"] = str(args.decks)
+    rules = _core.rules(args.preset, base, text=True)
+    variants = [split_variant(v) for v in args.variant]
+    status = 0
+    try:
+        result = compare(rules, variants, deals=args.deals, seed=args.seed, policy=args.policy,
+                         threads=args.threads, progress=False if args.quiet else None, text=True)
+    except zhipai.SimulationInterrupted as e:
+        result, status = e.result, 130
+        print(f"zhipai: interrupted after {result.deals} of {result.requested} deals", file=sys.stderr)
+    print(result.report(args.columns))
+    sys.stdout.flush()
+    if args.plot is not None:
+        result.plot(args.plot, columns=args.columns)
+        print(f"plot written to {args.plot}")
+    return status
+
+
+def _add_compare_parser(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="play the same deals under rule variants and compare them (paired)",
+        description="Play deals 0..DEALS of SEED under each rule variant (one -o per variant; one "
+        "-o alone is compared with the preset as is): deal i is drawn from the same generator in "
+        "every variant, so the differences are paired. Prints the share of deals whose outcome "
+        "changed, the paired differences of the key columns with 95% CIs and the key events.",
+    )
+    p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
+    p.add_argument("--option", "-o", dest="variant", action="append", metavar="K=V[,K=V...]",
+                   help="one rule variant: option overrides, comma-separated (repeat for each variant), "
+                   "e.g. -o kitty_multiplier=twice_largest_unit -o kitty_multiplier=twice_lead_cards")
+    p.add_argument("--base", action="append", metavar="K=V[,K=V...]",
+                   help="option overrides every variant shares (repeatable)")
+    p.add_argument("--decks", type=int, help="number of decks of every variant")
+    p.add_argument("--deals", "-n", type=count, default=10_000, help="deals per variant (default 10000; 1e6 accepted)")
+    p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
+    p.add_argument("--policy", "-p", default="random",
+                   help="the player of every seat: random (default), greedy, basic, pimc(...), ismcts(...)")
+    p.add_argument("--threads", "-t", type=count, help="worker threads, 1-256 (default: every core)")
+    p.add_argument("--columns", default="key", choices=["key", "all"],
+                   help="key (default: the game's key columns and events) or all (every column)")
+    p.add_argument("--plot", metavar="FILE", help="draw the variants side by side to an image file (matplotlib)")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=_cmd_compare)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -430,6 +545,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_simulate_parser(sub)
     _add_evaluate_parser(sub)
     _add_arena_parser(sub)
+    _add_compare_parser(sub)
 
     return parser
 

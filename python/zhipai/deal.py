@@ -29,6 +29,7 @@ refused with ``InvalidValueError``.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Union
@@ -306,12 +307,17 @@ def deal_batch(
         decks, sizes, kitty, jokers, s, start, n, fixed_text, kitty_text, masks)
 
 
-def _hand_spec(text: str) -> tuple[int, str]:
-    """``"2=AS KS"`` → ``(2, "AS KS")`` for ``--fixed`` / ``--void``."""
-    h, sep, rest = text.partition("=")
-    if not sep or not h.strip().isdigit():
-        raise _invalid("hand constraint", text, "expected HAND=CARDS, e.g. 1=AS KS or 2=S")
-    return int(h), rest
+def hand_spec(text: str, flag: str = "--fixed") -> tuple[int, str]:
+    """``"2=AS KS"`` → ``(2, "AS KS")``: the one syntax of the card constraints of every command
+    (``deal --fixed/--void``, ``evaluate --known/--void``), ``SEAT=CARDS``; the older
+    ``SEAT:CARDS`` of ``evaluate`` is read too. Else ``InvalidValueError`` naming ``flag``."""
+    cut = min((i for i in (text.find("="), text.find(":")) if i >= 0), default=-1)
+    seat = text[:cut].strip() if cut >= 0 else ""
+    # ASCII digits only: str.isdigit() also accepts "²", which int() refuses.
+    if cut < 0 or not re.fullmatch(r"[0-9]+", seat):
+        example = "1=H, 1=SHD (suit letters) or 1='AS KS'" if flag == "--void" else "1='AS KS'"
+        raise _invalid(flag, text, f"expected SEAT=CARDS, e.g. {example}")
+    return int(seat), text[cut + 1 :].strip()
 
 
 def _cmd_deal(args: Any) -> int:
@@ -325,9 +331,9 @@ def _cmd_deal(args: Any) -> int:
     d = deal(
         decks=args.decks, hands=args.hands, hand_size=hand_size, kitty=args.kitty,
         seed=args.seed, index=args.index, jokers=not args.no_jokers,
-        fixed=dict(_hand_spec(f) for f in args.fixed) or None,
+        fixed=dict(hand_spec(f, "--fixed") for f in args.fixed) or None,
         kitty_cards=args.kitty_cards,
-        voids=dict(_hand_spec(v) for v in args.void) or None,
+        voids=dict(hand_spec(v, "--void") for v in args.void) or None,
     )
     print(d)
     return 0
@@ -345,10 +351,11 @@ def register_cli(sub: Any) -> None:
     p.add_argument("--seed", type=int, default=None, help="seed 0..2**64-1 (default: random)")
     p.add_argument("--index", type=int, default=0, help="which deal of the seed (default 0)")
     p.add_argument("--no-jokers", action="store_true", help="decks without the two jokers")
-    p.add_argument("--fixed", action="append", default=[], metavar="HAND=CARDS",
-                   help="cards known to be in a hand, e.g. --fixed '0=BJ BJ AS' (repeatable)")
+    p.add_argument("--fixed", "--known", action="append", default=[], metavar="HAND=CARDS",
+                   help="cards known to be in a hand, e.g. --fixed '0=BJ BJ AS' (repeatable; the same "
+                   "syntax as `zhipai evaluate --known`)")
     p.add_argument("--kitty-cards", default=None, metavar="CARDS",
                    help="cards known to be in the kitty")
-    p.add_argument("--void", action="append", default=[], metavar="HAND=SPEC",
-                   help="a hand holds none of these suits/cards, e.g. --void 1=S (repeatable)")
+    p.add_argument("--void", action="append", default=[], metavar="HAND=CARDS",
+                   help="a hand holds none of these suits/cards, e.g. --void 1=S or 1=SHD (repeatable)")
     p.set_defaults(func=_cmd_deal)

@@ -9,8 +9,8 @@ Candidates are compared on common random numbers: sample ``s`` deals from the ge
 ``(seed, s)`` and every candidate continues from the same generator state, so the per-sample
 differences are paired and their confidence intervals are narrow.
 
-Games plug in through the Rust hook ``DealSimulator::play_from_deal`` (documented in
-``rust/zhipai-core/src/rollout.rs``); a game without it raises ``InvalidOptionError``.
+Games plug in through the Rust core's hook ``DealSimulator::play_from_deal``; a game without it
+raises ``InvalidOptionError``.
 
 ``zhipai.evaluate_position(deal, seat, ...)`` evaluates a deal *in progress* (Shengji family):
 what ``seat`` knows there — its hand, every card already played, the kitty when it is the dealer
@@ -24,12 +24,14 @@ from __future__ import annotations
 import functools
 import math
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Union
 
 import numpy as np
 
-from zhipai import _check, _core, _memory
+from zhipai import _check, _core, _memory, _report
+from zhipai import keys as _keys
 from zhipai._core import Card, InvalidValueError, Rules, ZhipaiError
 from zhipai._errors import UnknownKeyError
 from zhipai.baohuang import candidate_cards as baohuang_candidate_cards
@@ -42,14 +44,20 @@ from zhipai.simulate import (
     _check_progress,
     _check_seed,
     _check_threads,
+    _check_view,
     _column_name,
     _exact_stats,
+    _optional,
     _progress_callback,
     _resolve_rules,
+    check_plot_path,
     progress_error,
 )
 
-__all__ = ["Evaluation", "evaluate", "evaluate_position", "position_view"]
+__all__ = ["Evaluation", "EvaluationSummary", "evaluate", "evaluate_position", "position_view"]
+
+#: The column of what the evaluated seat gains in the deal.
+SEAT_RETURN = "seat_return"
 
 CardsArg = Union[str, Sequence[Card]]
 
@@ -122,10 +130,17 @@ class Evaluation:
     a label, ``""`` or the cards in any order and case select a candidate;
     ``columns``: outcome column names; ``outcomes(c)``: ``{column: int32 array (samples,)}`` for
     candidate ``c`` (index or label), sample ``s`` being the same deal for every candidate;
-    ``summary(c)``; ``compare(column, against=0)``: per candidate the mean and the paired
-    difference to candidate ``against`` (the first by default, ``"best"`` = highest mean) with
-    95% confidence intervals; ``best(column)``. Results of :func:`evaluate_position` have the
-    extra column ``seat_return``.
+    ``summary()`` (every candidate; ``summary(c)``: one); ``compare(column, against=0)``: per
+    candidate the mean and the paired difference to candidate ``against`` (the first by default,
+    ``"best"`` = highest mean) with 95% confidence intervals; ``best(column)``; ``events()``: the
+    key events' shares per candidate; ``report()`` / ``str()``: the deciding numbers first;
+    ``plot()``.
+
+    Every evaluation has the column ``seat_return``, what the seat gains in the deal
+    (:mod:`zhipai.keys`: levels for its team in the Shengji family, negative when the other team
+    gains; its result in Hong Wu, the dealer's or an attacker's; its credited score in Gongzhu;
+    its score in Baohuang) — from the engine where it computes it (:func:`evaluate_position`),
+    else derived from the outcome columns.
     """
 
     def __init__(
@@ -147,6 +162,21 @@ class Evaluation:
         self._data = [
             dict(zip(self.columns, data[c * k : (c + 1) * k], strict=False)) for c in range(len(self.candidates))
         ]
+        self._add_seat_return()
+
+    def _add_seat_return(self) -> None:
+        """The ``seat_return`` column from the outcome columns, when the engine did not give it."""
+        table = _keys.keys_for(self.preset)
+        if table is None or SEAT_RETURN in self.columns:
+            return
+        try:
+            derived = [table.seat_return(d, self.seat) for d in self._data]
+        except KeyError:
+            return  # not this game's columns (the internal toy game of the tests)
+        for d, x in zip(self._data, derived):
+            d[SEAT_RETURN] = x
+        self.columns.append(SEAT_RETURN)
+        self.docs[SEAT_RETURN] = f"seat {self.seat}'s return: {table.seat_return_doc}"
 
     def __len__(self) -> int:
         return self.completed
@@ -179,10 +209,16 @@ class Evaluation:
         """``{column: int32 array of shape (samples,)}`` for ``candidate`` (index or label)."""
         return dict(self._data[self._index(candidate)])
 
-    def summary(self, candidate: int | str = 0) -> dict[str, ColumnSummary]:
-        """Per column mean, std, 95% CI, min, max, distribution, for ``candidate``."""
-        data = self._data[self._index(candidate)]
-        return {n: ColumnSummary.from_stats(n, self.docs[n], _exact_stats(data[n])) for n in self.columns}
+    def summary(self, candidate: int | str | None = None, columns: str = "key") -> Any:
+        """Per column mean, std, 95% CI, quantiles, min, max, distribution. With no
+        ``candidate``: an :class:`EvaluationSummary` of every candidate (``str()`` shows them
+        all; ``columns="all"``: every column, else the key columns); ``summary(c)``: the dict
+        ``{column: ColumnSummary}`` of candidate ``c`` (index or label)."""
+        view = _check_view(columns)
+        if candidate is not None:
+            data = self._data[self._index(candidate)]
+            return {n: ColumnSummary.from_stats(n, self.docs[n], _exact_stats(data[n])) for n in self.columns}
+        return EvaluationSummary(self, view)
 
     def compare(self, column: str, against: int | str = 0) -> list[dict[str, Any]]:
         """Per candidate: ``mean`` and ``ci95`` of ``column``, and ``diff``/``diff_ci95``, the
@@ -199,43 +235,267 @@ class Evaluation:
             x = self._data[c][column]
             s = ColumnSummary.from_stats(column, "", _exact_stats(x))
             d = ColumnSummary.from_stats(column, "", _exact_stats((x.astype(np.int64) - base).astype(np.int32)))
-            rows.append({"candidate": label, "mean": s.mean, "ci95": s.ci95, "diff": d.mean, "diff_ci95": d.ci95})
+            rows.append({"candidate": label, "mean": s.mean, "ci95": s.ci95, "diff": d.mean, "diff_ci95": d.ci95,
+                         "quantiles": s.quantiles})
         return rows
 
     def best(self, column: str) -> str:
         """The candidate with the highest mean of ``column``."""
         return max(self.compare(column), key=lambda r: r["mean"])["candidate"]
 
+    def key_columns(self) -> list[_keys.Key]:
+        """The key columns of this evaluation: ``seat_return`` first, then the game's (see
+        :mod:`zhipai.keys`) that are not one constant value under every candidate."""
+        keys = _keys.key_columns(self.preset, self.columns, seat=self.seat)
+        varying = [k for i, k in enumerate(keys) if i == 0 or not self._constant(k.column)]
+        return varying
+
+    def _constant(self, column: str) -> bool:
+        values = [d[column] for d in self._data if len(d[column])]
+        return bool(values) and len({int(v.min()) for v in values} | {int(v.max()) for v in values}) == 1
+
+    def events(self, against: int | str = 0) -> list[dict[str, Any]]:
+        """The key events from the seat's point of view (:mod:`zhipai.keys`: taking the pig,
+        finishing first, the dealer making the bid, …): per event and candidate ``{event, test,
+        candidate, count, share, ci95, diff, diff_ci95}`` — the share of samples with its 95%
+        Wilson interval, and the paired difference of the share to candidate ``against`` with
+        its 95% CI."""
+        base_index = self._index(against)
+        out = []
+        for e in _keys.key_events(self.preset, self.columns, seat=self.seat):
+            base = e.mask(self._data[base_index][e.column]).astype(np.int32)
+            for c, label in enumerate(self.candidates):
+                hit = e.mask(self._data[c][e.column]).astype(np.int32)
+                k, n = int(hit.sum()), len(hit)
+                d = ColumnSummary.from_stats(e.column, "", _exact_stats(hit - base))
+                lo, hi = d.ci95  # a difference of shares lies in [-1, 1]
+                out.append({"event": e.label, "test": e.test_text, "candidate": label, "count": k,
+                            "share": k / n if n else math.nan, "ci95": _keys.wilson(k, n),
+                            "diff": d.mean, "diff_ci95": (max(lo, -1.0), min(hi, 1.0)) if lo == lo else d.ci95})
+        return out
+
     def __str__(self) -> str:
         return self.report()
 
-    def report(self, columns: Sequence[str] | None = None) -> str:
-        """The text table of ``str(result)``: per column and candidate the mean, its 95% CI and
-        the paired difference to the first candidate. ``columns``: a list of the columns to show
-        (each must be one of ``self.columns``, else ``UnknownKeyError`` naming it); ``None`` =
-        every column. With 0 completed samples (interrupted at once): the header and "no
-        completed samples"."""
-        if columns is not None:
-            wanted = {_column_name(c, self.columns) for c in _check.items("columns", columns, "a list of column names")}
+    def _header(self) -> str:
+        stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
+        return f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"
+
+    def headline(self) -> str | None:
+        """"best for seat S: CANDIDATE — seat_return MEAN [CI]; +D [CI] over NEXT (paired)",
+        the candidate with the highest mean seat return and by how much it leads the next one
+        (None with one candidate or no samples)."""
+        if SEAT_RETURN not in self.columns or len(self.candidates) < 2 or self.completed < 2:
+            return None
+        rows = self.compare(SEAT_RETURN)
+        order = sorted(range(len(rows)), key=lambda i: -rows[i]["mean"])
+        best, nxt = order[0], order[1]
+        lead = self.compare(SEAT_RETURN, against=nxt)[best]
+        sure = "" if lead["diff_ci95"][0] > 0 else " (not significant: the CI includes 0)"
+        return (f"best for seat {self.seat}: {rows[best]['candidate']} — {SEAT_RETURN} "
+                f"{_report.num(rows[best]['mean'])} {_report.ci_num(rows[best]['ci95'])}; "
+                f"{lead['diff']:+.4f} {_report.ci_num(lead['diff_ci95'])} over {rows[nxt]['candidate']}, "
+                f"the next best (paired, 95% CI){sure}")
+
+    def report(self, columns: Sequence[str] | str | None = "key") -> str:
+        """The text of ``str(result)``, deciding numbers first: which candidate is best for the
+        seat and by how much (:meth:`headline`), then per key column (``seat_return`` first)
+        and candidate the mean, its 95% CI, the paired difference to the first candidate and the
+        5/25/50/75/95% quantiles, then the key events' shares (95% Wilson interval) and their
+        paired differences. ``columns``: ``"key"`` (default), ``"all"`` or ``None`` (every
+        column after the key ones), or a list of the columns to show (each must be one of
+        ``self.columns``, else ``UnknownKeyError`` naming it; no events then). With 0
+        completed samples (interrupted at once): the header and "no completed samples"."""
+        wanted: list[str] | None = None
+        if columns is None or (isinstance(columns, str) and columns == "all"):
+            view = "all"
+        elif isinstance(columns, str):
+            view = _check_view(columns)
+        else:
+            view = "list"
+            wanted = [_column_name(c, self.columns) for c in _check.items("columns", columns, "a list of column names")]
             if not wanted:
                 raise InvalidValueError("invalid columns []: expected at least one column name, or None for all")
-        stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
-        lines = [
-            f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"
-        ]
+        lines = [self._header()]
         if self.completed == 0:
             return "\n".join(lines + ["no completed samples"])
-        shown = [c for c in self.columns if columns is None or c in wanted]
+        if view == "list":
+            assert wanted is not None
+            shown = [c for c in self.columns if c in wanted]
+            for col in shown:
+                lines += self._column_lines(col, self.docs[col])
+            return "\n".join(lines)
+        head = self.headline()
+        if head:
+            lines.append(head)
+        keys = self.key_columns()
+        key_names = [k.column for k in keys]
+        for k in keys:
+            lines += self._column_lines(k.column, k.meaning or self.docs[k.column])
+        lines += self._event_lines()
+        if view == "all":
+            for col in self.columns:
+                if col not in key_names:
+                    lines += self._column_lines(col, self.docs[col])
+            legend = _report.legend_lines(_keys.codes_for(self.preset), self.columns)
+            if legend:
+                lines += [""] + legend
+        else:
+            others = [c for c in self.columns if c not in key_names]
+            if others:
+                lines += ["", f"other columns (report('all'), --columns all): {', '.join(others)}"]
+        return "\n".join(lines)
+
+    def _column_lines(self, col: str, meaning: str) -> list[str]:
         width = max([len("candidate")] + [len(c) for c in self.candidates])
-        for col in shown:
-            lines += ["", f"{col}: {self.docs[col]}"]
-            lines.append(f"  {'candidate':<{width}}  {'mean':>10}  {'95% CI':>22}  {'vs first':>10}  {'95% CI':>22}")
-            for r in self.compare(col):
-                ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]"
+        qs = "".join(f"{q:>8}" for q in _report.QUANTILE_HEADER)
+        lines = ["", f"{col}: {meaning}"]
+        several = len(self.candidates) > 1
+        vs = f"  {'vs first':>10}  {'95% CI':>22}" if several else ""
+        lines.append(f"  {'candidate':<{width}}  {'mean':>10}  {'95% CI':>22}{vs}{qs}")
+        for r in self.compare(col):
+            ci = f"[{r['ci95'][0]:.3f}, {r['ci95'][1]:.3f}]" if not math.isnan(r["ci95"][0]) else ""
+            diff = ""
+            if several and r["candidate"] == self.candidates[0]:
+                diff = f"  {'(first)':>10}  {'':>22}"
+            elif several:
                 dci = f"[{r['diff_ci95'][0]:.3f}, {r['diff_ci95'][1]:.3f}]" if not math.isnan(r["diff_ci95"][0]) else ""
-                lines.append(
-                    f"  {r['candidate']:<{width}}  {r['mean']:>10.4f}  {ci:>22}  {r['diff']:>+10.4f}  {dci:>22}"
-                )
+                diff = f"  {r['diff']:>+10.4f}  {dci:>22}"
+            q = r["quantiles"] or {}
+            cells = "".join(f"{q.get(x, ''):>8}" for x in _keys.QUANTILES)
+            lines.append(f"  {r['candidate']:<{width}}  {r['mean']:>10.4f}  {ci:>22}{diff}{cells}")
+        return lines
+
+    def _event_lines(self) -> list[str]:
+        rows = self.events()
+        if not rows:
+            return []
+        several = len(self.candidates) > 1
+        width = max([len("candidate")] + [len(c) for c in self.candidates])
+        title = "key events (share of samples, 95% CI" + ("; vs first: paired difference)" if several else ")")
+        lines = ["", title]
+        for i in range(0, len(rows), len(self.candidates)):
+            block = rows[i : i + len(self.candidates)]
+            lines.append(f"  {block[0]['event']} ({block[0]['test']})")
+            for r in block:
+                diff = ""
+                if several and r["candidate"] == self.candidates[0]:
+                    diff = f"  {'(first)':>12}"
+                elif several:
+                    dci = "" if math.isnan(r["diff_ci95"][0]) else \
+                        f"[{100 * r['diff_ci95'][0]:+.2f}, {100 * r['diff_ci95'][1]:+.2f}]"
+                    diff = f"  {100 * r['diff']:>+8.2f} pts  {dci:>18}"
+                lines.append(f"    {r['candidate']:<{width}}  {_report.pct(r['share']):>8}  "
+                             f"{_report.ci_pct(r['ci95']):>20}{diff}")
+        return lines
+
+    def plot(self, path: str | Path | None = None, columns: str = "key") -> Any:
+        """The candidates side by side, as a ``matplotlib.figure.Figure``: per key column
+        (``seat_return`` first; ``columns="all"``: every non-constant column) the candidates'
+        distributions on the value grid with their quantiles, a panel of the mean seat return
+        per candidate with its 95% CI and the paired difference to the first candidate, and the
+        key events' shares with 95% CIs. Saved to ``path`` when given (checked first, written
+        atomically). Needs ``zhipai[plot]``."""
+        _optional("matplotlib", "plot", "plot")
+        from zhipai import _plots
+
+        view = _check_view(columns)
+        target = None if path is None else check_plot_path(path)
+        summaries = [self.summary(c) for c in range(len(self.candidates))]
+        keys = self.key_columns()
+        if view == "all":
+            known = {k.column: k for k in keys}
+            keys = [known.get(c, _keys.Key(c, "")) for c in self.columns]
+
+        def constant(col: str) -> bool:
+            values = [(s[col].min, s[col].max) for s in summaries if s[col].count]
+            return bool(values) and all(lo == hi for lo, hi in values) and len(set(values)) == 1
+
+        keys = [k for k in keys if not constant(k.column)] or keys[:1]
+        groups = [_plots.Group(label, {n: s[n].histogram for n in self.columns}, {n: s[n].count for n in self.columns},
+                               {n: s[n].mean for n in self.columns}) for label, s in zip(self.candidates, summaries)]
+        events = _keys.key_events(self.preset, self.columns, seat=self.seat)
+        rates = self.events()
+        first = keys[0].column
+        means = self.compare(first)
+        panels = len(keys) + (len(self.candidates) > 1) + bool(events)
+        codes = _keys.codes_for(self.preset)
+        with _plots.style():
+            fig, axes = _plots.figure(panels, self._header())
+            for ax, k in zip(axes, keys):
+                _plots.histogram_panel(ax, groups, k, codes.get(k.column))
+            i = len(keys)
+            if len(self.candidates) > 1:
+                _plots.means_panel(axes[i], self.candidates, [r["mean"] for r in means], [r["ci95"] for r in means],
+                                   [r["diff"] for r in means], [r["diff_ci95"] for r in means], first,
+                                   self.candidates[0])
+                i += 1
+            if events:
+                per = [[(r["count"], self.completed) for r in rates if r["candidate"] == c] for c in self.candidates]
+                _plots.events_panel(axes[i], self.candidates, per, events)
+            if target is not None:
+                _plots.save(fig, target, kept="the outcomes are still in this Evaluation; plot() again to retry")
+        return fig
+
+
+class EvaluationSummary(Mapping[str, dict[str, ColumnSummary]]):
+    """The statistics of every candidate of an :class:`Evaluation`: ``summary[candidate]`` is
+    ``{column: ColumnSummary}`` (a label, as in ``Evaluation.candidates``); with one candidate
+    ``summary[column]`` is that candidate's ``ColumnSummary`` too. ``str()`` shows every
+    candidate: per key column (``columns="all"``: every column) mean, std, 95% CI, quantiles,
+    min and max."""
+
+    def __init__(self, ev: Evaluation, view: str) -> None:
+        self._ev, self.view = ev, view
+        self._by = {label: ev.summary(i) for i, label in enumerate(ev.candidates)}
+
+    def __getitem__(self, key: str) -> dict[str, ColumnSummary]:
+        if isinstance(key, str) and key in self._by:
+            return self._by[key]
+        if isinstance(key, str) and len(self._by) == 1 and key in self._ev.columns:
+            return next(iter(self._by.values()))[key]  # type: ignore[return-value]
+        if isinstance(key, str) and key in self._ev.columns:
+            raise UnknownKeyError(
+                f"invalid key {key!r}: a column, but this evaluation has {len(self._by)} candidates; use "
+                f"summary()[candidate][{key!r}] or summary(candidate); candidates: {list(self._by)}")
+        try:
+            return self._by[self._ev.candidates[self._ev._index(key)]]
+        except UnknownKeyError:
+            raise UnknownKeyError(f"invalid candidate {key!r}: no such candidate; candidates: {list(self._by)}") from None
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by)
+
+    def __len__(self) -> int:
+        return len(self._by)
+
+    def __repr__(self) -> str:
+        return f"<EvaluationSummary of {len(self)} candidates: {self._ev._header()}>"
+
+    def __str__(self) -> str:
+        ev = self._ev
+        lines = [ev._header()]
+        if ev.completed == 0:
+            return "\n".join(lines + ["no completed samples"])
+        keys = ev.key_columns()
+        names = [k.column for k in keys]
+        if self.view == "all":
+            names += [c for c in ev.columns if c not in names]
+        meaning = {k.column: k.meaning for k in keys}
+        width = max([len("candidate")] + [len(c) for c in ev.candidates])
+        for col in names:
+            lines += ["", f"{col}: {meaning.get(col) or ev.docs[col]}"]
+            lines.append(f"  {'candidate':<{width}}  {'mean':>10}  {'std':>10}  {'95% CI':>22}"
+                         + "".join(f"{q:>8}" for q in _report.QUANTILE_HEADER) + f"  {'min':>7}  {'max':>7}")
+            for label, cols in self._by.items():
+                c = cols[col]
+                ci = f"[{c.ci95[0]:.3f}, {c.ci95[1]:.3f}]" if not math.isnan(c.ci95[0]) else ""
+                cells = "".join(f"{q:>8}" for q in _report.quantile_cells(c.histogram))
+                lines.append(f"  {label:<{width}}  {c.mean:>10.4f}  {c.std:>10.4f}  {ci:>22}{cells}  {c.min:>7}  {c.max:>7}")
+        if self.view != "all":
+            others = [c for c in ev.columns if c not in names]
+            if others:
+                lines += ["", f"other columns (summary(columns='all')): {', '.join(others)}"]
         return "\n".join(lines)
 
 
@@ -349,7 +609,7 @@ def evaluate(
             ``{1: "SHDC"}``). Known cards of ``seat`` itself must be cards of ``hand``.
         candidates: first actions of ``seat`` to compare (cards it plays/buries/declares first;
             ``""`` = pass, ``None`` = let the policy choose). Default: ``[None]``. Shengji family
-            (``rust/zhipai-core/src/games/shengji/simulator.rs``, ``play_from_deal``): ``""`` =
+            (the Rust core's ``play_from_deal`` of the Shengji game): ``""`` =
             pass at the seat's first declaring chance; a declaration shape (identical level
             cards, or identical jokers — never one joker — at most one per deck, shengji.md
             §2.2) while ``trump`` is not given = that declaration, made at the seat's first
@@ -420,7 +680,7 @@ def evaluate(
     }
     _check_own_known(seat, knowledge["hand"], knowledge["hands"])
     rules = _resolve_rules(rules)
-    knowledge["candidates"] = _candidates(knowledge["candidates"], knowledge["hand"], rules.preset)
+    knowledge["candidates"] = _candidates(knowledge["candidates"], knowledge["hand"], rules)
     try:
         columns = len(_core._columns(rules))
     except ZhipaiError:
@@ -450,20 +710,20 @@ def _is_search_name(text: str) -> bool:
     return text.strip().lower().split("(", 1)[0].strip() in SEARCH
 
 
-#: A game's move words for evaluation candidates: ``(text, hand) -> cards text``.
-_CANDIDATE_WORDS: dict[str, Callable[[str, str], str]] = {"baohuang": baohuang_candidate_cards}
+#: A game's move words for evaluation candidates: ``(text, hand, rules) -> cards text``.
+_CANDIDATE_WORDS: dict[str, Callable[[str, str, Rules], str]] = {"baohuang": baohuang_candidate_cards}
 
 
-def _candidates(given: Sequence[CardsArg | None], hand: str, preset: str) -> list[str | None]:
+def _candidates(given: Sequence[CardsArg | None], hand: str, rules: Rules) -> list[str | None]:
     """Candidate texts as cards: ``"pass"`` (any case) = ``""``, and the game's own move words
     (Baohuang: :func:`zhipai.baohuang.candidate_cards`). Two candidates that are the same action
     are refused (their results could not be told apart)."""
-    words = _CANDIDATE_WORDS.get(preset, lambda text, _hand: text)
+    words = _CANDIDATE_WORDS.get(rules.preset, lambda text, _hand, _rules: text)
     out: list[str | None] = []
     for c in given:
         text = None if c is None else _cards_text(c, "candidate") if not isinstance(c, str) else c
         if text is not None:
-            text = "" if text.strip().lower() == "pass" else _cards_text(words(text, hand), "candidate")
+            text = "" if text.strip().lower() == "pass" else _cards_text(words(text, hand, rules), "candidate")
         same = [o for o in out if o is not None and text is not None and _normal_cards(o) == _normal_cards(text)]
         if same or (text is None and None in out):
             raise InvalidValueError(f"invalid candidates: {c!r} is given twice (as {text!r})")

@@ -25,8 +25,8 @@ Hand evaluation: ``zhipai.evaluate("gongzhu", seat, hand, candidates=[...])``. A
 either the seat's **exposure decision** — the exposable cards it exposes (``"QS"``,
 ``"QS AH"``; ``""`` = expose nothing) — or its **first play** (any other card, e.g. ``"3D"``; two
 decks: two cards). ``dealer=s`` makes seat ``s`` lead the first trick with any card (a later
-deal); without it the holder of ``first_lead_card`` leads it (the first deal of a match). See
-``rust/zhipai-core/src/games/gongzhu/evaluate.rs``.
+deal); without it the holder of ``first_lead_card`` leads it (the first deal of a match): the
+Rust core's ``play_from_deal`` of the Gongzhu game.
 """
 
 from __future__ import annotations

@@ -61,7 +61,8 @@ from typing import IO, Any, Union
 
 import numpy as np
 
-from zhipai import _check, _core, _files, _memory, _seats
+from zhipai import _check, _core, _files, _memory, _report, _seats
+from zhipai import keys as _keys
 from zhipai import policy as _policy
 from zhipai._core import InvalidValueError, Rules, ZhipaiError
 from zhipai._errors import FileError, MissingDependencyError, ProgressError, UnknownKeyError
@@ -95,7 +96,12 @@ class ColumnSummary:
 
     ``mean`` with its 95% confidence interval ``ci95`` (normal approximation, ``mean ± 1.96·std/√n``;
     NaN below two deals), sample standard deviation ``std`` (divisor ``n - 1``), ``min``/``max``,
-    and ``distribution`` (value → number of deals) for small-integer columns, else ``None``.
+    ``distribution`` (value → number of deals) for small-integer columns (at most 25 values),
+    else ``None``, and ``quantiles`` (``{0.05: v, 0.25: v, 0.5: v, 0.75: v, 0.95: v}``: the
+    smallest value with at least that share of deals at or below it), exact from the column's
+    histogram, the same from rows and from aggregates (``None`` when the aggregate kept no
+    histogram: more than 65,536 distinct values outside -256..255). ``histogram``: the exact
+    ``(value, count)`` pairs, ascending (or ``None``).
     Mean and variance come from exact integer sums, so they do not depend on summation order.
     With no deals (``count == 0``, e.g. a run stopped before any deal completed) ``min`` and
     ``max`` are ``None`` and ``mean``/``std``/``ci95`` NaN (undefined, as ``std`` below two
@@ -111,6 +117,8 @@ class ColumnSummary:
     min: int | None
     max: int | None
     distribution: dict[int, int] | None = field(default=None)
+    quantiles: dict[float, int] | None = field(default=None)
+    histogram: tuple[tuple[int, int], ...] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_stats(cls, name: str, doc: str, s: Mapping[str, Any]) -> ColumnSummary:
@@ -127,10 +135,13 @@ class ColumnSummary:
         else:
             std, ci = math.nan, (math.nan, math.nan)
         hist = s.get("histogram")
-        dist = None
-        if hist is not None and 0 < len(hist) <= MAX_DISTRIBUTION_VALUES:
-            dist = {int(v): int(c) for v, c in hist}
-        return cls(name, doc, n, mean, std, ci, int(s["min"]), int(s["max"]), dist)
+        dist = quants = exact = None
+        if hist is not None:
+            exact = tuple((int(v), int(c)) for v, c in hist)
+            quants = dict(zip(_keys.QUANTILES, _keys.quantiles(exact)))
+            if 0 < len(hist) <= MAX_DISTRIBUTION_VALUES:
+                dist = {int(v): int(c) for v, c in hist}
+        return cls(name, doc, n, mean, std, ci, int(s["min"]), int(s["max"]), dist, quants, exact)
 
     def fraction(self, value: int) -> float:
         """Share of deals where the column equals ``value`` (an int; needs a distribution, else
@@ -148,6 +159,24 @@ class ColumnSummary:
 EMPTY_STATS: dict[str, Any] = {"count": 0, "sum": 0, "sum_sq": 0, "min": None, "max": None, "histogram": []}
 
 
+#: Dense histogram range of the engine (``HIST_MIN``, ``HIST_MIN + HIST_BINS``) and the most
+#: distinct values outside it that a histogram keeps (``HIST_MAX_SPARSE``), as the engine's
+#: ``ColumnStats``.
+HIST_DENSE = (-256, 256)
+HIST_MAX_SPARSE = 1 << 16
+
+
+#: Widest value range counted with one ``np.bincount`` (its memory: 8 bytes per value of the range).
+_BINCOUNT_SPAN = 1 << 22
+
+
+def _keeps_histogram(values: np.ndarray) -> bool:
+    """The engine's rule: a histogram is kept unless more than :data:`HIST_MAX_SPARSE` distinct
+    values lie outside the dense range (``values``: the distinct values)."""
+    outside = int(np.count_nonzero((values < HIST_DENSE[0]) | (values >= HIST_DENSE[1])))
+    return outside <= HIST_MAX_SPARSE
+
+
 def _exact_stats(col: np.ndarray) -> dict[str, Any]:
     """The engine's aggregates of an int32 column, computed exactly with numpy + Python ints."""
     n = len(col)
@@ -158,10 +187,16 @@ def _exact_stats(col: np.ndarray) -> dict[str, Any]:
     biggest_sq = max(lo * lo, hi * hi, 1)
     block = max(1, (2**62) // biggest_sq)  # rows per block whose int64 sum of squares cannot overflow
     sum_sq = sum(int(np.dot(c[i : i + block], c[i : i + block])) for i in range(0, n, block))
+    if hi - lo < _BINCOUNT_SPAN:  # one pass, no sort (Gongzhu's scores span ~200,000 values)
+        counts = np.bincount(c - lo, minlength=hi - lo + 1)
+        values = np.flatnonzero(counts)
+        counts = counts[values]
+        values = values + lo
+    else:
+        values, counts = np.unique(c, return_counts=True)
     hist = None
-    if lo >= -256 and hi < 256:
-        counts = np.bincount(c + 256, minlength=512)
-        hist = [(int(v) - 256, int(k)) for v, k in zip(np.flatnonzero(counts), counts[counts > 0], strict=False)]
+    if _keeps_histogram(values):
+        hist = [(int(v), int(k)) for v, k in zip(values.tolist(), counts.tolist())]
     return {"count": n, "sum": int(c.sum()), "sum_sq": sum_sq, "min": lo, "max": hi, "histogram": hist}
 
 
@@ -172,12 +207,46 @@ def _column_name(name: Any, columns: Sequence[str]) -> str:
     raise UnknownKeyError(f"invalid column {_check.shown(name)}: no such column; columns: {', '.join(columns)}")
 
 
-class Summary(Mapping[str, ColumnSummary]):
-    """Per-column statistics of a :class:`SimResult`; ``str(summary)`` is a readable table."""
+#: What summaries and reports show: the key columns and events (default) or every column.
+VIEWS = ("key", "all")
 
-    def __init__(self, title: str, columns: list[ColumnSummary]) -> None:
+
+def _check_view(columns: Any) -> str:
+    if isinstance(columns, str) and columns in VIEWS:
+        return columns
+    raise InvalidValueError(f"invalid columns {_check.shown(columns)}: expected 'key' (the key columns and events) or 'all'")
+
+
+class Summary(Mapping[str, ColumnSummary]):
+    """Per-column statistics of a :class:`SimResult`; ``str(summary)`` is a readable report.
+
+    A mapping ``column → ColumnSummary`` over every column. ``str()`` leads with the game's key
+    columns (:mod:`zhipai.keys`: mean, 95% CI, std, quantiles 5/25/50/75/95%, min, max), the
+    key events (share of deals with a 95% Wilson interval), the distributions of the key columns
+    on their value grid and the codes of coded columns; ``view="all"`` (``summary(columns="all")``,
+    ``--columns all``) adds every column. ``key_columns``: the key columns' names; ``events``:
+    ``[{label, test, count, share, ci95}]`` of the key events (exact, from the histograms)."""
+
+    def __init__(self, title: str, columns: list[ColumnSummary], *, preset: str | None = None,
+                 view: str = "key") -> None:
         self.title = title
         self._columns = {c.name: c for c in columns}
+        self.preset = preset
+        self.view = _check_view(view)
+        names = list(self._columns)
+        table = None if preset is None else _keys.keys_for(preset)
+        found = [] if table is None else [k for k in table.columns if k.column in names]
+        self._keys = [k for k in found if not self._constant(k.column)] or found
+        self._table = bool(self._keys)
+        if not self._table:
+            self._keys = [_keys.Key(n, "") for n in names]
+        self._events = [] if preset is None else [
+            e for e in _keys.key_events(preset, names) if not self._constant(e.column)]
+        self._codes = {} if preset is None else _keys.codes_for(preset)
+
+    def _constant(self, name: str) -> bool:
+        c = self._columns[name]
+        return c.count > 0 and c.min == c.max
 
     def __getitem__(self, name: str) -> ColumnSummary:
         return self._columns[_column_name(name, list(self._columns))]
@@ -188,27 +257,86 @@ class Summary(Mapping[str, ColumnSummary]):
     def __len__(self) -> int:
         return len(self._columns)
 
+    @property
+    def key_columns(self) -> list[str]:
+        return [k.column for k in self._keys]
+
+    @property
+    def events(self) -> list[dict[str, Any]]:
+        out = []
+        for e in self._events:
+            c = self._columns[e.column]
+            if c.histogram is None:
+                continue
+            k = e.count(c.histogram)
+            out.append({"label": e.label, "test": e.test_text, "count": k,
+                        "share": k / c.count if c.count else math.nan, "ci95": _keys.wilson(k, c.count)})
+        return out
+
     def to_dict(self) -> dict[str, dict[str, Any]]:
-        """``{column: {count, mean, std, ci95, min, max, distribution}}`` (JSON-friendly)."""
-        return {
-            name: {k: getattr(c, k) for k in ("count", "mean", "std", "ci95", "min", "max", "distribution")}
-            for name, c in self._columns.items()
-        }
+        """``{column: {count, mean, std, ci95, min, max, distribution, quantiles}}`` (JSON-friendly)."""
+        fields = ("count", "mean", "std", "ci95", "min", "max", "distribution", "quantiles")
+        return {name: {k: getattr(c, k) for k in fields} for name, c in self._columns.items()}
 
     def __str__(self) -> str:
         if all(c.count == 0 for c in self._columns.values()):
             return f"{self.title}\n\nno completed deals"
-        width = max([len("column")] + [len(n) for n in self._columns])
         lines = [self.title, ""]
-        lines.append(
-            f"{'column':<{width}}  {'mean':>11}  {'std':>10}  {'95% CI of mean':>25}  {'min':>8}  {'max':>8}"
-        )
-        for c in self._columns.values():
+        if not self._table:
+            lines += self._table_lines(list(self._columns), "column")
+            lines += self._small_distributions(list(self._columns))
+            return "\n".join(lines)
+        keys = self._keys
+        lines += self._table_lines([k.column for k in keys], "key column")
+        lines += [_report.column_legend_line(k.column, k.meaning) for k in keys if k.meaning]
+        events = [(e, self._event_count(e), self._columns[e.column].count) for e in self._events
+                  if self._columns[e.column].histogram is not None]
+        if events:
+            lines += [""] + _report.event_rows(events)
+        for k in keys:
+            c = self._columns[k.column]
+            if c.histogram is None or c.min == c.max:
+                continue
+            step = _keys.value_grid(c.histogram)
+            how = f"{step}-point grid, " if step > 1 else ""
+            lines += ["", f"{k.column} distribution ({how}share of deals):"]
+            lines += _report.distribution_lines(c.histogram, c.count, long_tail=k.log, codes=self._codes.get(k.column))
+        others = [n for n in self._columns if n not in self.key_columns]
+        if self.view == "all":
+            lines += [""] + self._table_lines(list(self._columns), "column")
+            lines += self._small_distributions(others)
+        varying = [n for n in self._columns if not self._constant(n)]
+        legend = _report.legend_lines(self._codes, varying)
+        if legend:
+            lines += [""] + legend
+        if self.view != "all" and others:
+            lines += ["", f"other columns (summary(columns='all'), --columns all): {', '.join(others)}"]
+        return "\n".join(lines)
+
+    def _event_count(self, e: _keys.Event) -> int:
+        hist = self._columns[e.column].histogram
+        return 0 if hist is None else e.count(hist)
+
+    def _table_lines(self, names: list[str], head: str) -> list[str]:
+        width = max([len(head)] + [len(n) for n in names])
+        qs = _report.QUANTILE_HEADER
+        lines = [f"{head:<{width}}  {'mean':>11}  {'std':>10}  {'95% CI of mean':>25}  "
+                 + "  ".join(f"{q:>7}" for q in qs) + f"  {'min':>8}  {'max':>8}"]
+        for n in names:
+            c = self._columns[n]
+            if c.count == 0:
+                lines.append(f"{c.name:<{width}}  (no deals)")
+                continue
             ci = f"[{c.ci95[0]:.4f}, {c.ci95[1]:.4f}]"
-            lines.append(
-                f"{c.name:<{width}}  {c.mean:>11.4f}  {c.std:>10.4f}  {ci:>25}  {c.min:>8}  {c.max:>8}"
-            )
-        for c in self._columns.values():
+            cells = _report.quantile_cells(c.histogram)
+            lines.append(f"{c.name:<{width}}  {c.mean:>11.4f}  {c.std:>10.4f}  {ci:>25}  "
+                         + "  ".join(f"{q:>7}" for q in cells) + f"  {c.min:>8}  {c.max:>8}")
+        return lines
+
+    def _small_distributions(self, names: list[str]) -> list[str]:
+        lines: list[str] = []
+        for n in names:
+            c = self._columns[n]
             if c.distribution is None or len(c.distribution) < 2:
                 continue
             lines.append("")
@@ -216,7 +344,7 @@ class Summary(Mapping[str, ColumnSummary]):
             parts = [f"{v:>4}: {100 * k / c.count:6.2f}%" for v, k in sorted(c.distribution.items())]
             for i in range(0, len(parts), 6):
                 lines.append("  " + "   ".join(parts[i : i + 6]))
-        return "\n".join(lines)
+        return lines
 
     def __repr__(self) -> str:
         return f"<Summary of {len(self)} columns: {self.title}>"
@@ -371,10 +499,13 @@ class SimResult(Mapping[str, np.ndarray]):
             return dict(EMPTY_STATS) if int(s["count"]) == 0 else s
         return _exact_stats(self._data[name])
 
-    def summary(self) -> Summary:
-        """Per column: mean, std, 95% CI of the mean, min, max, distribution of small ints
-        (with no completed deal: ``min``/``max`` ``None``, the rest NaN, and ``str()`` reads
-        "no completed deals")."""
+    def summary(self, columns: str = "key") -> Summary:
+        """Per column: mean, std, 95% CI of the mean, quantiles, min, max, distribution of small
+        ints (with no completed deal: ``min``/``max`` ``None``, the rest NaN, and ``str()`` reads
+        "no completed deals"). ``str()`` of it leads with the game's key columns and events
+        (:mod:`zhipai.keys`); ``columns="all"`` shows every column too. The numbers are the same
+        from rows and from an ``aggregate_only`` run (exact histograms)."""
+        view = _check_view(columns)
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
         done = f"{self.completed} deals" if self.completed else "no completed deals"
         title = f"{self.preset}: {done}{stop}, policy {self.policy}, seed {self.seed}"
@@ -383,6 +514,7 @@ class SimResult(Mapping[str, np.ndarray]):
         return Summary(
             title,
             [ColumnSummary.from_stats(n, self.docs[n], self.stats(n)) for n in self.columns],
+            preset=self.preset, view=view,
         )
 
     def _rows(self, what: str) -> dict[str, np.ndarray]:
@@ -525,44 +657,61 @@ class SimResult(Mapping[str, np.ndarray]):
             raise FileError(f"cannot load {shown}: not a readable {suffix} file of rows ({type(e).__name__}: {e})", path=shown) from e
         return _from_provenance(meta, data, shown)
 
-    def plot(self, path: str | Path | None = None, columns: list[str] | None = None) -> Any:
-        """Histograms of ``columns`` (default: all) as a ``matplotlib.figure.Figure``; saved to
-        ``path`` when given (format from the extension: ``.png``, ``.pdf``, ``.svg``, …; checked
-        before drawing and written atomically like :meth:`save`). Works for aggregate_only
-        results on small-integer columns. Needs ``zhipai[plot]``.
+    def plot(self, path: str | Path | None = None, columns: str | list[str] | None = "key") -> Any:
+        """The distributions of the key columns as a ``matplotlib.figure.Figure``: one panel
+        per key column of the game (:mod:`zhipai.keys`; constant columns left out) with bars on
+        the column's value grid (one bar per 5 points where points step by 5, one per count),
+        the 5/25/50/75/95% quantiles and the mean marked, a log share axis for long-tailed
+        columns, and a panel of the key events' shares with 95% CIs. ``columns``: ``"key"``
+        (default; also ``None``), ``"all"`` (every non-constant column) or a list of column
+        names. Drawn from
+        the exact histograms, so an ``aggregate_only`` run draws the same figure as rows. Saved
+        to ``path`` when given (format from the extension: ``.png``, ``.pdf``, ``.svg``, …;
+        checked before drawing and written atomically like :meth:`save`). Needs
+        ``zhipai[plot]``.
 
         Raises:
             UnknownKeyError: a column the result does not have. InvalidValueError: ``columns``
-                not a list of names. FileError: as :meth:`save`."""
+                not ``"key"``, ``"all"`` or a list of names. FileError: as :meth:`save`."""
         _optional("matplotlib", "plot", "plot")
-        from matplotlib.figure import Figure
+        from zhipai import _plots
 
+        summary = self.summary()
         if columns is None:
-            names = list(self.columns)
-        else:
-            names = _check.items("columns", columns, "a list of column names")
-            names = [_column_name(n, self.columns) for n in names]
-        if not names:
-            raise InvalidValueError("invalid columns []: expected at least one column name")
-        target = None if path is None else check_plot_path(path)
-        fig = Figure(figsize=(4.5 * min(len(names), 3), 3.2 * math.ceil(len(names) / 3)), layout="constrained")
-        for i, n in enumerate(names):
-            ax = fig.add_subplot(math.ceil(len(names) / 3), min(len(names), 3), i + 1)
-            s = self.stats(n)
-            if s["histogram"] is not None and len(s["histogram"]) <= 64:
-                values, counts = zip(*s["histogram"], strict=False) if s["histogram"] else ((), ())
-                ax.bar(values, counts, width=0.8)
-            elif not self.aggregate_only:
-                ax.hist(self._data[n], bins=50)
+            columns = "key"
+        if isinstance(columns, str) and columns in VIEWS:
+            if columns == "key":
+                keys = [_keys.Key(n, k.meaning, k.log) for k in summary._keys for n in [k.column]]
             else:
-                ax.text(0.5, 0.5, "no histogram kept\n(values outside -256..255)", ha="center", va="center")
-            ax.set_title(n)
-            ax.set_ylabel("deals")
-        fig.suptitle(f"{self.preset}: {self.completed} deals, policy {self.policy}")
-        if target is not None:
-            fmt = target.suffix[1:].lower()
-            _files.atomic_write([(target, lambda f: fig.savefig(f, format=fmt))],
-                                kept="the rows are still in this SimResult; plot() again to retry")
+                known = {k.column: k for k in summary._keys}
+                keys = [known.get(n, _keys.Key(n, "")) for n in self.columns]
+            keys = [k for k in keys if not summary._constant(k.column)] or keys[:1]
+            events = summary._events if columns == "key" else []
+        else:
+            names = _check.items("columns", columns, "'key', 'all' or a list of column names")
+            names = [_column_name(n, self.columns) for n in names]
+            if not names:
+                raise InvalidValueError("invalid columns []: expected at least one column name")
+            known = {k.column: k for k in summary._keys}
+            keys = [known.get(n, _keys.Key(n, "")) for n in names]
+            events = []
+        target = None if path is None else check_plot_path(path)
+        group = _plots.Group(
+            self.policy, {n: summary[n].histogram for n in self.columns},
+            {n: summary[n].count for n in self.columns}, {n: summary[n].mean for n in self.columns})
+        rates = [(e, e.count(summary[e.column].histogram or []), summary[e.column].count) for e in events
+                 if summary[e.column].histogram is not None]
+        mode = ", aggregate_only" if self.aggregate_only else ""
+        codes = _keys.codes_for(self.preset)
+        with _plots.style():
+            fig, axes = _plots.figure(len(keys) + bool(rates),
+                                      f"{self.preset}: {self.completed} deals, policy {self.policy}, seed {self.seed}{mode}")
+            for ax, k in zip(axes, keys):
+                _plots.histogram_panel(ax, [group], k, codes.get(k.column))
+            if rates:
+                _plots.events_panel(axes[-1], [self.policy], [[(k, n) for _, k, n in rates]], [e for e, _, _ in rates])
+            if target is not None:
+                _plots.save(fig, target, kept="the rows are still in this SimResult; plot() again to retry")
         return fig
 
     @classmethod
@@ -805,9 +954,10 @@ def _policy_label(policies: Any) -> str:
 
 def _merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """The exact aggregate of several ``count, sum, sum_sq, min, max, histogram`` dicts (as the
-    engine's ``ColumnStats::merge``): sums add, min/max combine, histograms add bin by bin and are
-    ``None`` as soon as one part has a value outside -256..255. Parts of no values are left
-    out of min/max (``None`` when every part is empty)."""
+    engine's ``ColumnStats::merge``): sums add, min/max combine, histograms add value by value
+    and are ``None`` as soon as one part has none or the union has more than
+    :data:`HIST_MAX_SPARSE` distinct values outside -256..255. Parts of no values are left out
+    of min/max (``None`` when every part is empty)."""
     hist: dict[int, int] | None = {}
     filled = [s for s in parts if int(s["count"]) > 0]
     for s in parts:
@@ -816,6 +966,8 @@ def _merge_stats(parts: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
             continue
         for v, c in s["histogram"]:
             hist[int(v)] = hist.get(int(v), 0) + int(c)
+    if hist is not None and not _keeps_histogram(np.fromiter(hist, dtype=np.int64, count=len(hist))):
+        hist = None
     return {
         "count": sum(int(s["count"]) for s in parts),
         "sum": sum(int(s["sum"]) for s in parts),
@@ -1163,7 +1315,8 @@ _REPORT_EVERY = 0.1
 class _Aggregates:
     """Exact per-column aggregates of a stream of rows in bounded memory (the Python loop's
     ``aggregate_only``): the same ``count, sum, sum_sq, min, max, histogram`` as the engine's,
-    with Python ints (exact) and a histogram kept while every value lies in -256..255."""
+    with Python ints (exact) and the engine's histogram rule (kept unless more than
+    :data:`HIST_MAX_SPARSE` distinct values fall outside -256..255)."""
 
     def __init__(self, width: int) -> None:
         self.count = 0
@@ -1172,6 +1325,7 @@ class _Aggregates:
         self.mins = [2**31 - 1] * width
         self.maxs = [-(2**31)] * width
         self.hists: list[dict[int, int] | None] = [{} for _ in range(width)]
+        self.outside = [0] * width  # distinct values outside the dense range
 
     def add(self, row: list[int]) -> None:
         self.count += 1
@@ -1182,10 +1336,12 @@ class _Aggregates:
             self.maxs[j] = max(self.maxs[j], v)
             h = self.hists[j]
             if h is not None:
-                if -256 <= v < 256:
-                    h[v] = h.get(v, 0) + 1
-                else:
-                    self.hists[j] = None  # out of the histogram range: none (as the engine)
+                if v not in h and not HIST_DENSE[0] <= v < HIST_DENSE[1]:
+                    self.outside[j] += 1
+                    if self.outside[j] > HIST_MAX_SPARSE:
+                        self.hists[j] = None  # too many distinct values: none (as the engine)
+                        continue
+                h[v] = h.get(v, 0) + 1
 
     def stats(self) -> list[dict[str, Any]]:
         return [

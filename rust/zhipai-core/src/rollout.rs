@@ -12,7 +12,7 @@
 //! * [`simulate_rows`]: one row per deal, written straight into preallocated column buffers
 //!   (struct of arrays, `deals × 4` bytes per column).
 //! * [`simulate_aggregates`]: per-column streaming aggregates ([`ColumnStats`]: count, exact sums,
-//!   min/max, histogram of small values); memory is bounded whatever the number of deals.
+//!   min/max, exact histogram); memory is bounded whatever the number of deals.
 //!
 //! Cancellation: the driver polls a caller-owned stop flag before every deal and bumps a
 //! progress counter as it goes ([`Control`]). On stop it returns the completed *prefix* of deals
@@ -26,7 +26,8 @@ use crate::policy::Policy;
 use crate::rules::Rules;
 use crate::simulator::DealSimulator;
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -436,14 +437,30 @@ fn in_deal(err: ZhipaiError, index: u64, seed: u64) -> ZhipaiError {
     }
 }
 
-/// Smallest value with its own histogram bin.
+/// Smallest value with its own dense histogram bin.
 pub const HIST_MIN: i32 = -256;
-/// Number of histogram bins: values `HIST_MIN .. HIST_MIN + HIST_BINS` are counted one by one.
+/// Number of dense histogram bins: values `HIST_MIN .. HIST_MIN + HIST_BINS` are counted in a
+/// plain array (the fast path: most columns never leave it).
 pub const HIST_BINS: usize = 512;
+/// Most distinct values outside the dense bins that a column's histogram counts exactly. A
+/// column with more has no histogram (only its exact moments, min and max). The engine's columns
+/// stay far below it: Gongzhu's two-deck credited scores, the widest, take about 5,000 distinct
+/// values in 400,000 deals, growing with the logarithm of the deals.
+pub const HIST_MAX_SPARSE: usize = 1 << 16;
 
 /// Streaming aggregate of one `i32` column: count, exact sum and sum of squares (so mean and
-/// variance are exact and independent of the order deals are folded in), min, max, and a
-/// histogram of values in `HIST_MIN..HIST_MIN + HIST_BINS` (`outside` counts the others).
+/// variance are exact and independent of the order deals are folded in), min, max, and an
+/// exact histogram (value → count): dense bins for `HIST_MIN..HIST_MIN + HIST_BINS`, a hash map
+/// for the other values, up to [`HIST_MAX_SPARSE`] distinct ones.
+///
+/// Why an exact sparse histogram rather than a quantile sketch (t-digest, KLL, DDSketch): every
+/// column is an integer with few distinct values (points on a 5-point grid, seats, scores that
+/// are sums of card values times small multipliers), so exact counts fit in little memory; and
+/// exact counts merge by addition, so the aggregate of a run is the same for any thread count,
+/// chunking or split over machines (a sketch's merge is approximate and, for t-digest and KLL,
+/// depends on the merge order or a random stream), and its quantiles equal those of the rows.
+/// Whether the histogram is kept depends only on the multiset of values (more than
+/// [`HIST_MAX_SPARSE`] distinct values outside the dense bins), never on how it was split.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnStats {
     pub count: u64,
@@ -454,8 +471,38 @@ pub struct ColumnStats {
     /// `i32::MIN` while empty.
     pub max: i32,
     hist: Box<[u64; HIST_BINS]>,
-    /// Values outside the histogram range.
-    pub outside: u64,
+    /// Counts of the values outside the dense bins (empty once `overflowed`).
+    sparse: HashMap<i32, u64, BuildHasherDefault<ValueHasher>>,
+    /// More than [`HIST_MAX_SPARSE`] distinct values fell outside the dense bins: no histogram.
+    pub overflowed: bool,
+}
+
+/// A fast hash of one `i32` (the murmur3 finaliser): the sparse histogram's keys are values,
+/// not attacker-controlled, so no keyed hash is needed.
+#[derive(Clone, Copy, Debug, Default)]
+struct ValueHasher(u64);
+
+impl Hasher for ValueHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 << 8) | b as u64;
+        }
+    }
+
+    #[inline]
+    fn write_i32(&mut self, v: i32) {
+        self.0 = v as u32 as u64;
+    }
+
+    #[inline]
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
 }
 
 impl Default for ColumnStats {
@@ -474,7 +521,8 @@ impl ColumnStats {
             min: i32::MAX,
             max: i32::MIN,
             hist: Box::new([0; HIST_BINS]),
-            outside: 0,
+            sparse: HashMap::default(),
+            overflowed: false,
         }
     }
 
@@ -498,9 +546,17 @@ impl ColumnStats {
         let bin = v as i64 - HIST_MIN as i64;
         if (0..HIST_BINS as i64).contains(&bin) {
             self.hist[bin as usize] += 1;
-        } else {
-            self.outside += 1;
+        } else if !self.overflowed {
+            *self.sparse.entry(v).or_insert(0) += 1;
+            if self.sparse.len() > HIST_MAX_SPARSE {
+                self.overflow();
+            }
         }
+    }
+
+    fn overflow(&mut self) {
+        self.overflowed = true;
+        self.sparse = HashMap::default();
     }
 
     /// Fold in another aggregate (commutative and associative: the result is exact).
@@ -513,7 +569,16 @@ impl ColumnStats {
         for (a, b) in self.hist.iter_mut().zip(other.hist.iter()) {
             *a += b;
         }
-        self.outside += other.outside;
+        if self.overflowed || other.overflowed {
+            self.overflow();
+            return;
+        }
+        for (&v, &c) in &other.sparse {
+            *self.sparse.entry(v).or_insert(0) += c;
+        }
+        if self.sparse.len() > HIST_MAX_SPARSE {
+            self.overflow();
+        }
     }
 
     /// Mean, `NaN` when empty.
@@ -539,20 +604,22 @@ impl ColumnStats {
         }
     }
 
-    /// `(value, count)` for every value seen, ascending, when every value fell in the
-    /// histogram range; `None` otherwise.
+    /// `(value, count)` for every value seen, ascending, unless more than
+    /// [`HIST_MAX_SPARSE`] distinct values fell outside the dense bins (`None` then).
     pub fn histogram(&self) -> Option<Vec<(i32, u64)>> {
-        if self.outside > 0 {
+        if self.overflowed {
             return None;
         }
-        Some(
-            self.hist
-                .iter()
-                .enumerate()
-                .filter(|(_, &c)| c > 0)
-                .map(|(b, &c)| (b as i32 + HIST_MIN, c))
-                .collect(),
-        )
+        let mut out: Vec<(i32, u64)> = self
+            .hist
+            .iter()
+            .enumerate()
+            .filter(|(_, &c)| c > 0)
+            .map(|(b, &c)| (b as i32 + HIST_MIN, c))
+            .chain(self.sparse.iter().map(|(&v, &c)| (v, c)))
+            .collect();
+        out.sort_unstable();
+        Some(out)
     }
 }
 
@@ -638,7 +705,7 @@ mod tests {
         assert_eq!(s.mean(), -58.0);
         // Σ(x-mean)² = 90030 - 5·58² = 73210; /4
         assert!((s.variance() - 18302.5).abs() < 1e-9);
-        assert_eq!(s.histogram(), None, "-300 is outside the histogram");
+        assert_eq!(s.histogram().unwrap(), vec![(-300, 1), (1, 1), (2, 1), (3, 1), (4, 1)]);
         let h = ColumnStats::from_values(&[2, -1, 2, 255]).histogram().unwrap();
         assert_eq!(h, vec![(-1, 1), (2, 2), (255, 1)]);
         assert!(ColumnStats::new().mean().is_nan());
@@ -804,8 +871,62 @@ mod tests {
             }
         }
         assert_eq!(merged, full);
-        // A deal outside the histogram range appears in the `score` column: `outside` merges.
-        assert!(full[1].histogram().is_none() && full[0].histogram().is_some());
+        // The wide `score` column (values far outside the dense bins) keeps its exact histogram.
+        let hist = full[1].histogram().unwrap();
+        assert_eq!(hist.iter().map(|&(_, c)| c).sum::<u64>(), 5000);
+        assert!(hist.windows(2).all(|w| w[0].0 < w[1].0));
+        assert_eq!((hist[0].0, hist[hist.len() - 1].0), (full[1].min, full[1].max));
+    }
+
+    #[test]
+    fn wide_values_have_an_exact_histogram_merged_in_any_split() {
+        let values: Vec<i32> =
+            (0..20_000).map(|i| ((i * 7919) % 4001 - 2000) * 1_000 + (i % 3)).collect();
+        let whole = ColumnStats::from_values(&values);
+        let hist = whole.histogram().unwrap();
+        let mut sorted = values.clone();
+        sorted.sort_unstable();
+        let mut expected: Vec<(i32, u64)> = Vec::new();
+        for v in sorted {
+            match expected.last_mut() {
+                Some((last, c)) if *last == v => *c += 1,
+                _ => expected.push((v, 1)),
+            }
+        }
+        assert_eq!(hist, expected);
+        for cut in [1, 999, 10_000, 19_999] {
+            let mut a = ColumnStats::from_values(&values[cut..]);
+            a.merge(&ColumnStats::from_values(&values[..cut]));
+            assert_eq!(a, whole, "cut {cut}");
+        }
+        assert_eq!(
+            ColumnStats::from_values(&[i32::MIN, i32::MAX]).histogram().unwrap(),
+            vec![(i32::MIN, 1), (i32::MAX, 1)]
+        );
+    }
+
+    #[test]
+    fn too_many_distinct_values_drop_the_histogram_whatever_the_split() {
+        let limit = HIST_MAX_SPARSE as i32;
+        // Exactly the limit of distinct values outside the dense bins: kept.
+        let at: Vec<i32> = (0..limit).map(|i| 1000 + i).collect();
+        assert_eq!(ColumnStats::from_values(&at).histogram().unwrap().len(), HIST_MAX_SPARSE);
+        // One more: dropped, whether pushed at once or merged from halves that each fit.
+        let over: Vec<i32> = (0..=limit).map(|i| -1000 - i).collect();
+        let whole = ColumnStats::from_values(&over);
+        assert!(whole.overflowed && whole.histogram().is_none());
+        let half = over.len() / 2;
+        let mut a = ColumnStats::from_values(&over[..half]);
+        assert!(a.histogram().is_some());
+        a.merge(&ColumnStats::from_values(&over[half..]));
+        assert_eq!(a, whole);
+        let mut b = ColumnStats::from_values(&over[half..]);
+        b.merge(&ColumnStats::from_values(&over[..half]));
+        assert_eq!(b, whole);
+        // Dense values never count towards the limit, and the moments stay exact.
+        let mut c = whole.clone();
+        c.push(5);
+        assert_eq!((c.count, c.min, c.max), (whole.count + 1, whole.min, 5));
     }
 
     #[test]
