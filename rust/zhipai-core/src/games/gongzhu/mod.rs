@@ -11,14 +11,18 @@
 //! * [`text`]: the move text (`expose QS`, `expose closed QS`, `end exposure`, plays as cards).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
-//! * [`policy`]: the `random` and `greedy` players.
+//! * [`policy`]: the built-in players (`random`, `greedy`, `basic`) and playing a deal out.
+//! * [`greedy`]: the rule-based `greedy` player (the rollout policy of search players).
+//! * [`basic`]: the first-generation rule-based player, kept as a baseline (`basic`).
 //! * [`row`]: the result columns and how a finished deal fills them.
 //! * [`simulator`]: whole deals for `simulate` (the `DealSimulator` contract).
 //! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
 
+pub mod basic;
 pub mod evaluate;
 pub mod fast;
 pub mod game;
+pub mod greedy;
 pub mod options;
 pub mod play;
 pub mod policy;

@@ -123,6 +123,18 @@ pub struct State {
     /// The exposure levels of `open` and `closed` (kept up to date: the greedy policy and
     /// scoring read them at every decision).
     exposure: Exposure,
+    /// The cards each seat has played (public).
+    played_by: [Multiset; 4],
+    /// Bit `s` of `voids[p]`: seat `p` certainly holds no card of suit `s` other than its
+    /// openly exposed copies still held (public; see [`State::voids`]).
+    voids: [u8; 4],
+    /// Two decks: plays of a kind of which the seat had one openly exposed copy left, in a trick
+    /// where the exposed copy was barred while another card of the suit was held (§A.7), and the
+    /// other copy of the kind not known to be elsewhere: `seat << 6 | card index`. Whoever knows
+    /// the other copy is in another hand knows the exposed copy was played, so the seat held no
+    /// other card of the suit ([`State::exposure_voids_seen_by`]).
+    events: [u8; 8],
+    n_events: u8,
 }
 
 /// All 52 kinds of one deck as a bitboard.
@@ -275,6 +287,10 @@ impl State {
             pig_count: 0,
             auto_exposed: false,
             exposure: Exposure::default(),
+            played_by: [Multiset::EMPTY; 4],
+            voids: [0; 4],
+            events: [0; 8],
+            n_events: 0,
         })
     }
 
@@ -332,6 +348,67 @@ impl State {
     /// Every card played so far (completed tricks and the current one).
     pub fn played(&self) -> &Multiset {
         &self.played
+    }
+
+    /// The cards seat `seat` has played so far (completed tricks and the current one).
+    pub fn played_by(&self, seat: usize) -> &Multiset {
+        &self.played_by[seat]
+    }
+
+    /// The suits (bit `s` = [`Suit::index`]) in which seat `seat` has shown, to everyone, that it
+    /// holds no card other than its openly exposed copies still held:
+    /// * it followed a lead with fewer cards of the led suit than the lead has (§A.2, §A.12);
+    /// * it played, alone or as a pair lead, an openly exposed card in a trick where §A.7 bars
+    ///   that card while another card of its suit is held (a lead of a suit not yet led, or the
+    ///   first round of the led suit) — in two decks only when the exposed copy is certainly the
+    ///   one played (both copies exposed by the seat, or the other copy known elsewhere: played
+    ///   by another seat before, or exposed by one). Two-card follows of a pair lead tell
+    ///   nothing here: §A.7 can leave such a follow nothing else (the whole hand is then legal).
+    pub fn voids(&self, seat: usize) -> u8 {
+        self.voids[seat]
+    }
+
+    /// [`State::voids`] plus what `viewer` alone can add (two decks): a seat that played a kind
+    /// of which it had one exposed copy left, barred by §A.7, while the other copy was not known
+    /// elsewhere, played the exposed copy if the other copy is in another hand — which `viewer`
+    /// knows when it holds that copy, or learns later when another seat plays or exposes it.
+    pub fn exposure_voids_seen_by(&self, seat: usize, viewer: usize) -> u8 {
+        let mut v = self.voids[seat];
+        for &e in &self.events[..self.n_events as usize] {
+            let (p, c) = ((e >> 6) as usize, Card::from_index((e & 63) as usize).expect("a card"));
+            if p == seat && p != viewer && self.other_copy_elsewhere(p, c, viewer) {
+                v |= 1 << suit_of(c).index();
+            }
+        }
+        v
+    }
+
+    /// Whether a copy of `c` is known (to `viewer`, or to everyone with `viewer = p`) to have
+    /// been dealt to a seat other than `p`: played by another seat, exposed by another seat, or
+    /// in `viewer`'s hand.
+    fn other_copy_elsewhere(&self, p: usize, c: Card, viewer: usize) -> bool {
+        (0..4).any(|q| {
+            q != p
+                && (self.played_by[q].contains(c)
+                    || self.open[q].contains(c)
+                    || (q == viewer && self.hands[q].contains(c)))
+        })
+    }
+
+    /// Copies of the exposable cards seat `seat` exposed openly and has not played since: the
+    /// copies everyone knows are still in its hand.
+    pub fn known_exposed(&self, seat: usize) -> Multiset {
+        let mut m = Multiset::EMPTY;
+        if self.open[seat].is_empty() {
+            return m;
+        }
+        for &c in &EXPOSABLE {
+            let n = self.open[seat].count(c).saturating_sub(self.played_by[seat].count(c));
+            for _ in 0..n {
+                m.add(c);
+            }
+        }
+        m
     }
 
     /// Seats that took a pig, in trick order.
@@ -524,9 +601,13 @@ impl State {
     /// simulations: no allocation).
     pub fn apply_play_unchecked(&mut self, play: Play) {
         let p = self.current as usize;
+        if !self.restricted[p].is_empty() {
+            self.note_exposed_play(p, play);
+        }
         for &c in play.cards() {
             self.hands[p].remove(c);
             self.played.add(c);
+            self.played_by[p].add(c);
             // The unexposed copy is played first, so the exposed one stays restricted.
             if !self.restricted[p].is_empty()
                 && self.restricted[p].count(c) > self.hands[p].count(c)
@@ -543,7 +624,48 @@ impl State {
         self.finish_trick();
     }
 
+    /// Record what a play of seat `p` (holding openly exposed copies) shows by §A.7 (see
+    /// [`State::voids`]); called before the play is applied. Uses only public facts: the copies
+    /// `p` exposed, the cards every seat played and exposed, the suits led, the lead.
+    fn note_exposed_play(&mut self, p: usize, play: Play) {
+        let lead = (self.trick_len > 0).then(|| self.trick[0]);
+        if lead.is_some_and(|l| l.len() == 2) {
+            return; // a two-card follow may be the fallback of `legal_plays`: nothing certain
+        }
+        for &c in play.cards() {
+            let s = suit_of(c);
+            let bit = 1u8 << s.index();
+            let guarded = self.suits_led & bit == 0 && lead.is_none_or(|l| suit_of(l.first()) == s);
+            let open = self.open[p].count(c);
+            if !guarded || open == 0 {
+                continue;
+            }
+            // An exposed copy is barred while another card of its suit is held, so playing it
+            // shows that none is. It is the exposed copy that is played unless the seat also
+            // held an unexposed copy of the kind (then that one is played first, and legally):
+            // certain in one deck, and in two when the seat's exposed and played copies, or a
+            // copy known in another hand, account for both copies; else remembered.
+            let before = self.played_by[p].count(c);
+            if self.rules.decks == 1 || open + before >= 2 || self.other_copy_elsewhere(p, c, p) {
+                self.voids[p] |= bit;
+            } else if (self.n_events as usize) < self.events.len() {
+                self.events[self.n_events as usize] = (p as u8) << 6 | c.index() as u8;
+                self.n_events += 1;
+            }
+        }
+    }
+
     fn finish_trick(&mut self) {
+        let lead_len = self.trick[0].len();
+        let led = suit_of(self.trick[0].first()).mask();
+        let mut seat = self.leader as usize;
+        for play in &self.trick[1..] {
+            seat = self.rules.next_seat(seat);
+            let in_suit = play.cards().iter().filter(|c| led.contains(**c)).count();
+            if in_suit < lead_len {
+                self.voids[seat] |= 1 << suit_of(self.trick[0].first()).index();
+            }
+        }
         let w = trick_winner(&self.rules, &self.trick);
         let mut seat = self.leader as usize;
         for _ in 0..w {
