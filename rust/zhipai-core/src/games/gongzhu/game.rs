@@ -9,10 +9,11 @@
 use super::evaluate::starting_state;
 use super::options::GongzhuRules;
 use super::play::Play;
-use super::policy::choose;
+use super::policy::{choose, play_out};
 use super::row::{columns, write_row};
 use super::state::{Move, Opening, Phase as GzPhase, State, NUM_ACTIONS};
 use super::text;
+use super::view;
 use crate::deal::deal_rng;
 use crate::deal::Deal;
 use crate::error::{Result, ZhipaiError};
@@ -20,8 +21,10 @@ use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
     Observation, Phase, Value,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
+use rand::SeedableRng;
 
 /// The name of the game in observations (`observation["game"]`).
 const GAME: &str = "gongzhu";
@@ -283,6 +286,43 @@ impl GameState for DealState {
             builtin: r.builtin,
             deal: 0,
         }
+    }
+
+    /// What `seat` knows of the cards it cannot see: see [`super::view`] for what it is
+    /// conditioned on and what not.
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, 4)?;
+        Ok(view::seat_view(&self.state, seat))
+    }
+
+    /// The world of `hidden` (a draw of [`GameState::seat_view`]): the hands replaced, the
+    /// history and everything public unchanged, the world's generator drawn first from `rng`,
+    /// then (`closed_open`) the other seats' closed declarations redrawn from `rng` — in the
+    /// world's state and in the world's record of those moves (their public text is unchanged:
+    /// `expose closed`). See [`super::view`].
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<DealState> {
+        check_seat(seat, 4)?;
+        let world_rng = GameRng::from_rng(rng);
+        let state = view::world(&self.state, seat, hidden, rng)?;
+        let mut history = self.history.clone();
+        if view::has_closed(state.rules()) {
+            for s in (0..4).filter(|&s| s != seat) {
+                let mut cards = state.exposed(s).1.iter();
+                for r in history.iter_mut().filter(|r| r.seat as usize == s) {
+                    if let Move::ExposeClosed(c) = &mut r.mv {
+                        *c = cards.next().unwrap_or(*c);
+                    }
+                }
+            }
+        }
+        Ok(DealState { state, rng: world_rng, history, buf: Vec::with_capacity(64) })
+    }
+
+    /// Plays on the general state with the policies' allocation-free path (no history), drawing
+    /// from the deal's generator exactly as [`GameState::apply_builtin`] does.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        play_out(&mut self.state, policy, &mut self.rng, &mut self.buf);
+        Ok(())
     }
 
     fn result_row(&self, row: &mut [i32]) -> Result<()> {

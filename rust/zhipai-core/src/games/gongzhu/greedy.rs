@@ -1,46 +1,54 @@
 //! The greedy Gongzhu player (`Policy::Greedy`): a rule-based player cheap enough to be the
-//! rollout policy of search players, reading only what its seat knows — its hand, the cards
-//! played and taken (public), the trick, the open exposures and its own closed declarations,
-//! the hand sizes, and the voids shown by play ([`State::voids`]). It never looks at another
-//! hand, nor at another seat's closed declaration.
+//! rollout policy of search players. It reads only what its seat knows: its hand, the cards
+//! played and taken (public), the trick, the open exposures (the automatic one included) and its
+//! own closed declarations, the hand sizes, and the voids shown by play ([`State::voids`]) —
+//! never another hand, nor another seat's closed declaration.
 //!
-//! **Exposure** ([`greedy_exposure`]): expose ♠Q when holding at least 4 other spades or ♠Q with
-//! ♠A and ♠K and 3 other spades… see [`greedy_exposure`]; expose ♦J when it is likely to win it;
-//! never ♣10 or ♥A; open declarations only.
+//! It grew out of the first-generation player (`basic`, [`super::basic`]): the same scale (a
+//! card's points × 100 plus a rank tie-break when following; 10 per rank when leading), with
+//! rules added one at a time, each kept only if it won in duplicate deals against the player
+//! without it (`examples/gongzhu_versus.rs`).
 //!
-//! **Play** ([`greedy_play`]): every candidate play gets a utility, the highest wins (ties: the
-//! first in card order). Utilities are in points, as the seat's credited result sees them: the
-//! seat's own raw score counts 3, another seat's −1 (individual play, where a seat's result is
-//! `r − (S − r)/3`), a partner's +3 and an opponent's −3 (partnership); with `normalize = none`
-//! other seats count 0 (individual) or only the partner counts. A play's utility is
+//! **Exposure** ([`greedy_exposure`], open declarations only): ♠Q when holding at least 5 spades
+//! (the pig is then safe to keep until it can be dumped); ♦J always (its holder usually takes it
+//! in the end, so doubling it pays); never ♣10 nor ♥A. A copy already declared is never declared
+//! again.
 //!
-//! * **the trick's value**: who takes the trick's cards and what they are worth to the taker
-//!   (the exact change of the taker's raw score, transformer, exposure factors and 全红 included):
-//!   - a play that does not beat the trick as it stands gives its points to the current winner;
-//!   - the last play of a trick that beats it takes the trick, for certain;
-//!   - an earlier play that beats it takes it with a probability from the unseen higher cards of
-//!     the suit and the players still to play that are not known void in it (a boss card: 1),
-//!     with what the players still to play are expected to add: a void player dumps the pig if
-//!     it may hold it, else a high heart; followers of a heart lead add hearts; followers of a
-//!     spade trick won with ♠K/♠A drop the pig on it when they may hold it;
-//! * **what leaving the hand is worth** (the risk of keeping the card): the pig (it can still be
-//!   dumped later, but not surely), ♠A/♠K while another seat may hold the pig, hearts that would
-//!   win a heart trick, high cards in general (they win tricks others dump on); minus the value
-//!   of keeping the sheep (♦J) and, while the sheep is out, the diamonds above it; a bonus for
-//!   becoming void while the pig or hearts are out;
-//! * **hunting the pig**: leading a spade below ♠Q while another seat holds the pig and the seat
-//!   holds no spade above it, which makes the pig's holder drop it on ♠K/♠A.
+//! **Leads** ([`Ctx::lead_utility`]): the lowest card, but
+//! * never the pig, nor ♠A/♠K while another seat may hold the pig;
+//! * **hunting the pig**: a spade below ♠Q while the pig is out and the seat holds no spade above
+//!   it (the pig's holder must drop it on a ♠K/♠A some day);
+//! * **protecting the pig**: holding it, not a spade while holding 3 spades or fewer, and rather a
+//!   short side suit (to become void and dump it);
+//! * low hearts (at least 2 unseen hearts above) push hearts onto the others; other hearts are
+//!   avoided;
+//! * a diamond above ♦J hunts the sheep while it is out; ♦J itself once no unseen diamond beats
+//!   it (the seat takes the sheep);
+//! * not a card no unseen card beats in a suit another seat is known void in (it would dump the
+//!   pig or hearts on the seat's winning card).
 //!
-//! So it dumps the pig on another seat's ♠K/♠A or on a void, dumps ♠A/♠K and high hearts when
-//! void, ducks under the trick with the highest card that stays under, takes tricks holding the
-//! sheep when it can keep them, and sheds its highest card when it takes a harmless trick anyway.
+//! **Follows** ([`Ctx::follow_utility`]):
+//! * a play that beats the trick as it stands scores what the seat would take — the exact change
+//!   of its raw score (a ♣10 alone counts −10: its +50 rarely survives the deal) — and, not being
+//!   last, a gain only as far as the players still to play are unlikely to beat it (the unseen
+//!   higher cards, the followers not known void). Last, it takes with its highest card; not last,
+//!   with its lowest, unless it cannot duck a harmless trick (nothing to drop on it, not hearts):
+//!   then it sheds its highest;
+//! * a play under the winner scores the points it gives the winner (negative for the seat: the
+//!   pig first, then the highest hearts), or, in partnership play, the points it gives its
+//!   partner when the partner is winning; then its rank (the highest card that stays under);
+//! * **discards** (void in the led suit) add: ♠A/♠K while the pig is out (30 per pig factor), a
+//!   card of a suit the seat is about to be void in; and keep the diamonds above ♦J while the
+//!   sheep is out. The sheep is never discarded to another seat's trick.
+//!
+//! Two decks: pairs are scored as two cards (a pair lead counts twice), two-card follows of a
+//! pair lead by the same rules on their higher card.
 
 use super::options::{ExposureMode, GongzhuRules, Normalize};
 use super::play::{play_key, suit_of, Play, Position};
-use super::scoring::{raw_score_of, Exposure, Takes, EXPOSABLE, HEART_ACE, PIG, SHEEP};
+use super::scoring::{raw_score_of, Exposure, Takes, EXPOSABLE, PIG, SHEEP};
 use super::state::{Move, State};
-use crate::cards::{Card, CardSet, Rank, Suit};
-use crate::multiset::Multiset;
+use crate::cards::{Card, CardSet, Suit};
 
 /// Heart values of §A.4 (♥2..♥A).
 const HEART_VALUES: [i64; 13] = [0, 0, 0, -10, -10, -10, -10, -10, -10, -20, -30, -40, -50];
@@ -51,28 +59,37 @@ const DECK: u64 = (1 << 52) - 1;
 /// Probabilities are fixed-point fractions of `ONE`.
 const ONE: i64 = 256;
 
-#[inline(always)]
-fn rank_of(c: Card) -> usize {
-    c.index() % 13
-}
+/// Suit indices ([`Suit::index`]) and card masks.
+const SPADES: usize = 0;
+const HEARTS: usize = 1;
+const DIAMONDS: usize = 2;
+const SUIT_MASK: [u64; 4] = [0x1FFF, 0x1FFF << 13, 0x1FFF << 26, 0x1FFF << 39];
+const PIG_INDEX: usize = PIG.index();
+const SHEEP_INDEX: usize = SHEEP.index();
+const PIG_RANK: usize = PIG_INDEX % 13;
+const SHEEP_RANK: usize = SHEEP_INDEX % 13;
 
-/// The cards of suit `s` ranked strictly above `rank`.
-#[inline(always)]
-fn above(s: Suit, rank: usize) -> u64 {
-    s.mask().0 & !((2u64 << (s.index() * 13 + rank)) - 1)
-}
-
-/// The takes of the single card `c` (the additive summary scoring reads).
-#[inline(always)]
-fn takes_of_card(c: Card) -> Takes {
-    let heart = suit_of(c) == Suit::Hearts;
-    Takes {
-        hearts: heart as u32,
-        heart_points: if heart { HEART_VALUES[rank_of(c)] } else { 0 },
-        pigs: (c == PIG) as u32,
-        sheep: (c == SHEEP) as u32,
-        transformers: (c == super::scoring::TRANSFORMER) as u32,
+/// The takes of each single card, by card index.
+const TAKES: [Takes; 52] = {
+    let mut t = [Takes { hearts: 0, heart_points: 0, pigs: 0, sheep: 0, transformers: 0 }; 52];
+    let mut i = 0;
+    while i < 52 {
+        if i / 13 == HEARTS {
+            t[i].hearts = 1;
+            t[i].heart_points = HEART_VALUES[i % 13];
+        }
+        t[i].pigs = (i == PIG_INDEX) as u32;
+        t[i].sheep = (i == SHEEP_INDEX) as u32;
+        t[i].transformers = (i == super::scoring::TRANSFORMER.index()) as u32;
+        i += 1;
     }
+    t
+};
+
+/// The cards of the suit of card index `c` ranked strictly above it.
+#[inline(always)]
+fn above_index(c: usize) -> u64 {
+    SUIT_MASK[c / 13] & !((2u64 << c) - 1)
 }
 
 #[inline(always)]
@@ -105,19 +122,15 @@ pub fn known_exposure(state: &State, me: usize) -> Exposure {
     e
 }
 
-/// The greedy exposure decision for the seat to act (open declarations only): expose ♠Q when
-/// holding at least 5 spades, ♦J when holding ♦A or ♦K and at least 3 diamonds; never ♣10 nor
-/// ♥A. A copy already declared (openly or closed) is never declared again.
+/// The greedy exposure decision for the seat to act (see the module docs).
 pub fn greedy_exposure(state: &State) -> Move {
     let p = state.current_player().unwrap_or(0);
     let hand = state.hand(p);
+    // A copy already declared either way cannot be declared again.
     let (open, closed) = state.exposed(p);
     let spades = hand.count_in(Suit::Spades.mask());
-    let diamonds = hand.count_in(Suit::Diamonds.mask());
-    let high_diamond = hand.contains(Card::new(Suit::Diamonds, Rank::ACE))
-        || hand.contains(Card::new(Suit::Diamonds, Rank::KING));
     for c in [PIG, SHEEP] {
-        let want = if c == PIG { spades >= 5 } else { high_diamond && diamonds >= 3 };
+        let want = c == SHEEP || spades >= 5;
         if want && hand.count(c) > open.count(c) + closed.count(c) {
             return Move::Expose(c);
         }
@@ -125,23 +138,32 @@ pub fn greedy_exposure(state: &State) -> Move {
     Move::EndExposure
 }
 
-/// Everything a decision reads, computed once per decision from what the seat knows.
+/// How many cards of the kinds in `mask` the planes hold (plane 0: kinds held at least once,
+/// plane 1: twice).
+#[inline(always)]
+fn count(planes: &[u64; 2], mask: u64) -> i64 {
+    ((planes[0] & mask).count_ones() + (planes[1] & mask).count_ones()) as i64
+}
+
+/// Everything a decision reads, computed once per decision from what the seat knows (what only
+/// some decisions need is computed when asked).
 struct Ctx<'a> {
+    state: &'a State,
     rules: &'a GongzhuRules,
     me: usize,
-    hand: Multiset,
-    /// Cards the seat cannot see: neither played nor in its hand (in the other three hands).
-    unseen: Multiset,
+    /// The seat's hand and the cards it cannot see (neither played nor in its hand: in the
+    /// other three hands), as planes (kinds held at least once, twice).
+    hand: [u64; 2],
+    unseen: [u64; 2],
     exposure: Exposure,
+    /// The known factors of hearts, the pig and the sheep.
+    hf: i64,
+    pf: i64,
+    sf: i64,
     /// Weight of a raw point taken by each seat, seen from `me` (×3; see the module docs).
     weight: [i64; 4],
     /// Mean weight of the three other seats.
     other_weight: i64,
-    /// Chance (of [`ONE`]) that each seat holds a pig, from what `me` knows.
-    pig_chance: [i64; 4],
-    /// Mean value of an unseen heart to its taker (≤ 0), and whether any heart is unseen.
-    heart_mean: i64,
-    hearts_out: bool,
     pig_out: bool,
     sheep_out: bool,
     /// The trick so far: its cards' takes, the best key and its seat, the led suit.
@@ -149,36 +171,31 @@ struct Ctx<'a> {
     best_key: u32,
     winner: usize,
     led: Option<Suit>,
+    led_index: usize,
     /// Seats still to play after `me` in this trick.
     followers: [usize; 3],
     n_followers: usize,
-    /// Takes of `me` and of the current winner so far.
-    my_takes: Takes,
-    winner_takes: Takes,
     /// Bits of suits each seat is known void in.
     voids: [u8; 4],
+    /// Whether the seat holds a spade above ♠Q.
+    high_spade: bool,
+    /// [`Ctx::pig_chance`] of each seat, computed when first asked.
+    pig_chances: std::cell::OnceCell<[i64; 4]>,
 }
 
 impl Ctx<'_> {
     fn new(state: &State) -> Ctx<'_> {
         let rules = state.rules();
         let me = state.current_player().unwrap_or(0);
-        let hand = *state.hand(me);
-        let played = state.played().planes();
-        let h = hand.planes();
+        let p = state.played().planes();
+        let h = state.hand(me).planes();
+        let hand = [h[0], h[1]];
         let unseen = if rules.decks == 1 {
-            Multiset::from_set(CardSet(DECK & !(played[0] | h[0])))
+            [DECK & !(p[0] | h[0]), 0]
         } else {
             // Two copies of each kind minus the played ones and the held ones.
-            let gone_two = played[1] | h[1] | (played[0] & h[0]);
-            let none_gone = !(played[0] | h[0]);
-            let mut m = Multiset::from_set(CardSet(DECK & !gone_two));
-            for c in CardSet(DECK & none_gone) {
-                m.add(c);
-            }
-            m
+            [DECK & !(p[1] | h[1] | (p[0] & h[0])), DECK & !(p[0] | h[0])]
         };
-        let exposure = known_exposure(state, me);
         let other = match (rules.partnership, rules.normalize == Normalize::None) {
             (false, false) => -1,
             (false, true) => 0,
@@ -191,46 +208,6 @@ impl Ctx<'_> {
             weight[(me + 2) % 4] = 3;
         }
         let other_weight = (weight.iter().sum::<i64>() - 3) / 3;
-        let voids = std::array::from_fn(|s| state.voids(s));
-        let hearts_unseen = unseen.restrict(Suit::Hearts.mask());
-        let n_hearts = hearts_unseen.len() as i64;
-        let heart_mean = if n_hearts == 0 {
-            0
-        } else {
-            let pts: i64 = hearts_unseen
-                .planes()
-                .iter()
-                .map(|&p| {
-                    CardSet(p).iter().map(|c| HEART_VALUES[rank_of(c)]).sum::<i64>()
-                })
-                .sum();
-            pts * exposure.factor(3) / n_hearts
-        };
-        let pig_out = unseen.contains(PIG);
-        let mut pig_chance = [0; 4];
-        if pig_out {
-            let known = (0..4).find(|&s| {
-                s != me && state.exposed(s).0.count(PIG) > state.played_by(s).count(PIG)
-            });
-            if let Some(s) = known {
-                pig_chance[s] = ONE;
-            } else {
-                let spade = 1 << Suit::Spades.index();
-                let size = |s: usize| {
-                    if s == me || voids[s] & spade != 0 {
-                        0
-                    } else {
-                        state.hand(s).len() as i64
-                    }
-                };
-                let total: i64 = (0..4).map(size).sum();
-                if total > 0 {
-                    for (s, p) in pig_chance.iter_mut().enumerate() {
-                        *p = size(s) * ONE / total;
-                    }
-                }
-            }
-        }
         let (leader, trick) = state.current_trick();
         let led = trick.first().map(|p| suit_of(p.first()));
         let mut trick_takes = Takes::default();
@@ -239,7 +216,7 @@ impl Ctx<'_> {
         let mut seat = leader;
         for p in trick {
             for &c in p.cards() {
-                trick_takes = add(trick_takes, takes_of_card(c));
+                trick_takes = add(trick_takes, TAKES[c.index()]);
             }
             let k = play_key(rules, led.unwrap_or(Suit::Spades), p);
             if k > best_key {
@@ -255,29 +232,90 @@ impl Ctx<'_> {
             s = rules.next_seat(s);
             *f = s;
         }
+        let exposure = known_exposure(state, me);
         Ctx {
+            state,
             rules,
             me,
             hand,
             unseen,
             exposure,
+            hf: exposure.factor(3),
+            pf: exposure.factor(0),
+            sf: exposure.factor(1),
             weight,
             other_weight,
-            pig_chance,
-            heart_mean,
-            hearts_out: n_hearts > 0,
-            pig_out,
-            sheep_out: unseen.contains(SHEEP),
+            pig_out: unseen[0] & PIG.bit() != 0,
+            sheep_out: unseen[0] & SHEEP.bit() != 0,
             trick_takes,
             best_key,
             winner,
             led,
+            led_index: led.map_or(0, Suit::index),
             followers,
             n_followers,
-            my_takes: Takes::of(state.taken(me)),
-            winner_takes: Takes::of(state.taken(winner)),
-            voids,
+            voids: std::array::from_fn(|s| state.voids(s)),
+            high_spade: hand[0] & above_index(PIG_INDEX) != 0,
+            pig_chances: std::cell::OnceCell::new(),
         }
+    }
+
+    /// Unseen cards of the kinds in `mask`.
+    #[inline(always)]
+    fn unseen_in(&self, mask: u64) -> i64 {
+        count(&self.unseen, mask)
+    }
+
+    /// The seat's cards of the kinds in `mask`.
+    #[inline(always)]
+    fn held_in(&self, mask: u64) -> i64 {
+        count(&self.hand, mask)
+    }
+
+    /// The mean value of an unseen heart to its taker (≤ 0; 0 when none is unseen).
+    fn heart_mean(&self) -> i64 {
+        let hearts = Suit::Hearts.mask().0;
+        let n = self.unseen_in(hearts);
+        if n == 0 {
+            return 0;
+        }
+        let pts = Takes::of_set(self.unseen[0] & hearts).heart_points
+            + Takes::of_set(self.unseen[1] & hearts).heart_points;
+        pts * self.hf / n
+    }
+
+    /// The chance (of [`ONE`]) that seat `s` holds a pig, from what `me` knows: 1 for a seat
+    /// known to hold an exposed pig, else in proportion to the hand sizes of the other seats not
+    /// known void in spades.
+    fn pig_chance(&self, s: usize) -> i64 {
+        self.pig_chances.get_or_init(|| self.pig_chances_now())[s]
+    }
+
+    fn pig_chances_now(&self) -> [i64; 4] {
+        let mut out = [0; 4];
+        if !self.pig_out {
+            return out;
+        }
+        let state = self.state;
+        let known = |q: usize| state.exposed(q).0.count(PIG) > state.played_by(q).count(PIG);
+        if let Some(q) = (0..4).find(|&q| q != self.me && known(q)) {
+            out[q] = ONE;
+            return out;
+        }
+        let size = |q: usize| {
+            if q == self.me || self.voids[q] & (1 << SPADES) != 0 {
+                0
+            } else {
+                state.hand(q).len() as i64
+            }
+        };
+        let total: i64 = (0..4).map(size).sum();
+        if total > 0 {
+            for (q, o) in out.iter_mut().enumerate() {
+                *o = size(q) * ONE / total;
+            }
+        }
+        out
     }
 
     /// The change of a raw score with takes `before` when it also takes `extra`.
@@ -291,133 +329,196 @@ impl Ctx<'_> {
     /// transformer and the all-hearts flip left out).
     #[inline(always)]
     fn plain(&self, t: Takes) -> i64 {
-        t.heart_points * self.exposure.factor(3) - 100 * self.exposure.factor(0) * t.pigs as i64
-            + 100 * self.exposure.factor(1) * t.sheep as i64
+        t.heart_points * self.hf - 100 * self.pf * t.pigs as i64 + 100 * self.sf * t.sheep as i64
+            - 10 * t.transformers as i64
+    }
+
+    /// The utility of leading `p` (see the module docs).
+    fn lead_utility(&self, p: &Cand) -> i64 {
+        let c = p.first;
+        let (s, r) = (c / 13, (c % 13) as i64);
+        let higher = self.unseen_in(above_index(c));
+        let pig = PIG_RANK as i64;
+        let mut u = -r * 10;
+        if c == PIG_INDEX {
+            u -= 2000;
+        }
+        match s {
+            SPADES if self.pig_out && r > pig => u -= 1000,
+            SPADES if self.pig_out && r < pig && !self.high_spade => u += 250,
+            DIAMONDS if self.sheep_out && r > SHEEP_RANK as i64 => u += 500,
+            HEARTS => u += if higher >= 2 { 100 } else { -50 },
+            _ => {}
+        }
+        if c == SHEEP_INDEX && higher == 0 {
+            u += 3000;
+        }
+        if self.hand[0] & PIG.bit() != 0 {
+            let n = self.held_in(SUIT_MASK[s]);
+            if s != SPADES {
+                u += 20 * (4 - n.min(4));
+            } else if c != PIG_INDEX && n <= 3 {
+                u -= 100;
+            }
+        }
+        if higher == 0 && (0..4).any(|o| o != self.me && self.voids[o] & (1 << s) != 0) {
+            u -= 300;
+        }
+        u * p.len
+    }
+
+    /// The utility of following with `p` (see the module docs).
+    fn follow_utility(&self, p: &Cand) -> i64 {
+        let s = self.led_index;
+        let high = (p.top % 13) as i64;
+        let trick = add(self.trick_takes, p.takes);
+        let last = self.n_followers == 0;
+        if p.key > self.best_key {
+            let mut value = self.my_value(trick);
+            if !last && value > 0 {
+                // A later player may take it: the value stays only if the seat keeps the trick.
+                let keep = self.keep_chance(s, p.top);
+                value =
+                    (keep * value + (ONE - keep) * self.other_weight * self.plain(trick) / 3) / ONE;
+            }
+            let shed = last
+                || (value == 0
+                    && s != HEARTS
+                    && self.can_not_duck(s)
+                    && self.expected_additions(s, p.top) == 0);
+            value * 100 + if shed { high } else { -high }
+        } else {
+            let given = self.plain(p.takes);
+            let sign = if self.weight[self.winner] > 0 { 1 } else { -1 };
+            let mut u = sign * given * 100 + high;
+            if p.first / 13 != s {
+                for &c in &p.cards[..p.len as usize] {
+                    u += self.discard_bonus(c) * 100;
+                }
+                if given == 0 {
+                    let left = self.held_in(SUIT_MASK[p.first / 13]) - 1;
+                    u += 3 * (3 - left.min(3));
+                }
+            }
+            u
+        }
+    }
+
+    /// The value to `me` of taking `trick`: the exact change of its raw score, but a ♣10 that
+    /// would be its only scoring card so far counts −10 (the +50 rarely survives the deal).
+    fn my_value(&self, trick: Takes) -> i64 {
+        let taken = self.state.taken(self.me);
+        if trick.transformers == 0 && !taken.contains(super::scoring::TRANSFORMER) {
+            return self.plain(trick);
+        }
+        let mine = Takes::of(taken);
+        let all = add(mine, trick);
+        if all.hearts == 0 && all.pigs == 0 && all.sheep == 0 {
+            return if trick.transformers > 0 { -10 } else { 0 };
+        }
+        self.delta(mine, trick)
+    }
+
+    /// Whether every card of the seat in suit `s` beats the trick (no way to duck).
+    fn can_not_duck(&self, s: usize) -> bool {
+        let mine = self.hand[0] & SUIT_MASK[s];
+        let best_rank = (self.best_key % 16) as usize;
+        // Cards of the suit at or below the best card's rank would duck.
+        best_rank > 0 && mine & !above_index(s * 13 + best_rank - 1) == 0
+    }
+
+    /// The chance (of [`ONE`]) that the players still to play leave `me` the trick it is
+    /// winning with card `top` of suit `s`.
+    fn keep_chance(&self, s: usize, top: usize) -> i64 {
+        let higher = self.unseen_in(above_index(top));
+        if higher == 0 || self.n_followers == 0 {
+            return ONE;
+        }
+        let with = self.followers[..self.n_followers]
+            .iter()
+            .filter(|&&f| self.voids[f] & (1 << s) == 0)
+            .count() as i64;
+        let miss = ONE - with * ONE / 3;
+        let mut keep = ONE;
+        for _ in 0..higher.min(6) {
+            keep = keep * miss / ONE;
+        }
+        keep
+    }
+
+    /// Extra reasons to discard card `c` (when void in the led suit), in points.
+    fn discard_bonus(&self, c: usize) -> i64 {
+        let (s, r) = (c / 13, c % 13);
+        if s == SPADES && self.pig_out && r > PIG_RANK {
+            return 30 * self.pf;
+        }
+        if s == DIAMONDS && self.sheep_out && r > SHEEP_RANK {
+            return -5;
+        }
+        0
     }
 
     /// What the players still to play are expected to add to a trick of suit `s` that `me` is
-    /// winning with `top` (raw points to the taker).
-    fn expected_additions(&self, s: Suit, top: Card) -> i64 {
-        let pig = -100 * self.exposure.factor(0);
+    /// winning with card `top` (raw points to the taker).
+    fn expected_additions(&self, s: usize, top: usize) -> i64 {
+        let pig = -100 * self.pf;
+        let hearts_out = self.unseen[0] & SUIT_MASK[HEARTS] != 0;
         let mut sum = 0;
         for &f in &self.followers[..self.n_followers] {
-            let pig_p = self.pig_chance[f];
-            if self.voids[f] & (1 << s.index()) != 0 {
+            if self.voids[f] & (1 << s) != 0 {
                 // A void player dumps the pig if it holds it, else a high heart.
-                let heart = if self.hearts_out && self.voids[f] & 2 == 0 {
-                    2 * self.heart_mean
+                let pig_p = self.pig_chance(f);
+                let heart = if hearts_out && self.voids[f] & (1 << HEARTS) == 0 {
+                    2 * self.heart_mean()
                 } else {
                     0
                 };
                 sum += (pig_p * pig + (ONE - pig_p) * heart) / ONE;
-            } else if s == Suit::Hearts {
-                sum += self.heart_mean;
-            } else if s == Suit::Spades && self.pig_out && rank_of(top) > rank_of(PIG) {
-                sum += pig_p * pig / ONE;
+            } else if s == SPADES && self.pig_out && top % 13 > PIG_RANK {
+                sum += self.pig_chance(f) * pig / ONE;
             }
         }
         sum
     }
 
-    /// The chance (of [`ONE`]) that the players still to play leave `me` the trick it is
-    /// winning with `top`: from the unseen cards of the suit above `top` and how many cards the
-    /// followers not void in the suit hold against the other seats.
-    fn keep_chance(&self, s: Suit, top: Card, value: i64) -> i64 {
-        let higher = self.unseen.count_in(CardSet(above(s, rank_of(top)))) as u32;
-        if higher == 0 || self.n_followers == 0 {
-            return ONE;
-        }
-        let bit = 1u8 << s.index();
-        let mut with_followers = 0u32;
-        for &f in &self.followers[..self.n_followers] {
-            if self.voids[f] & bit == 0 {
-                with_followers += 1;
-            }
-        }
-        if with_followers == 0 {
-            return ONE;
-        }
-        // Each higher card sits with a follower with chance about (followers not void) / 3; a
-        // follower holding one takes a valuable trick but ducks a costly one when it can.
-        let mut keep = ONE;
-        let miss = ONE - with_followers as i64 * ONE / 3;
-        for _ in 0..higher.min(6) {
-            keep = keep * miss / ONE;
-        }
-        let beaten = ONE - keep;
-        let beaten = if value < 0 { beaten / 2 } else { beaten };
-        ONE - beaten
-    }
-
-    /// The value of no longer holding `c` (the risk of keeping it), in raw points of `me`.
-    fn shed_value(&self, c: Card, hand_after: &Multiset) -> i64 {
-        let s = suit_of(c);
-        let r = rank_of(c);
-        let higher = self.unseen.count_in(CardSet(above(s, r))) as i64;
-        // High cards win tricks others dump on.
-        let mut v = 8 / (1 + higher) + r as i64 / 4;
-        if c == PIG {
-            v += 50 * self.exposure.factor(0);
-        } else if s == Suit::Spades && self.pig_out && r > rank_of(PIG) {
-            let low_spades = hand_after.count_in(CardSet(Suit::Spades.mask().0 & !above(s, 9)));
-            v += 30 * self.exposure.factor(0) / (1 + low_spades as i64);
-        } else if s == Suit::Hearts {
-            // A heart that would win a heart trick takes about four hearts.
-            v += -4 * self.heart_mean / (1 + 2 * higher);
-        } else if c == SHEEP {
-            v -= 40 * self.exposure.factor(1);
-        } else if s == Suit::Diamonds && self.sheep_out && r > rank_of(SHEEP) {
-            v -= 10 * self.exposure.factor(1);
-        }
-        if hand_after.count_in(s.mask()) == 0 && (self.pig_out || self.hearts_out) {
-            v += 6;
-        }
-        v
-    }
-
-    /// The utility of `play` (see the module docs).
-    fn utility(&self, play: &Play) -> i64 {
-        let s = self.led.unwrap_or_else(|| suit_of(play.first()));
-        let key = play_key(self.rules, s, play);
-        let mut play_takes = Takes::default();
-        let mut hand_after = self.hand;
-        for &c in play.cards() {
-            play_takes = add(play_takes, takes_of_card(c));
-            hand_after.remove(c);
-        }
-        let trick = add(self.trick_takes, play_takes);
-        let trick_value = if key > self.best_key || self.led.is_none() {
-            let top = if play.len() == 2 && play.cards()[1].index() > play.first().index() {
-                play.cards()[1]
-            } else {
-                play.first()
-            };
-            if self.n_followers == 0 {
-                3 * self.delta(self.my_takes, trick)
-            } else {
-                let extra = self.expected_additions(s, top);
-                let mine = self.delta(self.my_takes, trick) + extra;
-                let keep = self.keep_chance(s, top, mine);
-                let theirs = self.plain(trick) + extra;
-                (keep * 3 * mine + (ONE - keep) * self.other_weight * theirs) / ONE
-            }
+    /// The utility of candidate `p` (see the module docs).
+    #[inline(always)]
+    fn utility(&self, p: &Cand) -> i64 {
+        if self.led.is_none() {
+            self.lead_utility(p)
         } else {
-            self.weight[self.winner] * self.delta(self.winner_takes, trick)
-        };
-        let mut shed = 0;
-        for &c in play.cards() {
-            shed += self.shed_value(c, &hand_after);
+            self.follow_utility(p)
         }
-        let mut u = trick_value + 3 * shed;
-        if self.led.is_none() && s == Suit::Spades && self.pig_out {
-            let top = rank_of(play.first());
-            let high = self.hand.count_in(CardSet(above(Suit::Spades, rank_of(PIG))));
-            if top < rank_of(PIG) && high == 0 {
-                u += 3 * 15 * self.exposure.factor(0);
-            }
-        }
-        u
     }
+
+    /// The candidate of one card (index `c`).
+    #[inline(always)]
+    fn single(&self, c: usize) -> Cand {
+        // As `play_key` scores a single: 16 + rank + 1 in the led suit, 0 elsewhere.
+        let key =
+            if self.led.is_some() && c / 13 == self.led_index { 17 + (c % 13) as u32 } else { 0 };
+        Cand { first: c, top: c, len: 1, cards: [c, c], takes: TAKES[c], key }
+    }
+
+    /// The candidate of a two-card play.
+    fn two(&self, play: &Play) -> Cand {
+        let [a, b] = [play.cards()[0].index(), play.cards()[1].index()];
+        let key = self.led.map_or(0, |s| play_key(self.rules, s, play));
+        // The higher rank, the later card on a tie (as `max_by_key`).
+        let top = if b % 13 >= a % 13 { b } else { a };
+        Cand { first: a, top, len: 2, cards: [a, b], takes: add(TAKES[a], TAKES[b]), key }
+    }
+}
+
+/// A candidate play as the utilities read it: card indices (`first` decides the suit of a lead
+/// or a discard, `top` is the highest rank), its cards' takes and its key in the trick.
+struct Cand {
+    first: usize,
+    top: usize,
+    len: i64,
+    cards: [usize; 2],
+    takes: Takes,
+    key: u32,
 }
 
 /// The greedy play for the seat to act (see the module docs). `buf` is a reusable buffer for
@@ -427,27 +528,40 @@ pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
     let pos: Position = state.position();
     let mut best = None;
     let mut best_u = i64::MIN;
-    let mut consider = |play: Play| {
-        let u = ctx.utility(&play);
-        if u > best_u {
-            best_u = u;
-            best = Some(play);
-        }
-    };
     match pos.lead {
         Some(lead) if lead.len() == 2 => {
             state.legal_plays_into(buf);
             for &p in buf.iter() {
-                consider(p);
+                let u = ctx.utility(&ctx.two(&p));
+                if u > best_u {
+                    best_u = u;
+                    best = Some(p);
+                }
             }
         }
         _ => {
             let (singles, pairs) = candidates(state.rules(), &pos);
-            for c in singles {
-                consider(Play::single(c));
+            let mut best_card = usize::MAX;
+            let mut bits = singles.0;
+            while bits != 0 {
+                let c = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let u = ctx.utility(&ctx.single(c));
+                if u > best_u {
+                    best_u = u;
+                    best_card = c;
+                }
+            }
+            if best_card != usize::MAX {
+                best = Card::from_index(best_card).map(Play::single);
             }
             for c in pairs {
-                consider(Play::two(c, c));
+                let p = Play::two(c, c);
+                let u = ctx.utility(&ctx.two(&p));
+                if u > best_u {
+                    best_u = u;
+                    best = Some(p);
+                }
             }
         }
     }
@@ -459,7 +573,8 @@ pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
 fn candidates(rules: &GongzhuRules, pos: &Position) -> (CardSet, CardSet) {
     if let Some(card) = pos.forced {
         if pos.lead.is_none() && pos.hand.contains(card) {
-            let pair = if pos.hand.count(card) >= 2 { CardSet::single(card) } else { CardSet::EMPTY };
+            let pair =
+                if pos.hand.count(card) >= 2 { CardSet::single(card) } else { CardSet::EMPTY };
             return (CardSet::single(card), pair);
         }
     }
@@ -475,5 +590,3 @@ fn candidates(rules: &GongzhuRules, pos: &Position) -> (CardSet, CardSet) {
         }
     }
 }
-
-const _: () = assert!(HEART_ACE.index() == 13 + 12);

@@ -17,6 +17,7 @@
 //! * [`row`]: the result columns and how a finished deal fills them.
 //! * [`simulator`]: whole deals for `simulate` (the `DealSimulator` contract).
 //! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
+//! * [`view`]: determinisation for search: what a seat knows, and worlds drawn from it.
 
 pub mod basic;
 pub mod evaluate;
@@ -32,6 +33,7 @@ pub mod session;
 pub mod simulator;
 pub mod state;
 pub mod text;
+pub mod view;
 
 pub use game::DealState;
 pub use options::GongzhuRules;
@@ -44,5 +46,7 @@ pub use state::{Move, Opening, Phase, State, NUM_ACTIONS};
 mod game_info_tests;
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod search_tests;
 #[cfg(test)]
 mod tests;

@@ -135,6 +135,10 @@ pub struct State {
     /// other card of the suit ([`State::exposure_voids_seen_by`]).
     events: [u8; 8],
     n_events: u8,
+    /// Kinds each seat certainly holds no unexposed copy of: the automatic exposure (§A.6)
+    /// exposes a copy of the first seat in exposure order holding one, so the seats before it
+    /// hold none (two decks; in one deck the card's only copy is then known anyway).
+    kind_voids: [u64; 4],
 }
 
 /// All 52 kinds of one deck as a bitboard.
@@ -291,6 +295,7 @@ impl State {
             voids: [0; 4],
             events: [0; 8],
             n_events: 0,
+            kind_voids: [0; 4],
         })
     }
 
@@ -383,6 +388,12 @@ impl State {
         v
     }
 
+    /// Kinds seat `seat` is known to hold no copy of beyond its openly exposed ones, from the
+    /// automatic exposure (see the field's doc).
+    pub fn kind_voids(&self, seat: usize) -> CardSet {
+        CardSet(self.kind_voids[seat])
+    }
+
     /// Whether a copy of `c` is known (to `viewer`, or to everyone with `viewer = p`) to have
     /// been dealt to a seat other than `p`: played by another seat, exposed by another seat, or
     /// in `viewer`'s hand.
@@ -393,6 +404,41 @@ impl State {
                     || self.open[q].contains(c)
                     || (q == viewer && self.hands[q].contains(c)))
         })
+    }
+
+    /// The card the first trick must be led with and the seat that must lead it, while that lead
+    /// is still to come (first deal of a match under `first_lead_card`, exposure phase included):
+    /// everyone then knows that seat holds the card (§A.8).
+    pub fn pending_first_lead(&self) -> Option<(usize, Card)> {
+        match self.forced {
+            Some(c) if self.tricks == 0 && self.trick_len == 0 && self.phase != Phase::Done => {
+                Some((self.leader as usize, c))
+            }
+            _ => None,
+        }
+    }
+
+    /// This deal with every hand replaced by `hands` and the closed declarations by `closed`
+    /// (a world of [`super::view`]): the copies barred by §A.7 (`min(open, held)` per kind, as
+    /// play keeps them) and the exposure levels follow; everything public is unchanged. The
+    /// caller guarantees the hands fit (sizes, cards not played, exposed copies held).
+    pub(super) fn with_hands(&self, hands: [Multiset; 4], closed: [Multiset; 4]) -> State {
+        let mut w = self.clone();
+        w.hands = hands;
+        w.closed = closed;
+        for s in 0..4 {
+            let mut r = Multiset::EMPTY;
+            if !w.open[s].is_empty() {
+                for &c in &EXPOSABLE {
+                    for _ in 0..w.open[s].count(c).min(w.hands[s].count(c)) {
+                        r.add(c);
+                    }
+                }
+            }
+            w.restricted[s] = r;
+        }
+        w.exposure = w.count_exposure();
+        w
     }
 
     /// Copies of the exposable cards seat `seat` exposed openly and has not played since: the
@@ -588,6 +634,11 @@ impl State {
             }
             // A card below its layer always has an unexposed copy in some hand.
             let Some(s) = holder else { break };
+            let mut before = self.leader as usize;
+            while before != s {
+                self.kind_voids[before] |= c.bit();
+                before = self.rules.next_seat(before);
+            }
             self.open[s].add(c);
             self.restricted[s].add(c);
             self.exposure.level[i] += 1;
@@ -603,6 +654,14 @@ impl State {
         let p = self.current as usize;
         if !self.restricted[p].is_empty() {
             self.note_exposed_play(p, play);
+        }
+        if self.trick_len > 0 {
+            // A follow with fewer cards of the led suit than the lead shows a void (§A.2, §A.12).
+            let lead = self.trick[0];
+            let led = suit_of(lead.first());
+            if play.cards().iter().filter(|&&c| suit_of(c) == led).count() < lead.len() {
+                self.voids[p] |= 1 << led.index();
+            }
         }
         for &c in play.cards() {
             self.hands[p].remove(c);
@@ -656,16 +715,6 @@ impl State {
     }
 
     fn finish_trick(&mut self) {
-        let lead_len = self.trick[0].len();
-        let led = suit_of(self.trick[0].first()).mask();
-        let mut seat = self.leader as usize;
-        for play in &self.trick[1..] {
-            seat = self.rules.next_seat(seat);
-            let in_suit = play.cards().iter().filter(|c| led.contains(**c)).count();
-            if in_suit < lead_len {
-                self.voids[seat] |= 1 << suit_of(self.trick[0].first()).index();
-            }
-        }
         let w = trick_winner(&self.rules, &self.trick);
         let mut seat = self.leader as usize;
         for _ in 0..w {
