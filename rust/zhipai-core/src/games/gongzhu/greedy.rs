@@ -46,7 +46,7 @@
 
 use super::options::{ExposureMode, GongzhuRules, Normalize};
 use super::play::{play_key, suit_of, Play, Position};
-use super::scoring::{raw_score_of, Exposure, Takes, EXPOSABLE, PIG, SHEEP};
+use super::scoring::{raw_score_of, Exposure, Takes, EXPOSABLE, PIG, SCORING, SHEEP};
 use super::state::{Move, State};
 use crate::cards::{Card, CardSet, Suit};
 
@@ -145,8 +145,8 @@ fn count(planes: &[u64; 2], mask: u64) -> i64 {
     ((planes[0] & mask).count_ones() + (planes[1] & mask).count_ones()) as i64
 }
 
-/// Everything a decision reads, computed once per decision from what the seat knows (what only
-/// some decisions need is computed when asked).
+/// Everything a decision reads, from what the seat knows: the little every decision needs is
+/// computed at once, the rest when asked.
 struct Ctx<'a> {
     state: &'a State,
     rules: &'a GongzhuRules,
@@ -160,26 +160,20 @@ struct Ctx<'a> {
     hf: i64,
     pf: i64,
     sf: i64,
-    /// Weight of a raw point taken by each seat, seen from `me` (×3; see the module docs).
-    weight: [i64; 4],
-    /// Mean weight of the three other seats.
-    other_weight: i64,
     pig_out: bool,
     sheep_out: bool,
-    /// The trick so far: its cards' takes, the best key and its seat, the led suit.
-    trick_takes: Takes,
-    best_key: u32,
-    winner: usize,
+    /// The trick so far: the led suit, the best key and its seat.
     led: Option<Suit>,
     led_index: usize,
-    /// Seats still to play after `me` in this trick.
-    followers: [usize; 3],
+    best_key: u32,
+    winner: usize,
+    /// How many seats play after `me` in this trick.
     n_followers: usize,
-    /// Bits of suits each seat is known void in.
-    voids: [u8; 4],
     /// Whether the seat holds a spade above ♠Q.
     high_spade: bool,
-    /// [`Ctx::pig_chance`] of each seat, computed when first asked.
+    /// The takes of the trick's cards so far, and [`Ctx::pig_chance`] of each seat, computed
+    /// when first asked.
+    trick_takes: std::cell::OnceCell<Takes>,
     pig_chances: std::cell::OnceCell<[i64; 4]>,
 }
 
@@ -196,41 +190,20 @@ impl Ctx<'_> {
             // Two copies of each kind minus the played ones and the held ones.
             [DECK & !(p[1] | h[1] | (p[0] & h[0])), DECK & !(p[0] | h[0])]
         };
-        let other = match (rules.partnership, rules.normalize == Normalize::None) {
-            (false, false) => -1,
-            (false, true) => 0,
-            (true, false) => -3,
-            (true, true) => 0,
-        };
-        let mut weight = [other; 4];
-        weight[me] = 3;
-        if rules.partnership {
-            weight[(me + 2) % 4] = 3;
-        }
-        let other_weight = (weight.iter().sum::<i64>() - 3) / 3;
         let (leader, trick) = state.current_trick();
         let led = trick.first().map(|p| suit_of(p.first()));
-        let mut trick_takes = Takes::default();
         let mut best_key = 0;
         let mut winner = me;
-        let mut seat = leader;
-        for p in trick {
-            for &c in p.cards() {
-                trick_takes = add(trick_takes, TAKES[c.index()]);
+        if let Some(s) = led {
+            let mut seat = leader;
+            for p in trick {
+                let k = play_key(rules, s, p);
+                if k > best_key {
+                    best_key = k;
+                    winner = seat;
+                }
+                seat = rules.next_seat(seat);
             }
-            let k = play_key(rules, led.unwrap_or(Suit::Spades), p);
-            if k > best_key {
-                best_key = k;
-                winner = seat;
-            }
-            seat = rules.next_seat(seat);
-        }
-        let mut followers = [0; 3];
-        let n_followers = 3 - trick.len();
-        let mut s = me;
-        for f in followers.iter_mut().take(n_followers) {
-            s = rules.next_seat(s);
-            *f = s;
         }
         let exposure = known_exposure(state, me);
         Ctx {
@@ -243,21 +216,71 @@ impl Ctx<'_> {
             hf: exposure.factor(3),
             pf: exposure.factor(0),
             sf: exposure.factor(1),
-            weight,
-            other_weight,
             pig_out: unseen[0] & PIG.bit() != 0,
             sheep_out: unseen[0] & SHEEP.bit() != 0,
-            trick_takes,
-            best_key,
-            winner,
             led,
             led_index: led.map_or(0, Suit::index),
-            followers,
-            n_followers,
-            voids: std::array::from_fn(|s| state.voids(s)),
+            best_key,
+            winner,
+            n_followers: 3 - trick.len(),
             high_spade: hand[0] & above_index(PIG_INDEX) != 0,
+            trick_takes: std::cell::OnceCell::new(),
             pig_chances: std::cell::OnceCell::new(),
         }
+    }
+
+    /// The weight of a raw point taken by seat `s`, seen from `me` (×3; see the module docs).
+    #[inline(always)]
+    fn weight(&self, s: usize) -> i64 {
+        if s == self.me || (self.rules.partnership && s == (self.me + 2) % 4) {
+            3
+        } else {
+            self.opponent_weight()
+        }
+    }
+
+    /// The weight of an opponent's raw point.
+    #[inline(always)]
+    fn opponent_weight(&self) -> i64 {
+        match (self.rules.partnership, self.rules.normalize == Normalize::None) {
+            (false, false) => -1,
+            (true, false) => -3,
+            (_, true) => 0,
+        }
+    }
+
+    /// The mean weight of the three other seats.
+    fn other_weight(&self) -> i64 {
+        let partner = if self.rules.partnership { 3 } else { self.opponent_weight() };
+        (partner + 2 * self.opponent_weight()) / 3
+    }
+
+    /// The suits seat `s` is known void in (bits).
+    #[inline(always)]
+    fn voids(&self, s: usize) -> u8 {
+        self.state.voids(s)
+    }
+
+    /// The seats still to play after `me` in this trick, in order.
+    fn followers(&self) -> impl Iterator<Item = usize> + '_ {
+        let mut s = self.me;
+        (0..self.n_followers).map(move |_| {
+            s = self.rules.next_seat(s);
+            s
+        })
+    }
+
+    /// The takes of the cards of the trick so far.
+    fn trick_takes(&self) -> Takes {
+        *self.trick_takes.get_or_init(|| {
+            let mut t = Takes::default();
+            for p in self.state.current_trick().1 {
+                for &c in p.cards() {
+                    t = add(t, TAKES[c.index()]);
+                }
+            }
+            t
+        })
     }
 
     /// Unseen cards of the kinds in `mask`.
@@ -303,7 +326,7 @@ impl Ctx<'_> {
             return out;
         }
         let size = |q: usize| {
-            if q == self.me || self.voids[q] & (1 << SPADES) != 0 {
+            if q == self.me || self.voids(q) & (1 << SPADES) != 0 {
                 0
             } else {
                 state.hand(q).len() as i64
@@ -361,7 +384,7 @@ impl Ctx<'_> {
                 u -= 100;
             }
         }
-        if higher == 0 && (0..4).any(|o| o != self.me && self.voids[o] & (1 << s) != 0) {
+        if higher == 0 && (0..4).any(|o| o != self.me && self.voids(o) & (1 << s) != 0) {
             u -= 300;
         }
         u * p.len
@@ -371,15 +394,15 @@ impl Ctx<'_> {
     fn follow_utility(&self, p: &Cand) -> i64 {
         let s = self.led_index;
         let high = (p.top % 13) as i64;
-        let trick = add(self.trick_takes, p.takes);
         let last = self.n_followers == 0;
         if p.key > self.best_key {
+            let trick = add(self.trick_takes(), p.takes());
             let mut value = self.my_value(trick);
             if !last && value > 0 {
                 // A later player may take it: the value stays only if the seat keeps the trick.
                 let keep = self.keep_chance(s, p.top);
                 value =
-                    (keep * value + (ONE - keep) * self.other_weight * self.plain(trick) / 3) / ONE;
+                    (keep * value + (ONE - keep) * self.other_weight() * self.plain(trick) / 3) / ONE;
             }
             let shed = last
                 || (value == 0
@@ -388,8 +411,8 @@ impl Ctx<'_> {
                     && self.expected_additions(s, p.top) == 0);
             value * 100 + if shed { high } else { -high }
         } else {
-            let given = self.plain(p.takes);
-            let sign = if self.weight[self.winner] > 0 { 1 } else { -1 };
+            let given = if p.scoring() { self.plain(p.takes()) } else { 0 };
+            let sign = if self.weight(self.winner) > 0 { 1 } else { -1 };
             let mut u = sign * given * 100 + high;
             if p.first / 13 != s {
                 for &c in &p.cards[..p.len as usize] {
@@ -434,10 +457,7 @@ impl Ctx<'_> {
         if higher == 0 || self.n_followers == 0 {
             return ONE;
         }
-        let with = self.followers[..self.n_followers]
-            .iter()
-            .filter(|&&f| self.voids[f] & (1 << s) == 0)
-            .count() as i64;
+        let with = self.followers().filter(|&f| self.voids(f) & (1 << s) == 0).count() as i64;
         let miss = ONE - with * ONE / 3;
         let mut keep = ONE;
         for _ in 0..higher.min(6) {
@@ -464,11 +484,11 @@ impl Ctx<'_> {
         let pig = -100 * self.pf;
         let hearts_out = self.unseen[0] & SUIT_MASK[HEARTS] != 0;
         let mut sum = 0;
-        for &f in &self.followers[..self.n_followers] {
-            if self.voids[f] & (1 << s) != 0 {
+        for f in self.followers() {
+            if self.voids(f) & (1 << s) != 0 {
                 // A void player dumps the pig if it holds it, else a high heart.
                 let pig_p = self.pig_chance(f);
-                let heart = if hearts_out && self.voids[f] & (1 << HEARTS) == 0 {
+                let heart = if hearts_out && self.voids(f) & (1 << HEARTS) == 0 {
                     2 * self.heart_mean()
                 } else {
                     0
@@ -497,7 +517,7 @@ impl Ctx<'_> {
         // As `play_key` scores a single: 16 + rank + 1 in the led suit, 0 elsewhere.
         let key =
             if self.led.is_some() && c / 13 == self.led_index { 17 + (c % 13) as u32 } else { 0 };
-        Cand { first: c, top: c, len: 1, cards: [c, c], takes: TAKES[c], key }
+        Cand { first: c, top: c, len: 1, cards: [c, c], key }
     }
 
     /// The candidate of a two-card play.
@@ -506,26 +526,49 @@ impl Ctx<'_> {
         let key = self.led.map_or(0, |s| play_key(self.rules, s, play));
         // The higher rank, the later card on a tie (as `max_by_key`).
         let top = if b % 13 >= a % 13 { b } else { a };
-        Cand { first: a, top, len: 2, cards: [a, b], takes: add(TAKES[a], TAKES[b]), key }
+        Cand { first: a, top, len: 2, cards: [a, b], key }
     }
 }
 
 /// A candidate play as the utilities read it: card indices (`first` decides the suit of a lead
-/// or a discard, `top` is the highest rank), its cards' takes and its key in the trick.
+/// or a discard, `top` is the highest rank) and its key in the trick.
 struct Cand {
     first: usize,
     top: usize,
     len: i64,
     cards: [usize; 2],
-    takes: Takes,
     key: u32,
+}
+
+impl Cand {
+    /// The takes of its cards.
+    #[inline(always)]
+    fn takes(&self) -> Takes {
+        if self.len == 1 {
+            TAKES[self.first]
+        } else {
+            add(TAKES[self.cards[0]], TAKES[self.cards[1]])
+        }
+    }
+
+    /// Whether a card of it scores (a heart, ♠Q, ♦J or ♣10).
+    #[inline(always)]
+    fn scoring(&self) -> bool {
+        ((1u64 << self.cards[0]) | (1u64 << self.cards[1])) & SCORING.0 != 0
+    }
 }
 
 /// The greedy play for the seat to act (see the module docs). `buf` is a reusable buffer for
 /// the legal plays when a pair was led (two decks).
 pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
-    let ctx = Ctx::new(state);
     let pos: Position = state.position();
+    if pos.lead.is_none_or(|l| l.len() == 1) {
+        let (singles, pairs) = candidates(state.rules(), &pos);
+        if singles.len() == 1 && pairs.is_empty() {
+            return Play::single(singles.first().expect("one card"));
+        }
+    }
+    let ctx = Ctx::new(state);
     let mut best = None;
     let mut best_u = i64::MIN;
     match pos.lead {
