@@ -401,8 +401,8 @@ impl Ctx<'_> {
             if !last && value > 0 {
                 // A later player may take it: the value stays only if the seat keeps the trick.
                 let keep = self.keep_chance(s, p.top);
-                value =
-                    (keep * value + (ONE - keep) * self.other_weight() * self.plain(trick) / 3) / ONE;
+                value = (keep * value + (ONE - keep) * self.other_weight() * self.plain(trick) / 3)
+                    / ONE;
             }
             let shed = last
                 || (value == 0

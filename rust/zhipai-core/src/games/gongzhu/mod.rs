@@ -18,6 +18,7 @@
 //! * [`simulator`]: whole deals for `simulate` (the `DealSimulator` contract).
 //! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
 //! * [`view`]: determinisation for search: what a seat knows, and worlds drawn from it.
+//! * [`tensor`]: the observation tensor (layout table and writer).
 
 pub mod basic;
 pub mod evaluate;
@@ -32,6 +33,7 @@ pub mod scoring;
 pub mod session;
 pub mod simulator;
 pub mod state;
+pub mod tensor;
 pub mod text;
 pub mod view;
 
@@ -48,5 +50,7 @@ mod game_info_tests;
 mod game_tests;
 #[cfg(test)]
 mod search_tests;
+#[cfg(test)]
+mod tensor_tests;
 #[cfg(test)]
 mod tests;
