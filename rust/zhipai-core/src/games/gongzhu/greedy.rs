@@ -86,10 +86,41 @@ const TAKES: [Takes; 52] = {
     t
 };
 
+/// The cards of the suit of card index `c` ranked strictly above it, by card index.
+const ABOVE: [u64; 52] = {
+    let mut t = [0; 52];
+    let mut c = 0;
+    while c < 52 {
+        t[c] = SUIT_MASK[c / 13] & !((2u64 << c) - 1);
+        c += 1;
+    }
+    t
+};
+
+/// The suit index and the rank index (0 = 2 … 12 = A) of each card index.
+const SUIT_OF: [u8; 52] = {
+    let mut t = [0; 52];
+    let mut c = 0;
+    while c < 52 {
+        t[c] = (c / 13) as u8;
+        c += 1;
+    }
+    t
+};
+const RANK_OF: [u8; 52] = {
+    let mut t = [0; 52];
+    let mut c = 0;
+    while c < 52 {
+        t[c] = (c % 13) as u8;
+        c += 1;
+    }
+    t
+};
+
 /// The cards of the suit of card index `c` ranked strictly above it.
 #[inline(always)]
 fn above_index(c: usize) -> u64 {
-    SUIT_MASK[c / 13] & !((2u64 << c) - 1)
+    ABOVE[c]
 }
 
 #[inline(always)]
@@ -165,6 +196,8 @@ struct Ctx<'a> {
     /// The trick so far: the led suit, the best key and its seat.
     led: Option<Suit>,
     led_index: usize,
+    /// The card mask of the led suit (0 when leading).
+    led_mask: u64,
     best_key: u32,
     winner: usize,
     /// How many seats play after `me` in this trick.
@@ -196,8 +229,17 @@ impl Ctx<'_> {
         let mut winner = me;
         if let Some(s) = led {
             let mut seat = leader;
+            let mask = SUIT_MASK[s.index()];
             for p in trick {
-                let k = play_key(rules, s, p);
+                // As `play_key`: a single scores 16 + rank + 1 in the led suit, 0 elsewhere.
+                let c = p.first().index();
+                let k = if p.len() == 2 {
+                    play_key(rules, s, p)
+                } else if (mask >> c) & 1 != 0 {
+                    17 + RANK_OF[c] as u32
+                } else {
+                    0
+                };
                 if k > best_key {
                     best_key = k;
                     winner = seat;
@@ -220,6 +262,7 @@ impl Ctx<'_> {
             sheep_out: unseen[0] & SHEEP.bit() != 0,
             led,
             led_index: led.map_or(0, Suit::index),
+            led_mask: led.map_or(0, |s| SUIT_MASK[s.index()]),
             best_key,
             winner,
             n_followers: 3 - trick.len(),
@@ -359,7 +402,7 @@ impl Ctx<'_> {
     /// The utility of leading `p` (see the module docs).
     fn lead_utility(&self, p: &Cand) -> i64 {
         let c = p.first;
-        let (s, r) = (c / 13, (c % 13) as i64);
+        let (s, r) = (SUIT_OF[c] as usize, RANK_OF[c] as i64);
         let higher = self.unseen_in(above_index(c));
         let pig = PIG_RANK as i64;
         let mut u = -r * 10;
@@ -393,7 +436,7 @@ impl Ctx<'_> {
     /// The utility of following with `p` (see the module docs).
     fn follow_utility(&self, p: &Cand) -> i64 {
         let s = self.led_index;
-        let high = (p.top % 13) as i64;
+        let high = RANK_OF[p.top] as i64;
         let last = self.n_followers == 0;
         if p.key > self.best_key {
             let trick = add(self.trick_takes(), p.takes());
@@ -414,12 +457,12 @@ impl Ctx<'_> {
             let given = if p.scoring() { self.plain(p.takes()) } else { 0 };
             let sign = if self.weight(self.winner) > 0 { 1 } else { -1 };
             let mut u = sign * given * 100 + high;
-            if p.first / 13 != s {
+            if SUIT_OF[p.first] as usize != s {
                 for &c in &p.cards[..p.len as usize] {
                     u += self.discard_bonus(c) * 100;
                 }
                 if given == 0 {
-                    let left = self.held_in(SUIT_MASK[p.first / 13]) - 1;
+                    let left = self.held_in(SUIT_MASK[SUIT_OF[p.first] as usize]) - 1;
                     u += 3 * (3 - left.min(3));
                 }
             }
@@ -468,7 +511,7 @@ impl Ctx<'_> {
 
     /// Extra reasons to discard card `c` (when void in the led suit), in points.
     fn discard_bonus(&self, c: usize) -> i64 {
-        let (s, r) = (c / 13, c % 13);
+        let (s, r) = (SUIT_OF[c] as usize, RANK_OF[c] as usize);
         if s == SPADES && self.pig_out && r > PIG_RANK {
             return 30 * self.pf;
         }
@@ -494,7 +537,7 @@ impl Ctx<'_> {
                     0
                 };
                 sum += (pig_p * pig + (ONE - pig_p) * heart) / ONE;
-            } else if s == SPADES && self.pig_out && top % 13 > PIG_RANK {
+            } else if s == SPADES && self.pig_out && RANK_OF[top] as usize > PIG_RANK {
                 sum += self.pig_chance(f) * pig / ONE;
             }
         }
@@ -515,8 +558,7 @@ impl Ctx<'_> {
     #[inline(always)]
     fn single(&self, c: usize) -> Cand {
         // As `play_key` scores a single: 16 + rank + 1 in the led suit, 0 elsewhere.
-        let key =
-            if self.led.is_some() && c / 13 == self.led_index { 17 + (c % 13) as u32 } else { 0 };
+        let key = if (self.led_mask >> c) & 1 != 0 { 17 + RANK_OF[c] as u32 } else { 0 };
         Cand { first: c, top: c, len: 1, cards: [c, c], key }
     }
 
@@ -525,7 +567,7 @@ impl Ctx<'_> {
         let [a, b] = [play.cards()[0].index(), play.cards()[1].index()];
         let key = self.led.map_or(0, |s| play_key(self.rules, s, play));
         // The higher rank, the later card on a tie (as `max_by_key`).
-        let top = if b % 13 >= a % 13 { b } else { a };
+        let top = if RANK_OF[b] >= RANK_OF[a] { b } else { a };
         Cand { first: a, top, len: 2, cards: [a, b], key }
     }
 }
@@ -561,18 +603,34 @@ impl Cand {
 /// The greedy play for the seat to act (see the module docs). `buf` is a reusable buffer for
 /// the legal plays when a pair was led (two decks).
 pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
-    let pos: Position = state.position();
-    if pos.lead.is_none_or(|l| l.len() == 1) {
-        let (singles, pairs) = candidates(state.rules(), &pos);
-        if singles.len() == 1 && pairs.is_empty() {
-            return Play::single(singles.first().expect("one card"));
+    let me = state.current_player().unwrap_or(0);
+    let trick = state.current_trick().1;
+    let pair_led = trick.first().is_some_and(|l| l.len() == 2);
+    // The legal singles and pairs: straight from the hand unless §A.7 or the first lead binds.
+    let (singles, pairs) = if pair_led {
+        (CardSet::EMPTY, CardSet::EMPTY)
+    } else if state.exposed(me).0.is_empty() && state.pending_first_lead().is_none() {
+        let hand = state.hand(me);
+        match trick.first() {
+            None => {
+                (hand.kinds(), if state.rules().decks == 2 { hand.pairs() } else { CardSet::EMPTY })
+            }
+            Some(lead) => {
+                let follow = hand.kinds() & suit_of(lead.first()).mask();
+                (if follow.is_empty() { hand.kinds() } else { follow }, CardSet::EMPTY)
+            }
         }
+    } else {
+        candidates(state.rules(), &state.position())
+    };
+    if !pair_led && singles.len() == 1 && pairs.is_empty() {
+        return Play::single(singles.first().expect("one card"));
     }
     let ctx = Ctx::new(state);
     let mut best = None;
     let mut best_u = i64::MIN;
-    match pos.lead {
-        Some(lead) if lead.len() == 2 => {
+    match pair_led {
+        true => {
             state.legal_plays_into(buf);
             for &p in buf.iter() {
                 let u = ctx.utility(&ctx.two(&p));
@@ -582,8 +640,7 @@ pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
                 }
             }
         }
-        _ => {
-            let (singles, pairs) = candidates(state.rules(), &pos);
+        false => {
             let mut best_card = usize::MAX;
             let mut bits = singles.0;
             while bits != 0 {

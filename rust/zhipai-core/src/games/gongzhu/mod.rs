@@ -49,6 +49,8 @@ mod game_info_tests;
 #[cfg(test)]
 mod game_tests;
 #[cfg(test)]
+mod greedy_tests;
+#[cfg(test)]
 mod search_tests;
 #[cfg(test)]
 mod tensor_tests;

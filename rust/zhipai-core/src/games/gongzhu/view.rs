@@ -170,16 +170,16 @@ pub fn world_closed(
     let mut closed: [Multiset; 4] = std::array::from_fn(|s| *state.exposed(s).1);
     // Copies declared so far in the world, per exposable kind (open everywhere, then closed).
     let mut declared = [0usize; 4];
-    for s in 0..4 {
+    for (s, own) in closed.iter().enumerate() {
         for (i, &c) in EXPOSABLE.iter().enumerate() {
             declared[i] += state.exposed(s).0.count(c);
             if s == seat {
-                declared[i] += closed[s].count(c);
+                declared[i] += own.count(c);
             }
         }
     }
-    for s in 0..4 {
-        let k = closed[s].len();
+    for (s, redrawn) in closed.iter_mut().enumerate() {
+        let k = redrawn.len();
         if s == seat || k == 0 {
             continue;
         }
@@ -214,7 +214,7 @@ pub fn world_closed(
             chosen.add(c);
             declared[EXPOSABLE.iter().position(|&e| e == c).expect("exposable")] += 1;
         }
-        closed[s] = chosen;
+        *redrawn = chosen;
     }
     closed
 }
