@@ -14,7 +14,7 @@
 //! in the end, so doubling it pays); never ♣10 nor ♥A. A copy already declared is never declared
 //! again.
 //!
-//! **Leads** ([`Ctx::lead_utility`]): the lowest card, but
+//! **Leads**: the lowest card, but
 //! * never the pig, nor ♠A/♠K while another seat may hold the pig;
 //! * **hunting the pig**: a spade below ♠Q while the pig is out and the seat holds no spade above
 //!   it (the pig's holder must drop it on a ♠K/♠A some day);
@@ -27,7 +27,7 @@
 //! * not a card no unseen card beats in a suit another seat is known void in (it would dump the
 //!   pig or hearts on the seat's winning card).
 //!
-//! **Follows** ([`Ctx::follow_utility`]):
+//! **Follows**:
 //! * a play that beats the trick as it stands scores what the seat would take — the exact change
 //!   of its raw score (a ♣10 alone counts −10: its +50 rarely survives the deal) — and, not being
 //!   last, a gain only as far as the players still to play are unlikely to beat it (the unseen
@@ -39,7 +39,7 @@
 //!   partner when the partner is winning; then its rank (the highest card that stays under);
 //! * **discards** (void in the led suit) add: ♠A/♠K while the pig is out (30 per pig factor), a
 //!   card of a suit the seat is about to be void in; and keep the diamonds above ♦J while the
-//!   sheep is out. The sheep is never discarded to another seat's trick.
+//!   sheep is out. The sheep goes to an opponent's trick only when nothing else can.
 //!
 //! Two decks: pairs are scored as two cards (a pair lead counts twice), two-card follows of a
 //! pair lead by the same rules on their higher card.
@@ -554,6 +554,65 @@ impl Ctx<'_> {
         }
     }
 
+    /// The cards of `singles` (legal single cards) that can have the highest utility: the
+    /// others are strictly below one of them, so dropping them changes no move (a speed-up).
+    /// Following the led suit, a card that scores nothing and stays under the trick is worth its
+    /// rank: only the highest such card counts. Leading, a suit's cards are worth −10 per rank
+    /// plus terms constant on rank ranges (around ♠Q and ♦J, the hearts with two unseen hearts
+    /// above, the cards no unseen card beats): only the lowest card of each range counts.
+    fn undominated(&self, singles: u64) -> u64 {
+        if self.led.is_some() {
+            if singles & !self.led_mask != 0 {
+                return singles; // a discard
+            }
+            let best_rank = (self.best_key % 16) as usize - 1;
+            let under = singles & !ABOVE[self.led_index * 13 + best_rank] & !SCORING.0;
+            if under == 0 {
+                return singles;
+            }
+            let top = 1u64 << (63 - under.leading_zeros());
+            return (singles & !under) | top;
+        }
+        let mut out = 0;
+        for (s, &suit) in SUIT_MASK.iter().enumerate() {
+            let held = singles & suit;
+            if held == 0 {
+                continue;
+            }
+            let unseen = self.unseen[0] & suit;
+            let boss = if unseen == 0 { suit } else { ABOVE[63 - unseen.leading_zeros() as usize] };
+            let ranges: [u64; 3] = match s {
+                SPADES => [suit & !ABOVE[PIG_INDEX - 1], PIG.bit(), ABOVE[PIG_INDEX]],
+                DIAMONDS => [suit & !ABOVE[SHEEP_INDEX - 1], SHEEP.bit(), ABOVE[SHEEP_INDEX]],
+                HEARTS => {
+                    // Hearts below the kind where the unseen copies, counted from the top,
+                    // reach two.
+                    let top = 63usize.saturating_sub(unseen.leading_zeros() as usize);
+                    let low = if unseen == 0 {
+                        0
+                    } else if self.unseen[1] & (1 << top) != 0 {
+                        suit & ((1 << top) - 1)
+                    } else {
+                        let rest = unseen & !(1 << top);
+                        if rest == 0 {
+                            0
+                        } else {
+                            suit & ((1 << (63 - rest.leading_zeros())) - 1)
+                        }
+                    };
+                    [low, suit & !low, 0]
+                }
+                _ => [suit, 0, 0],
+            };
+            for range in ranges {
+                for part in [held & range & boss, held & range & !boss] {
+                    out |= part & part.wrapping_neg();
+                }
+            }
+        }
+        out
+    }
+
     /// The candidate of one card (index `c`).
     #[inline(always)]
     fn single(&self, c: usize) -> Cand {
@@ -603,6 +662,11 @@ impl Cand {
 /// The greedy play for the seat to act (see the module docs). `buf` is a reusable buffer for
 /// the legal plays when a pair was led (two decks).
 pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
+    choose_play(state, buf, true)
+}
+
+/// [`greedy_play`], with the dominated candidates dropped or not (the same play either way).
+fn choose_play(state: &State, buf: &mut Vec<Play>, prune: bool) -> Play {
     let me = state.current_player().unwrap_or(0);
     let trick = state.current_trick().1;
     let pair_led = trick.first().is_some_and(|l| l.len() == 2);
@@ -642,7 +706,7 @@ pub fn greedy_play(state: &State, buf: &mut Vec<Play>) -> Play {
         }
         false => {
             let mut best_card = usize::MAX;
-            let mut bits = singles.0;
+            let mut bits = if prune { ctx.undominated(singles.0) } else { singles.0 };
             while bits != 0 {
                 let c = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
@@ -688,5 +752,35 @@ fn candidates(rules: &GongzhuRules, pos: &Position) -> (CardSet, CardSet) {
             let follow = kinds & suit_of(lead.first()).mask();
             (if follow.is_empty() { kinds } else { follow }, CardSet::EMPTY)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Game, GameState};
+    use crate::policy::Policy;
+
+    /// Dropping the dominated candidates never changes the play (every rule set, both players
+    /// at the table).
+    #[test]
+    fn pruning_changes_no_play() {
+        let mut buf = Vec::new();
+        let mut n = 0;
+        for r in super::super::game_tests::option_sets() {
+            for seed in 0..8 {
+                let mut st = r.new_deal(seed, 17).unwrap();
+                while !st.is_terminal() {
+                    let s = st.state();
+                    if s.phase() == super::super::state::Phase::Play {
+                        let a = choose_play(s, &mut buf, true);
+                        assert_eq!(a, choose_play(s, &mut buf, false), "{r:?} seed {seed}");
+                        n += 1;
+                    }
+                    st.apply_builtin([Policy::Greedy, Policy::Random][seed as usize % 2]).unwrap();
+                }
+            }
+        }
+        assert!(n > 3000, "{n}");
     }
 }
