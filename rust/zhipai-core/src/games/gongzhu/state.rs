@@ -658,9 +658,11 @@ impl State {
         if self.trick_len > 0 {
             // A follow with fewer cards of the led suit than the lead shows a void (§A.2, §A.12).
             let lead = self.trick[0];
-            let led = suit_of(lead.first());
-            if play.cards().iter().filter(|&&c| suit_of(c) == led).count() < lead.len() {
-                self.voids[p] |= 1 << led.index();
+            let led = lead.first().index() / 13;
+            let [a, b] = [play.first().index() / 13, play.cards()[play.len() - 1].index() / 13];
+            let in_suit = (a == led) as usize + (play.len() == 2 && b == led) as usize;
+            if in_suit < lead.len() {
+                self.voids[p] |= 1 << led;
             }
         }
         for &c in play.cards() {
@@ -692,6 +694,10 @@ impl State {
             return; // a two-card follow may be the fallback of `legal_plays`: nothing certain
         }
         for &c in play.cards() {
+            // Only a kind with an exposed copy still held can be barred.
+            if !self.restricted[p].contains(c) {
+                continue;
+            }
             let s = suit_of(c);
             let bit = 1u8 << s.index();
             let guarded = self.suits_led & bit == 0 && lead.is_none_or(|l| suit_of(l.first()) == s);
