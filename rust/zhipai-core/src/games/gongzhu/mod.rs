@@ -7,7 +7,8 @@
 //!   and the per-deal result (QQ normalisation, partnership).
 //! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
 //! * [`game`]: the deal through the one game contract ([`DealState`], `impl Game for
-//!   GongzhuRules`): its own generator, history, observation and the action-space table.
+//!   GongzhuRules`): its own generator, history, observation and the action-space table;
+//!   search support (`seat_view`, `with_hidden`, `play_out`) and the observation tensor.
 //! * [`text`]: the move text (`expose QS`, `expose closed QS`, `end exposure`, plays as cards).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.

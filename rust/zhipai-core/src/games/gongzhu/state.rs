@@ -360,8 +360,8 @@ impl State {
         &self.played_by[seat]
     }
 
-    /// The suits (bit `s` = [`Suit::index`]) in which seat `seat` has shown, to everyone, that it
-    /// holds no card other than its openly exposed copies still held:
+    /// The suits (bit `s` = [`crate::cards::Suit::index`]) in which seat `seat` has shown, to
+    /// everyone, that it holds no card other than its openly exposed copies still held:
     /// * it followed a lead with fewer cards of the led suit than the lead has (§A.2, §A.12);
     /// * it played, alone or as a pair lead, an openly exposed card in a trick where §A.7 bars
     ///   that card while another card of its suit is held (a lead of a suit not yet led, or the
