@@ -2,7 +2,7 @@
 //! the criterion bench) and print a checksum of the result rows: a fixed workload for
 //! instruction counts and profiles.
 //!
-//!     cargo run --release -p zhipai-core --example gongzhu_deals -- [DEALS] [random|greedy] [1|2] [bench|simulate]
+//!     cargo run --release -p zhipai-core --example gongzhu_deals -- [DEALS] [random|greedy|basic] [1|2] [bench|simulate]
 //!     valgrind --tool=callgrind target/release/examples/gongzhu_deals 20000
 //!
 //! `bench` (default) reuses one generator for all deals, like `benches/benches/gongzhu.rs`;
@@ -17,10 +17,7 @@ use zhipai_core::simulator::DealSimulator;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let deals: u64 = args.get(1).map_or(20_000, |s| s.parse().expect("DEALS is a number"));
-    let policy = match args.get(2).map_or("random", String::as_str) {
-        "greedy" => Policy::Greedy,
-        _ => Policy::Random,
-    };
+    let policy: Policy = args.get(2).map_or("random", String::as_str).parse().expect("a policy");
     let decks = args.get(3).map_or(1, |s| s.parse().expect("decks is 1 or 2"));
     let per_deal_rng = args.get(4).is_some_and(|s| s == "simulate");
     let rules = GongzhuRules::from_preset("gongzhu", &[("decks".into(), OptionValue::Int(decks))])

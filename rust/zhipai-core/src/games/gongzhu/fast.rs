@@ -9,7 +9,8 @@
 //! bit (`pdep` where fast); the trick winner is the highest bit of the led suit. The exposed-card
 //! restriction (§A.7) is evaluated only in the tricks where it can matter, and there without
 //! branches (a random deal's exposures are random: branches on them would be mispredicted).
-//! Random draws: 4 `u64`s deal the hands ([`super::draw`]), one `u32` per decision.
+//! Random draws: 4 `u64`s deal the hands ([`crate::sample::draw_descending`]), one `u32` per
+//! decision.
 //!
 //! What is uniform over what (exactly, no rounding bias): the deal over all partitions of the 52
 //! cards into four hands of 13; each exposure decision over the options of
@@ -89,7 +90,7 @@ pub fn random_deal<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R) -> DealSu
     dispatch(rules, rng, None)
 }
 
-/// Play one deal as [`random_deal`] and write its result row ([`super::policy::write_row`]).
+/// Play one deal as [`random_deal`] and write its result row ([`super::row::write_row`]).
 pub fn random_deal_row<R: Rng + ?Sized>(rules: &GongzhuRules, rng: &mut R, row: &mut [i32]) {
     dispatch(rules, rng, Some(row));
 }

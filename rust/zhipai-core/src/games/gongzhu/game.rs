@@ -9,19 +9,23 @@
 use super::evaluate::starting_state;
 use super::options::GongzhuRules;
 use super::play::Play;
-use super::policy::choose;
+use super::policy::{choose, play_out};
 use super::row::{columns, write_row};
 use super::state::{Move, Opening, Phase as GzPhase, State, NUM_ACTIONS};
+use super::tensor;
 use super::text;
+use super::view;
 use crate::deal::deal_rng;
 use crate::deal::Deal;
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
-    Observation, Phase, Value,
+    Observation, Phase, TensorField, Value,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
+use rand::SeedableRng;
 
 /// The name of the game in observations (`observation["game"]`).
 const GAME: &str = "gongzhu";
@@ -69,6 +73,36 @@ struct Record {
 /// | `1430..1434` | open exposure of ♠Q, ♦J, ♣10, ♥A | `expose QS` |
 /// | `1434..1438` | closed declaration of ♠Q, ♦J, ♣10, ♥A (`closed_open`) | `expose closed QS` |
 /// | `1438` | end of the seat's exposures | `end exposure` |
+///
+/// **Observation tensor** ([`GameState::write_observation_tensor`], 1457 float32, one layout
+/// for every Gongzhu rule set; [`super::tensor`]): count planes over the 54 card kinds (index
+/// `suit · 13 + rank`, suits ♠ ♥ ♦ ♣, ranks 2…A; 0, 1 or 2 copies) and scaled scalars; per-seat
+/// fields are in seat order relative to the observer (entry `k` = seat `(observer + k) % 4`).
+///
+/// | field | offset | len | meaning |
+/// |---|---|---|---|
+/// | `hand` | 0 | 54 | the observer's hand (counts per card kind) |
+/// | `played` | 54 | 216 | cards each seat has played so far (completed tricks and the current one), per relative seat |
+/// | `current_trick` | 270 | 216 | the cards of the trick in progress, per relative seat |
+/// | `taken` | 486 | 216 | cards each seat has taken in won tricks, per relative seat |
+/// | `exposed` | 702 | 216 | copies each seat exposed openly (§A.6, the automatic exposure included), per relative seat |
+/// | `known_held` | 918 | 216 | cards each seat is known to hold: the observer's hand; another seat's open exposed copies not played since and the first-lead card it must still lead |
+/// | `own_closed` | 1134 | 54 | the observer's own closed declarations (exposure_mode = closed_open) |
+/// | `perfect_hands` | 1188 | 216 | every seat's hand, per relative seat, when `perfect`; zeros otherwise |
+/// | `hand_sizes` | 1404 | 4 | cards each relative seat holds / (13 · decks) |
+/// | `closed_counts` | 1408 | 4 | closed declarations each relative seat made / 4 (their cards are secret) |
+/// | `exposure_levels` | 1412 | 4 | exposure level e of ♠Q ♦J ♣10 ♥A as the observer knows it (open ones and its own closed ones) / 4 |
+/// | `voids` | 1416 | 16 | suit s (♠ ♥ ♦ ♣) at 4·k + s: relative seat k has shown it holds no card of the suit beyond its known exposed copies |
+/// | `phase` | 1432 | 3 | one-hot: exposure, play, done |
+/// | `to_act` | 1435 | 4 | one-hot: the relative seat to act (zeros once over) |
+/// | `trick_leader` | 1439 | 4 | one-hot: the relative seat that led (or leads) the trick in progress |
+/// | `first_leader` | 1443 | 4 | one-hot: the relative seat that led the first trick |
+/// | `tricks_played` | 1447 | 1 | completed tricks / (13 · decks) |
+/// | `lead_shape` | 1448 | 2 | one-hot: the trick in progress was led with one card / a pair (zeros before its lead) |
+/// | `raw_scores` | 1450 | 4 | each relative seat's raw score from its taken cards and the known exposure levels / 400 |
+/// | `two_decks` | 1454 | 1 | 1 with two decks |
+/// | `partnership` | 1455 | 1 | 1 in partnership play (seats 0+2 against 1+3) |
+/// | `closed_open` | 1456 | 1 | 1 under exposure_mode = closed_open |
 ///
 /// **Returns**: each seat's credited result of the deal (the `final_*` columns: §A.11
 /// normalisation, §A.13 partnership), in points. Zero-sum depends on the options:
@@ -282,6 +316,65 @@ impl GameState for DealState {
             public_view: Some(public_view),
             builtin: r.builtin,
             deal: 0,
+        }
+    }
+
+    /// What `seat` knows of the cards it cannot see: see [`super::view`] for what it is
+    /// conditioned on and what not.
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, 4)?;
+        Ok(view::seat_view(&self.state, seat))
+    }
+
+    /// The world of `hidden` (a draw of [`GameState::seat_view`]): the hands replaced, the
+    /// history and everything public unchanged, the world's generator drawn first from `rng`,
+    /// then (`closed_open`) the other seats' closed declarations redrawn from `rng` — in the
+    /// world's state and in the world's record of those moves (their public text is unchanged:
+    /// `expose closed`). See [`super::view`].
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<DealState> {
+        check_seat(seat, 4)?;
+        let world_rng = GameRng::from_rng(rng);
+        let state = view::world(&self.state, seat, hidden, rng)?;
+        let mut history = self.history.clone();
+        if view::has_closed(state.rules()) {
+            for s in (0..4).filter(|&s| s != seat) {
+                let mut cards = state.exposed(s).1.iter();
+                for r in history.iter_mut().filter(|r| r.seat as usize == s) {
+                    if let Move::ExposeClosed(c) = &mut r.mv {
+                        *c = cards.next().unwrap_or(*c);
+                    }
+                }
+            }
+        }
+        Ok(DealState { state, rng: world_rng, history, buf: Vec::with_capacity(64) })
+    }
+
+    /// Plays on the general state with the policies' allocation-free path (no history), drawing
+    /// from the deal's generator exactly as [`GameState::apply_builtin`] does.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        play_out(&mut self.state, policy, &mut self.rng, &mut self.buf);
+        Ok(())
+    }
+
+    /// The fields of the observation tensor (see [`DealState`]).
+    fn observation_layout(&self) -> Vec<TensorField> {
+        tensor::layout()
+    }
+
+    /// What `seat` knows (every hand too with `perfect`) in the layout of [`DealState`]; no
+    /// allocation. Errors: a seat out of range, `out` not of the layout's length.
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        tensor::write(&self.state, seat, perfect, out)
+    }
+
+    /// The cards a move plays or declares (`expose QS` → QS; `end exposure` → none).
+    fn move_cards(&self, mv: &Move) -> Multiset {
+        match mv {
+            Move::Play(p) => p.to_multiset(),
+            Move::Expose(c) | Move::ExposeClosed(c) => {
+                Multiset::from_cards(&[*c]).unwrap_or_default()
+            }
+            Move::EndExposure => Multiset::EMPTY,
         }
     }
 

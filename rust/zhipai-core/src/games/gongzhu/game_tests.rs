@@ -95,7 +95,7 @@ fn builtin_play_through_gives_the_simulate_rows() {
     // same draws (generator position) are required of the general state too.
     for (k, r) in option_sets().iter().enumerate() {
         let seed = 1000 + k as u64;
-        for (policy, deals) in [(Policy::Random, 60), (Policy::Greedy, 12)] {
+        for (policy, deals) in [(Policy::Random, 60), (Policy::Greedy, 12), (Policy::Basic, 12)] {
             for i in 0..deals {
                 let got = finish(r.new_deal(seed, i).unwrap(), policy);
                 assert_eq!(got, simulate_row(r, seed, i, policy), "{r:?} {policy:?} deal {i}");
@@ -125,7 +125,7 @@ fn deal_from_plays_as_hand_evaluation_does() {
             let hands = deal_hands(&r, &mut deal_rng(seed, 99)).to_vec();
             let deal = Deal { hands: hands.clone(), kitty: Multiset::EMPTY };
             for dealer in [None, Some((seed % 4) as usize)] {
-                for policy in [Policy::Random, Policy::Greedy] {
+                for policy in [Policy::Random, Policy::Greedy, Policy::Basic] {
                     let setup =
                         DealSetup { hands: hands.clone(), dealer, seed, ..Default::default() };
                     let st = r.deal_from(&setup).unwrap();

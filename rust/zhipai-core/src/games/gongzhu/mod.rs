@@ -7,18 +7,25 @@
 //!   and the per-deal result (QQ normalisation, partnership).
 //! * [`state`]: one deal as a game state (OpenSpiel-style verbs and action codes).
 //! * [`game`]: the deal through the one game contract ([`DealState`], `impl Game for
-//!   GongzhuRules`): its own generator, history, observation and the action-space table.
+//!   GongzhuRules`): its own generator, history, observation and the action-space table;
+//!   search support (`seat_view`, `with_hidden`, `play_out`) and the observation tensor.
 //! * [`text`]: the move text (`expose QS`, `expose closed QS`, `end exposure`, plays as cards).
 //! * [`session`]: a match: deals led by the previous pig-taker, accumulated results.
 //! * [`fast`]: the allocation-free one-deck random rollout used by simulations.
-//! * [`policy`]: the `random` and `greedy` players.
+//! * [`policy`]: the built-in players (`random`, `greedy`, `basic`) and playing a deal out.
+//! * [`greedy`]: the rule-based `greedy` player (the rollout policy of search players).
+//! * [`basic`]: the first-generation rule-based player, kept as a baseline (`basic`).
 //! * [`row`]: the result columns and how a finished deal fills them.
 //! * [`simulator`]: whole deals for `simulate` (the `DealSimulator` contract).
 //! * [`evaluate`]: the hand-evaluation hook (play from a given deal, forced first action).
+//! * [`view`]: determinisation for search: what a seat knows, and worlds drawn from it.
+//! * [`tensor`]: the observation tensor (layout table and writer).
 
+pub mod basic;
 pub mod evaluate;
 pub mod fast;
 pub mod game;
+pub mod greedy;
 pub mod options;
 pub mod play;
 pub mod policy;
@@ -27,7 +34,9 @@ pub mod scoring;
 pub mod session;
 pub mod simulator;
 pub mod state;
+pub mod tensor;
 pub mod text;
+pub mod view;
 
 pub use game::DealState;
 pub use options::GongzhuRules;
@@ -40,5 +49,11 @@ pub use state::{Move, Opening, Phase, State, NUM_ACTIONS};
 mod game_info_tests;
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod greedy_tests;
+#[cfg(test)]
+mod search_tests;
+#[cfg(test)]
+mod tensor_tests;
 #[cfg(test)]
 mod tests;

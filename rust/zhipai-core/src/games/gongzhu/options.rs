@@ -99,7 +99,7 @@ pub enum TransformerAlone {
     FiftyEach,
 }
 
-/// Who leads the next two-deck deal when the two pigs went to two players (§A.12 [OPEN]).
+/// Who leads the next two-deck deal when the two pigs went to two players (§A.12 \[OPEN\]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NextLeader {
     FirstPigTaker,

@@ -105,7 +105,8 @@ fn lowest_seat(seats: u32) -> i32 {
     }
 }
 
-/// Fill one result row (layout of [`DealSimulator::columns`]) from a finished deal.
+/// Fill one result row (layout of [`crate::simulator::DealSimulator::columns`]) from a
+/// finished deal.
 #[inline(always)]
 pub fn write_row(rules: &GongzhuRules, d: &DealSummary, row: &mut [i32]) {
     let takes = [0, 1, 2, 3].map(|s| Takes::of(&d.taken[s]));

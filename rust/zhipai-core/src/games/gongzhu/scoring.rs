@@ -109,7 +109,7 @@ impl Exposure {
     /// if any (QQ exposure with [`GongzhuRules::auto_expose_fourth`]). Apply it and ask again
     /// until `None`.
     ///
-    /// One deck: exactly 3 of the 4 cards exposed → the 4th. Two decks ([I], the seed states the
+    /// One deck: exactly 3 of the 4 cards exposed → the 4th. Two decks (\[I\], the seed states the
     /// rule only "in a deck"): the copies form two layers, a card being exposed at layer `k`
     /// when `k` of its copies are; when exactly 3 cards are exposed at layer `k` (1 or 2), the
     /// 4th gets one more copy exposed. So (1,1,1,0) → (1,1,1,1), (2,2,2,1) → (2,2,2,2) and

@@ -123,6 +123,22 @@ pub struct State {
     /// The exposure levels of `open` and `closed` (kept up to date: the greedy policy and
     /// scoring read them at every decision).
     exposure: Exposure,
+    /// The cards each seat has played (public).
+    played_by: [Multiset; 4],
+    /// Bit `s` of `voids[p]`: seat `p` certainly holds no card of suit `s` other than its
+    /// openly exposed copies still held (public; see [`State::voids`]).
+    voids: [u8; 4],
+    /// Two decks: plays of a kind of which the seat had one openly exposed copy left, in a trick
+    /// where the exposed copy was barred while another card of the suit was held (§A.7), and the
+    /// other copy of the kind not known to be elsewhere: `seat << 6 | card index`. Whoever knows
+    /// the other copy is in another hand knows the exposed copy was played, so the seat held no
+    /// other card of the suit ([`State::exposure_voids_seen_by`]).
+    events: [u8; 8],
+    n_events: u8,
+    /// Kinds each seat certainly holds no unexposed copy of: the automatic exposure (§A.6)
+    /// exposes a copy of the first seat in exposure order holding one, so the seats before it
+    /// hold none (two decks; in one deck the card's only copy is then known anyway).
+    kind_voids: [u64; 4],
 }
 
 /// All 52 kinds of one deck as a bitboard.
@@ -275,6 +291,11 @@ impl State {
             pig_count: 0,
             auto_exposed: false,
             exposure: Exposure::default(),
+            played_by: [Multiset::EMPTY; 4],
+            voids: [0; 4],
+            events: [0; 8],
+            n_events: 0,
+            kind_voids: [0; 4],
         })
     }
 
@@ -332,6 +353,108 @@ impl State {
     /// Every card played so far (completed tricks and the current one).
     pub fn played(&self) -> &Multiset {
         &self.played
+    }
+
+    /// The cards seat `seat` has played so far (completed tricks and the current one).
+    pub fn played_by(&self, seat: usize) -> &Multiset {
+        &self.played_by[seat]
+    }
+
+    /// The suits (bit `s` = [`crate::cards::Suit::index`]) in which seat `seat` has shown, to
+    /// everyone, that it holds no card other than its openly exposed copies still held:
+    /// * it followed a lead with fewer cards of the led suit than the lead has (§A.2, §A.12);
+    /// * it played, alone or as a pair lead, an openly exposed card in a trick where §A.7 bars
+    ///   that card while another card of its suit is held (a lead of a suit not yet led, or the
+    ///   first round of the led suit) — in two decks only when the exposed copy is certainly the
+    ///   one played (both copies exposed by the seat, or the other copy known elsewhere: played
+    ///   by another seat before, or exposed by one). Two-card follows of a pair lead tell
+    ///   nothing here: §A.7 can leave such a follow nothing else (the whole hand is then legal).
+    pub fn voids(&self, seat: usize) -> u8 {
+        self.voids[seat]
+    }
+
+    /// [`State::voids`] plus what `viewer` alone can add (two decks): a seat that played a kind
+    /// of which it had one exposed copy left, barred by §A.7, while the other copy was not known
+    /// elsewhere, played the exposed copy if the other copy is in another hand — which `viewer`
+    /// knows when it holds that copy, or learns later when another seat plays or exposes it.
+    pub fn exposure_voids_seen_by(&self, seat: usize, viewer: usize) -> u8 {
+        let mut v = self.voids[seat];
+        for &e in &self.events[..self.n_events as usize] {
+            let (p, c) = ((e >> 6) as usize, Card::from_index((e & 63) as usize).expect("a card"));
+            if p == seat && p != viewer && self.other_copy_elsewhere(p, c, viewer) {
+                v |= 1 << suit_of(c).index();
+            }
+        }
+        v
+    }
+
+    /// Kinds seat `seat` is known to hold no copy of beyond its openly exposed ones, from the
+    /// automatic exposure (see the field's doc).
+    pub fn kind_voids(&self, seat: usize) -> CardSet {
+        CardSet(self.kind_voids[seat])
+    }
+
+    /// Whether a copy of `c` is known (to `viewer`, or to everyone with `viewer = p`) to have
+    /// been dealt to a seat other than `p`: played by another seat, exposed by another seat, or
+    /// in `viewer`'s hand.
+    fn other_copy_elsewhere(&self, p: usize, c: Card, viewer: usize) -> bool {
+        (0..4).any(|q| {
+            q != p
+                && (self.played_by[q].contains(c)
+                    || self.open[q].contains(c)
+                    || (q == viewer && self.hands[q].contains(c)))
+        })
+    }
+
+    /// The card the first trick must be led with and the seat that must lead it, while that lead
+    /// is still to come (first deal of a match under `first_lead_card`, exposure phase included):
+    /// everyone then knows that seat holds the card (§A.8).
+    pub fn pending_first_lead(&self) -> Option<(usize, Card)> {
+        match self.forced {
+            Some(c) if self.tricks == 0 && self.trick_len == 0 && self.phase != Phase::Done => {
+                Some((self.leader as usize, c))
+            }
+            _ => None,
+        }
+    }
+
+    /// This deal with every hand replaced by `hands` and the closed declarations by `closed`
+    /// (a world of [`super::view`]): the copies barred by §A.7 (`min(open, held)` per kind, as
+    /// play keeps them) and the exposure levels follow; everything public is unchanged. The
+    /// caller guarantees the hands fit (sizes, cards not played, exposed copies held).
+    pub(super) fn with_hands(&self, hands: [Multiset; 4], closed: [Multiset; 4]) -> State {
+        let mut w = self.clone();
+        w.hands = hands;
+        w.closed = closed;
+        for s in 0..4 {
+            let mut r = Multiset::EMPTY;
+            if !w.open[s].is_empty() {
+                for &c in &EXPOSABLE {
+                    for _ in 0..w.open[s].count(c).min(w.hands[s].count(c)) {
+                        r.add(c);
+                    }
+                }
+            }
+            w.restricted[s] = r;
+        }
+        w.exposure = w.count_exposure();
+        w
+    }
+
+    /// Copies of the exposable cards seat `seat` exposed openly and has not played since: the
+    /// copies everyone knows are still in its hand.
+    pub fn known_exposed(&self, seat: usize) -> Multiset {
+        let mut m = Multiset::EMPTY;
+        if self.open[seat].is_empty() {
+            return m;
+        }
+        for &c in &EXPOSABLE {
+            let n = self.open[seat].count(c).saturating_sub(self.played_by[seat].count(c));
+            for _ in 0..n {
+                m.add(c);
+            }
+        }
+        m
     }
 
     /// Seats that took a pig, in trick order.
@@ -511,6 +634,11 @@ impl State {
             }
             // A card below its layer always has an unexposed copy in some hand.
             let Some(s) = holder else { break };
+            let mut before = self.leader as usize;
+            while before != s {
+                self.kind_voids[before] |= c.bit();
+                before = self.rules.next_seat(before);
+            }
             self.open[s].add(c);
             self.restricted[s].add(c);
             self.exposure.level[i] += 1;
@@ -524,9 +652,23 @@ impl State {
     /// simulations: no allocation).
     pub fn apply_play_unchecked(&mut self, play: Play) {
         let p = self.current as usize;
+        if !self.restricted[p].is_empty() {
+            self.note_exposed_play(p, play);
+        }
+        if self.trick_len > 0 {
+            // A follow with fewer cards of the led suit than the lead shows a void (§A.2, §A.12).
+            let lead = self.trick[0];
+            let led = lead.first().index() / 13;
+            let [a, b] = [play.first().index() / 13, play.cards()[play.len() - 1].index() / 13];
+            let in_suit = (a == led) as usize + (play.len() == 2 && b == led) as usize;
+            if in_suit < lead.len() {
+                self.voids[p] |= 1 << led;
+            }
+        }
         for &c in play.cards() {
             self.hands[p].remove(c);
             self.played.add(c);
+            self.played_by[p].add(c);
             // The unexposed copy is played first, so the exposed one stays restricted.
             if !self.restricted[p].is_empty()
                 && self.restricted[p].count(c) > self.hands[p].count(c)
@@ -541,6 +683,41 @@ impl State {
             return;
         }
         self.finish_trick();
+    }
+
+    /// Record what a play of seat `p` (holding openly exposed copies) shows by §A.7 (see
+    /// [`State::voids`]); called before the play is applied. Uses only public facts: the copies
+    /// `p` exposed, the cards every seat played and exposed, the suits led, the lead.
+    fn note_exposed_play(&mut self, p: usize, play: Play) {
+        let lead = (self.trick_len > 0).then(|| self.trick[0]);
+        if lead.is_some_and(|l| l.len() == 2) {
+            return; // a two-card follow may be the fallback of `legal_plays`: nothing certain
+        }
+        for &c in play.cards() {
+            // Only a kind with an exposed copy still held can be barred.
+            if !self.restricted[p].contains(c) {
+                continue;
+            }
+            let s = suit_of(c);
+            let bit = 1u8 << s.index();
+            let guarded = self.suits_led & bit == 0 && lead.is_none_or(|l| suit_of(l.first()) == s);
+            let open = self.open[p].count(c);
+            if !guarded || open == 0 {
+                continue;
+            }
+            // An exposed copy is barred while another card of its suit is held, so playing it
+            // shows that none is. It is the exposed copy that is played unless the seat also
+            // held an unexposed copy of the kind (then that one is played first, and legally):
+            // certain in one deck, and in two when the seat's exposed and played copies, or a
+            // copy known in another hand, account for both copies; else remembered.
+            let before = self.played_by[p].count(c);
+            if self.rules.decks == 1 || open + before >= 2 || self.other_copy_elsewhere(p, c, p) {
+                self.voids[p] |= bit;
+            } else if (self.n_events as usize) < self.events.len() {
+                self.events[self.n_events as usize] = (p as u8) << 6 | c.index() as u8;
+                self.n_events += 1;
+            }
+        }
     }
 
     fn finish_trick(&mut self) {

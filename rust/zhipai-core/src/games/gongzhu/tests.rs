@@ -417,7 +417,7 @@ fn play_checked_with(r: &GongzhuRules, rng: &mut rand_chacha::ChaCha8Rng, policy
 }
 
 #[test]
-fn greedy_dumps_the_pig_and_high_hearts_when_void() {
+fn basic_dumps_the_pig_and_high_hearts_when_void() {
     let r = rules(&[("exposure_mode", s("none"))]);
     let suit = |x: &str| {
         ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
@@ -431,7 +431,7 @@ fn greedy_dumps_the_pig_and_high_hearts_when_void() {
     let mut buf = Vec::new();
     let mut rng = deal_rng(0, 0);
     let mut next = |st: &mut State| {
-        let mv = super::policy::choose(st, Policy::Greedy, &mut rng, &mut buf);
+        let mv = super::policy::choose(st, Policy::Basic, &mut rng, &mut buf);
         st.apply(mv).unwrap();
         mv
     };
@@ -441,7 +441,7 @@ fn greedy_dumps_the_pig_and_high_hearts_when_void() {
 }
 
 #[test]
-fn greedy_hunts_the_sheep_and_ducks_the_pig() {
+fn basic_hunts_the_sheep_and_ducks_the_pig() {
     let r = rules(&[("exposure_mode", s("none"))]);
     // Seat 0 holds ♦A while ♦J is out; seat 1 holds ♦J and must follow diamonds.
     let hands = [
@@ -453,11 +453,11 @@ fn greedy_hunts_the_sheep_and_ducks_the_pig() {
     let mut st = State::from_hands(&r, hands, Opening::LedBy(0)).unwrap();
     let mut buf = Vec::new();
     let mut rng = deal_rng(0, 0);
-    let mv = super::policy::choose(&st, Policy::Greedy, &mut rng, &mut buf);
+    let mv = super::policy::choose(&st, Policy::Basic, &mut rng, &mut buf);
     // Leading: spades above the outstanding pig are avoided; ♦A hunts the sheep.
     assert_eq!(mv, Move::Play(Play::single(card("AD"))));
     st.apply(mv).unwrap();
-    let mv = super::policy::choose(&st, Policy::Greedy, &mut rng, &mut buf);
+    let mv = super::policy::choose(&st, Policy::Basic, &mut rng, &mut buf);
     // Seat 1 cannot beat ♦A: it keeps the sheep and ducks with ♦2.
     assert_eq!(mv, Move::Play(Play::single(card("2D"))));
 }
