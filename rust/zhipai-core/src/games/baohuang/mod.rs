@@ -9,7 +9,8 @@
 //! * [`round`] — turn order in a round: 顺牌, 过牌, 让牌, 底牌, 接风;
 //! * [`state`] — a whole deal as a [`State`] with OpenSpiel-style verbs;
 //! * [`scoring`] — group and solo score tables;
-//! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl;
+//! * [`policy`] — the built-in players (random, [`greedy`], [`basic`]) and the [`DealSimulator`]
+//!   impl;
 //! * [`play_cards`] — plays as cards ([`CardMove`]): the move list with the 登基-card choice,
 //!   the count of every choice of suits, completions of a partial play;
 //! * [`observe`] — what one seat sees (the trait's observation);
@@ -20,9 +21,11 @@
 
 pub mod accession;
 pub mod actions;
+pub mod basic;
 pub mod game;
 #[cfg(test)]
 mod game_tests;
+pub mod greedy;
 pub mod moves;
 pub mod observe;
 pub mod options;

@@ -56,7 +56,7 @@ use std::ops::ControlFlow;
 pub fn choose<R: Rng + ?Sized>(state: &HongWuState, policy: Policy, rng: &mut R) -> Action {
     match policy {
         Policy::Random => random_action(state, rng),
-        Policy::Greedy => greedy_action(state, rng),
+        Policy::Greedy | Policy::Basic => greedy_action(state, rng),
     }
 }
 

@@ -214,11 +214,12 @@ impl GameState for DealState {
         let name = match policy {
             Policy::Random => "random move",
             Policy::Greedy => "greedy move",
+            Policy::Basic => "basic move",
         };
         self.check_idle(name)?;
         match policy {
             Policy::Random => self.deal.random_move(),
-            Policy::Greedy => self.deal.greedy_move(),
+            Policy::Greedy | Policy::Basic => self.deal.greedy_move(),
         }
     }
 
