@@ -11,14 +11,16 @@ use super::actions::{self, Action, NUM_ACTIONS};
 use super::observe;
 use super::play_cards::{self, decision, parse_move, to_cards, CardMove};
 use super::policy::{self as builtin, write_row};
+use super::search;
 use super::state::{Move, Phase as BhPhase, State, PLAYERS};
 use super::BaohuangRules;
-use crate::deal::deal_rng;
+use crate::deal::{deal_rng, Deal};
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
     Observation, Phase,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 
@@ -64,24 +66,27 @@ const MAX_REDEALS: u32 = 1000;
 /// default `solo_loss_literal_minus40 = false`; the literal −40 is not zero-sum).
 #[derive(Clone, Debug)]
 pub struct DealState {
-    state: State,
-    rng: GameRng,
+    pub(super) state: State,
+    pub(super) rng: GameRng,
     /// 黄局 redeals so far: the number of the deal being played.
-    redeals: u32,
+    pub(super) redeals: u32,
     /// A void deal is redealt (dealt deals) or ends the deal (given hands: a redeal would lose
     /// them; scored 0 with emperor −1, as hand evaluation reports it).
     redeal_void: bool,
-    history: Vec<Record>,
+    pub(super) history: Vec<Record>,
     /// The play being built card by card (actions).
-    pending: Multiset,
+    pub(super) pending: Multiset,
+    /// [`GameState::play_out`] made moves without recording them: what each seat played is no
+    /// longer known from the history (`seat_view` refuses then).
+    pub(super) unrecorded: bool,
 }
 
 /// One move of the history (its text is rendered when asked for).
 #[derive(Clone, Copy, Debug)]
-struct Record {
-    seat: u8,
-    deal: u32,
-    mv: CardMove,
+pub(super) struct Record {
+    pub(super) seat: u8,
+    pub(super) deal: u32,
+    pub(super) mv: CardMove,
     builtin: Option<Policy>,
 }
 
@@ -132,6 +137,7 @@ impl DealState {
             redeal_void,
             history: Vec::new(),
             pending: Multiset::EMPTY,
+            unrecorded: false,
         }
     }
 
@@ -383,6 +389,56 @@ impl GameState for DealState {
         }
         write_row(&self.state, self.redeals as i32, row);
         Ok(())
+    }
+
+    /// What `seat` knows of the cards it cannot see (see [`super::search`] for what is and is not
+    /// conditioned on): its hand, the cards played, the hand sizes, the scepter BJ, the 登基
+    /// card's copies, the cards of a 进贡 it took part in; the voids of 进贡 (play shows none).
+    /// Kitty 0, no stock. The cards the 168-card deck leaves out are among the cards out of play
+    /// (`gone`). Some facts the view cannot express (逼位's triples, an exact count, the unknown
+    /// 登基 copy, a tribute between two other seats) are checked by [`GameState::with_hidden`].
+    /// Errors: `InvalidValue` for a seat out of range, or once [`GameState::play_out`] played on
+    /// (it records no history).
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, PLAYERS)?;
+        Ok(search::knowledge(self, seat as u8)?.view)
+    }
+
+    /// The world of `seat` with the hidden cards `hidden` (a draw of `seat_view(seat)`'s
+    /// dealer): the same deal, history and redeal count, the hands replaced, and the roles the
+    /// hands make where they are secret (the seat other than the emperor holding the 登基 card is
+    /// the guard, none: 暗独; the secret choice and its history record follow). When the hands
+    /// fail a fact the view cannot express, the hidden cards are drawn again from the view's
+    /// dealer with `rng` until they pass (rejection, so the worlds stay uniform over the
+    /// consistent deals; see [`super::search`]). The play being built card by card is kept only
+    /// when it is `seat`'s own; the world's generator is drawn from `rng`. Errors:
+    /// `InvalidValue` naming what of `hidden` does not fit the view (hand sizes, known cards,
+    /// voids, the deck); `ImpossibleDeal` when 200,000 draws fail.
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<Self> {
+        check_seat(seat, PLAYERS)?;
+        search::world(self, seat as u8, hidden, rng)
+    }
+
+    /// The rollout loop of `simulate` on the core state (random: [`State::step_random`], the
+    /// draws of `sample_move` in place; the rule-based players: their shape-level moves), a void
+    /// deal redealt as [`GameState::apply_builtin`] redeals it; the history is not recorded.
+    /// Refused while a play is being built card by card.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        self.check_no_pending("play_out")?;
+        self.unrecorded |= !self.state.is_terminal();
+        loop {
+            if policy == Policy::Random {
+                while self.state.step_random(&mut self.rng) {}
+            } else {
+                while let Some(mv) = builtin::choose(policy, &self.state, &mut self.rng) {
+                    self.state.apply_unchecked(mv); // built-in players make legal moves only
+                }
+            }
+            if !(self.state.is_void() && self.redeal_void) {
+                return Ok(());
+            }
+            self.after_move()?;
+        }
     }
 }
 

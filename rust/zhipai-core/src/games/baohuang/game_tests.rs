@@ -14,7 +14,7 @@ use crate::policy::Policy;
 use crate::simulator::{DealSimulator, StartingDeal};
 use std::collections::BTreeSet;
 
-fn option_sets() -> Vec<(&'static str, BaohuangRules)> {
+pub(super) fn option_sets() -> Vec<(&'static str, BaohuangRules)> {
     let d = BaohuangRules::default;
     vec![
         ("default", d()),

@@ -15,6 +15,7 @@
 //!   the count of every choice of suits, completions of a partial play;
 //! * [`observe`] — what one seat sees (the trait's observation);
 //! * [`actions`] — the fixed integer action space (cards one by one, `stop`, words, `ascend`);
+//! * [`search`] — determinisation: what a seat knows, worlds drawn from it;
 //! * [`game`] — the game trait: [`DealState`] and `impl Game for BaohuangRules`.
 //!
 //! [`DealSimulator`]: crate::simulator::DealSimulator
@@ -33,6 +34,9 @@ pub mod play_cards;
 pub mod policy;
 pub mod round;
 pub mod scoring;
+pub mod search;
+#[cfg(test)]
+mod search_tests;
 pub mod state;
 
 pub use accession::{ascension_options, Ascension};
