@@ -10,18 +10,35 @@
 //! * the **scepter BJ** (权杖, a marked physical card): it is in the hand of the seat holding the
 //!   card until that seat plays a BJ (which might be it);
 //! * the **登基 card** `C` (after 登基 or 逼位; none after 抢独): the emperor held 3 copies of it
-//!   (the guard the 4th) or all 4 (独保). He holds at least `h − p` copies, `h` the copies he
-//!   surely held (4 when his 独保 is certain, else 3) and `p` those he has played. Who knows how
-//!   many: the emperor himself; everyone after 明独 (4) and after 明保 or once the guard played a
-//!   copy (3, and the guard's copy is known); the guard (3); everyone when the rules leave one
-//!   count (逼位 needs exactly 3 counted copies, so 3 — or 4 with the scepter BJ not counted for a
-//!   BJ 登基; a BJ 登基 with the scepter not counted needs 4). Otherwise (暗保 or 暗独, and the
-//!   secret choice itself) the 4th copy may be anywhere hidden, the emperor's hand included: a
-//!   world where the emperor holds it is an 暗独 deal, else the seat holding it is the (secret)
-//!   guard. The announcement says "at least 3 copies of C", not which copies, so a world where
-//!   the emperor holds `a` copies of the `f` he surely holds is kept with probability
-//!   `1 / C(a, f)`: the worlds are then uniform over the deals consistent with it (the
-//!   constrained dealer fixes physical cards);
+//!   (the guard the 4th) or all 4 (独保) — `h` copies he surely held: 4 when his 独保 is certain,
+//!   else 3. Who knows how many: the emperor himself; everyone after 明独 (4) and after 明保 or
+//!   once the guard played a copy (3, and the guard's copy is known); the guard (3); everyone
+//!   when the rules leave one count (逼位 needs exactly 3 counted copies, so 3 — or 4 with the
+//!   scepter BJ not counted for a BJ 登基; a BJ 登基 with the scepter not counted needs 4).
+//!   Otherwise (暗保 or 暗独, and the secret choice itself) the 4th copy may be anywhere hidden,
+//!   the emperor's hand included: a world where the emperor holds it is an 暗独 deal, else the
+//!   seat holding it is the (secret) guard;
+//! * **逼位** (§C.3.3): the seats it skipped held no card exactly 3 times (counted as for 逼位)
+//!   when it started, and the seat it stopped at held one;
+//! * **进贡** (`tribute_between_deals = on`, §C.9 Alt): the giver and the receiver know the two
+//!   cards. The giver knows the receiver holds the card he gave (not when one of its kind came
+//!   back) and, the card returned being the receiver's lowest, that the receiver holds nothing
+//!   lower. The receiver knows the giver holds the returned card and, the card given being the
+//!   giver's highest (the scepter BJ is never given), that the giver holds nothing higher but
+//!   the scepter BJ. A seat that took no part only knows that some tribute of the rules explains
+//!   the two hands: the world's tribute cards are then the first pair that does (highest given
+//!   card first).
+//!
+//! Cards are known in place as of the start of play (only the plays move cards after it): a
+//! physical card (the scepter BJ, a tribute card) until its seat plays a card of its kind (which
+//! may be it), copies known by count (the 登基 card) less those the seat played. Several known
+//! cards of one kind in one hand (the scepter BJ and a BJ received in 进贡) leave a count after
+//! one of them may have been played: the seat holds at least `n` copies. The constrained dealer
+//! fixes physical cards, so for a count known from below (`n` copies, `pinned` of them physical
+//! cards still surely there) a world where the seat holds `a > n` is kept with probability
+//! `1 / C(a - pinned, n - pinned)`: the worlds are then uniform over the deals in which it holds
+//! at least `n`.
+//!
 //! * **逼位** (§C.3.3): the seats it skipped held no card exactly 3 times (counted as for 逼位)
 //!   when it started, and the seat it stopped at held one;
 //! * **进贡** (`tribute_between_deals = on`, §C.9 Alt): the giver and the receiver know the two
@@ -47,10 +64,10 @@
 //!
 //! The view ([`crate::knowledge::SeatView`]: cards out of play, hand sizes, cards known in
 //! place, voids) is dealt exactly by the constrained dealer. What it cannot express — 逼位's
-//! triples, a count known exactly, the unknown 登基 copies, a tribute no voids describe — is
+//! triples, a count known exactly, a count known from below, a tribute no voids describe — is
 //! checked on the dealt hands, and a deal that fails is drawn again (rejection: the worlds stay
-//! uniform over the consistent deals). Those checks are rare and loose: 逼位 is rare, and each
-//! of them keeps a large share of the deals.
+//! uniform over the consistent deals). These checks keep a large share of the deals (a count
+//! from below at most 1 in `n + 1`; 逼位 about 1 in 4 per skipped seat; it is rare).
 
 use super::accession::forced_options;
 use super::game::DealState;

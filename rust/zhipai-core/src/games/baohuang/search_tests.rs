@@ -388,7 +388,9 @@ fn late_position(max_hidden: usize) -> Option<(DealState, usize)> {
                         .filter(|&p| p != seat && !core.hand(p).is_empty())
                         .count();
                     let unforced = core.abdications() < 5;
-                    if hidden_guard && unforced && hidden <= max_hidden && holders >= 3 {
+                    // The emperor holds copies of the 登基 card and room for the 4th (暗独).
+                    let room = core.hand(e).count(c) >= 1 && core.hand(e).len() >= 3;
+                    if hidden_guard && unforced && room && hidden <= max_hidden && holders >= 3 {
                         return Some((s, seat as usize));
                     }
                 }
@@ -433,6 +435,14 @@ fn worlds_are_uniform_over_the_consistent_deals() {
     let total: f64 = exact.values().sum();
     exact.values_mut().for_each(|v| *v /= total);
     assert!(exact.len() >= 10, "{} worlds", exact.len());
+    let c = s.core().dengji_card().unwrap();
+    let e = s.core().emperor().unwrap() as usize;
+    let solo: f64 = exact
+        .iter()
+        .filter(|(h, _)| h[e].count(c) + played(&s)[e].count(c) == 4)
+        .map(|(_, p)| p)
+        .sum();
+    assert!(solo > 0.05, "the 4th copy of the 登基 card is rarely the emperor's: {solo}");
     let mut rng = GameRng::seed_from_u64(11);
     let dealer = s.seat_view(seat).unwrap().dealer().unwrap();
     let draws: Vec<Vec<Multiset>> = (0..30_000)
