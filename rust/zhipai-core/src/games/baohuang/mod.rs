@@ -16,6 +16,7 @@
 //! * [`observe`] — what one seat sees (the trait's observation);
 //! * [`actions`] — the fixed integer action space (cards one by one, `stop`, words, `ascend`);
 //! * [`search`] — determinisation: what a seat knows, worlds drawn from it;
+//! * [`tensor`] — the observation tensor (layout and writer);
 //! * [`game`] — the game trait: [`DealState`] and `impl Game for BaohuangRules`.
 //!
 //! [`DealSimulator`]: crate::simulator::DealSimulator
@@ -38,6 +39,9 @@ pub mod search;
 #[cfg(test)]
 mod search_tests;
 pub mod state;
+pub mod tensor;
+#[cfg(test)]
+mod tensor_tests;
 
 pub use accession::{ascension_options, Ascension};
 pub use game::DealState;

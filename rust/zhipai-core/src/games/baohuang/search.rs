@@ -106,17 +106,40 @@ struct Checks {
     /// The seat 逼位 stopped at, still to ascend: some card exactly 3 times.
     triple: Option<u8>,
     /// `(seat, card, n)`: the seat holds exactly `n` copies of `card`.
-    exact: Vec<(u8, Card, usize)>,
+    exact: Few<(u8, Card, usize)>,
     /// `(seat, card, n, pinned)`: the seat holds at least `n` copies of `card`, known by count
     /// (the view fixes `n` physical copies), `pinned` of them physical cards known in place. A
     /// world where it holds `a` is kept with probability `1 / C(a - pinned, n - pinned)`: the
     /// worlds are then uniform over the deals with at least `n` copies there.
-    at_least: Vec<(u8, Card, usize, usize)>,
+    at_least: Few<(u8, Card, usize, usize)>,
     /// The 进贡 pairs `(giver, receiver)`, their cards, and which pairs (bits) the seat took no
     /// part in.
     pairs: [(u8, u8); 2],
     tribute_cards: [TributeCards; 2],
     outside_pairs: u8,
+}
+
+/// A few items without allocating (at most 8: a fact per seat and kind known).
+#[derive(Clone, Copy, Debug)]
+struct Few<T: Copy> {
+    items: [Option<T>; 8],
+}
+
+impl<T: Copy> Default for Few<T> {
+    fn default() -> Self {
+        Few { items: [None; 8] }
+    }
+}
+
+impl<T: Copy> Few<T> {
+    fn push(&mut self, item: T) {
+        let free = self.items.iter_mut().find(|i| i.is_none()).expect("at most 8 facts");
+        *free = Some(item);
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.items.iter().map_while(Option::as_ref)
+    }
 }
 
 /// Sort key of cards as 进贡 ranks them: play strength, then kind index.
@@ -153,9 +176,38 @@ fn played_by_seat(ds: &DealState) -> [Multiset; PLAYERS] {
     played
 }
 
+/// What `seat` knows, without allocating (the observation tensor's source): the cards each seat
+/// played, the cards out of play, the cards known in each hand and the voids.
+#[derive(Clone, Debug)]
+pub struct Facts {
+    pub played: [Multiset; PLAYERS],
+    pub gone: Multiset,
+    pub fixed: [Multiset; PLAYERS],
+    pub voids: [CardSet; PLAYERS],
+    checks: Checks,
+}
+
 /// What `seat` knows of `ds` (module docs). Errors: `InvalidValue` for a seat out of range, or
 /// after [`crate::game::GameState::play_out`] (its moves are not recorded).
 pub fn knowledge(ds: &DealState, seat: u8) -> Result<Knowledge> {
+    let f = facts(ds, seat)?;
+    let view = SeatView {
+        decks: 4,
+        jokers: true,
+        holding: (0..PLAYERS as u8).map(|p| ds.state.hand(p).len()).collect(),
+        kitty: 0,
+        gone: f.gone,
+        known: Constraints {
+            fixed: f.fixed.to_vec(),
+            kitty: Multiset::EMPTY,
+            voids: f.voids.to_vec(),
+        },
+    };
+    Ok(Knowledge { view, checks: f.checks })
+}
+
+/// [`knowledge`] without the view's vectors (no allocation).
+pub fn facts(ds: &DealState, seat: u8) -> Result<Facts> {
     crate::game::check_seat(seat as usize, PLAYERS)?;
     if ds.unrecorded {
         return Err(ZhipaiError::invalid_value(
@@ -281,15 +333,7 @@ pub fn knowledge(ds: &DealState, seat: u8) -> Result<Knowledge> {
             checks.triple = stop.filter(|&f| f != seat);
         }
     }
-    let view = SeatView {
-        decks: 4,
-        jokers: true,
-        holding: (0..PLAYERS as u8).map(|p| s.hand(p).len()).collect(),
-        kitty: 0,
-        gone,
-        known: Constraints { fixed: fixed.to_vec(), kitty: Multiset::EMPTY, voids: voids.to_vec() },
-    };
-    Ok(Knowledge { view, checks })
+    Ok(Facts { played, gone, fixed, voids, checks })
 }
 
 impl Checks {
@@ -333,7 +377,7 @@ impl Checks {
                 cards[i] = tribute_pair(&start(g), &start(r), g == fh, r == fh)?;
             }
         }
-        for &(p, card, n, pinned) in &self.at_least {
+        for &(p, card, n, pinned) in self.at_least.iter() {
             let a = hands[p as usize].count(card);
             if a > n && rng.random_range(0..binomial(a - pinned, n - pinned)) != 0 {
                 return None;

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 /// How the positions are reached: a built-in policy for every decision, or one that abdicates
 /// and declines every accession chance first (so that 逼位 and 黄局 come up).
 #[derive(Clone, Copy, Debug)]
-enum Drive {
+pub(super) enum Drive {
     Builtin(Policy),
     AbdicateThen(Policy),
     /// Ascend with a card held 4 times when the scepter holder can (独保), else abdicate.
@@ -51,7 +51,7 @@ fn step(s: &mut DealState, drive: Drive) {
 
 /// Positions of deals `0..deals` of `seed`: every decision before play and every `every`-th
 /// in play, and the end.
-fn positions(
+pub(super) fn positions(
     rules: &BaohuangRules,
     drive: Drive,
     seed: u64,
