@@ -361,7 +361,7 @@ mod tests {
     #[test]
     fn both_policies_play_whole_deals() {
         let r = BaohuangRules::default();
-        for policy in [Policy::Random, Policy::Greedy] {
+        for policy in [Policy::Random, Policy::Greedy, Policy::Basic] {
             let mut row = vec![0; r.columns().len()];
             for i in 0..10 {
                 r.play_deal(policy, &mut deal_rng(5, i), &mut row).unwrap();
@@ -485,10 +485,10 @@ mod tests {
                 eval_row(&start, policy, seed).unwrap()
             };
             let run = |cand: &Multiset| run_with(cand, Policy::Random);
-            // Greedy players never grab, so after 让位 the scepter really moves on.
-            let y = run_with(&yield_, Policy::Greedy);
+            // Basic players never grab, so after 让位 the scepter really moves on.
+            let y = run_with(&yield_, Policy::Basic);
             assert!(y[col("abdications")] >= 1, "让位 passes the scepter");
-            assert!(run_with(&yield_, Policy::Greedy) != run_with(&ascend, Policy::Greedy));
+            assert!(run_with(&yield_, Policy::Basic) != run_with(&ascend, Policy::Basic));
             let g = run(&grab);
             assert_eq!((g[col("emperor")], g[col("mode")]), (seat as i32, Mode::Grab.code()));
             assert_eq!(g[col("abdications")], 0);
@@ -520,9 +520,9 @@ mod tests {
         let col = |name: &str| COLUMNS.iter().position(|c| c.name == name).unwrap();
         let pass = Multiset::EMPTY;
         let start = StartingDeal::new(&deal, seat).with_dealer(Some(scepter as usize));
-        // Greedy never grabs, so the non-holder is never emperor: its first play decision is a
+        // Basic never grabs, so the non-holder is never emperor: its first play decision is a
         // response, where a pass is always legal.
-        let row = eval_row(&start.with_first_action(Some(&pass)), Policy::Greedy, 1).unwrap();
+        let row = eval_row(&start.with_first_action(Some(&pass)), Policy::Basic, 1).unwrap();
         assert_ne!(row[col("emperor")], seat as i32);
         // Naturals of two ranks are never one play.
         let hand = &deal.hands[seat];
@@ -583,12 +583,12 @@ mod tests {
     }
 
     #[test]
-    fn greedy_guard_does_not_beat_the_emperor() {
+    fn basic_guard_does_not_beat_the_emperor() {
         let r = BaohuangRules::default();
         for i in 0..20 {
             let mut rng = deal_rng(8, i);
             let mut s = State::new(&r, &mut rng);
-            while let Some(mv) = greedy(&s) {
+            while let Some(mv) = basic(&s) {
                 if s.phase() == Phase::Play {
                     if let (Some(prev_owner), Some(g)) =
                         (s.play_to_beat().map(|_| s.round().owner), s.guard())
