@@ -8,6 +8,7 @@
 //! deal's.
 
 use super::actions::{self, Action, NUM_ACTIONS};
+use super::history::{set_secret_choice, DealParts, Record};
 use super::observe;
 use super::play_cards::{self, decision, parse_move, to_cards, CardMove};
 use super::policy::{self as builtin, write_row};
@@ -105,28 +106,19 @@ const MAX_REDEALS: u32 = 1000;
 /// default `solo_loss_literal_minus40 = false`; the literal −40 is not zero-sum).
 #[derive(Clone, Debug)]
 pub struct DealState {
-    pub(super) state: State,
+    state: State,
     pub(super) rng: GameRng,
     /// 黄局 redeals so far: the number of the deal being played.
     pub(super) redeals: u32,
     /// A void deal is redealt (dealt deals) or ends the deal (given hands: a redeal would lose
     /// them; scored 0 with emperor −1, as hand evaluation reports it).
     redeal_void: bool,
-    pub(super) history: Vec<Record>,
+    history: Vec<Record>,
     /// The play being built card by card (actions).
-    pub(super) pending: Multiset,
+    pending: Multiset,
     /// [`GameState::play_out`] made moves without recording them: what each seat played is no
     /// longer known from the history (`seat_view` refuses then).
-    pub(super) unrecorded: bool,
-}
-
-/// One move of the history (its text is rendered when asked for).
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Record {
-    pub(super) seat: u8,
-    pub(super) deal: u32,
-    pub(super) mv: CardMove,
-    builtin: Option<Policy>,
+    unrecorded: bool,
 }
 
 impl DealState {
@@ -183,6 +175,23 @@ impl DealState {
     /// The core state of the deal being played (emperor, guard, mode, places, …).
     pub fn core(&self) -> &State {
         &self.state
+    }
+
+    /// The deal as the search support and the tensor read it.
+    pub(super) fn parts(&self) -> DealParts<'_> {
+        DealParts {
+            state: &self.state,
+            history: &self.history,
+            redeals: self.redeals,
+            pending: self.pending,
+            unrecorded: self.unrecorded,
+        }
+    }
+
+    /// The moves recorded (every deal), as the search tests replay them.
+    #[cfg(test)]
+    pub(super) fn records(&self) -> &[Record] {
+        &self.history
     }
 
     /// 黄局 redeals so far.
@@ -440,7 +449,7 @@ impl GameState for DealState {
     /// (it records no history).
     fn seat_view(&self, seat: usize) -> Result<SeatView> {
         check_seat(seat, PLAYERS)?;
-        Ok(search::knowledge(self, seat as u8)?.view)
+        Ok(search::knowledge(&self.parts(), seat as u8)?.view)
     }
 
     /// The world of `seat` with the hidden cards `hidden` (a draw of `seat_view(seat)`'s
@@ -455,7 +464,16 @@ impl GameState for DealState {
     /// voids, the deck); `ImpossibleDeal` when 200,000 draws fail.
     fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<Self> {
         check_seat(seat, PLAYERS)?;
-        search::world(self, seat as u8, hidden, rng)
+        let world = search::draw_world(&self.parts(), seat as u8, hidden, rng)?;
+        let mut w = self.clone();
+        w.state.set_world(world.hands, world.tribute_cards);
+        let (guard, emperor) = (w.state.guard(), w.state.emperor());
+        set_secret_choice(&mut w.history, self.redeals, guard, emperor);
+        if w.state.current_player() != Some(seat as u8) {
+            w.pending = Multiset::EMPTY; // another seat's unfinished play is its own
+        }
+        w.rng = rand::SeedableRng::from_rng(rng);
+        Ok(w)
     }
 
     /// The fields of [`super::tensor::FIELDS`] (see [`DealState`]).
@@ -467,7 +485,7 @@ impl GameState for DealState {
     /// the `hands` field too); no allocation. Errors: `InvalidValue` for a seat out of range,
     /// `out` of another length, or once [`GameState::play_out`] played on (it records no history).
     fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
-        tensor::write(self, seat, perfect, out)
+        tensor::write(&self.parts(), seat, perfect, out)
     }
 
     /// A play's cards; `ascend <card>` names one card (the 登基 card, one copy); every other
@@ -491,9 +509,7 @@ impl GameState for DealState {
             if policy == Policy::Random {
                 while self.state.step_random(&mut self.rng) {}
             } else {
-                while let Some(mv) = builtin::choose(policy, &self.state, &mut self.rng) {
-                    self.state.apply_unchecked(mv); // built-in players make legal moves only
-                }
+                builtin::play_rule_based(policy, &mut self.state);
             }
             if !(self.state.is_void() && self.redeal_void) {
                 return Ok(());

@@ -15,6 +15,7 @@
 //!   the count of every choice of suits, completions of a partial play;
 //! * [`observe`] — what one seat sees (the trait's observation);
 //! * [`actions`] — the fixed integer action space (cards one by one, `stop`, words, `ascend`);
+//! * [`history`] — the recorded moves, and a deal as search and tensors read it;
 //! * [`search`] — determinisation: what a seat knows, worlds drawn from it;
 //! * [`tensor`] — the observation tensor (layout and writer);
 //! * [`game`] — the game trait: [`DealState`] and `impl Game for BaohuangRules`.
@@ -28,6 +29,7 @@ pub mod game;
 #[cfg(test)]
 mod game_tests;
 pub mod greedy;
+pub mod history;
 pub mod moves;
 pub mod observe;
 pub mod options;

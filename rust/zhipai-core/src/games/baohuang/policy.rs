@@ -73,15 +73,23 @@ impl BaohuangRules {
             if policy == Policy::Random {
                 while state.step_random(rng) {} // the draws and moves of `choose`, in place
             } else {
-                while let Some(mv) = choose(policy, &state, rng) {
-                    state.apply_unchecked(mv); // built-in policies only make legal moves
-                }
+                play_rule_based(policy, &mut state);
             }
             if !state.is_void() {
                 return Ok((state, redeals));
             }
         }
         Err(ZhipaiError::impossible_deal(format!("{MAX_REDEALS} void deals (黄局) in a row")))
+    }
+}
+
+/// Play `state` to the end with a rule-based player (they draw nothing). Kept out of line so
+/// that the random loop of [`BaohuangRules::play_out`] stays as compact as it was.
+#[inline(never)]
+pub(super) fn play_rule_based(policy: Policy, state: &mut State) {
+    let basic_player = policy == Policy::Basic;
+    while let Some(mv) = if basic_player { basic(state) } else { greedy(state) } {
+        state.apply_unchecked(mv); // built-in policies only make legal moves
     }
 }
 

@@ -39,17 +39,6 @@
 //! `1 / C(a - pinned, n - pinned)`: the worlds are then uniform over the deals in which it holds
 //! at least `n`.
 //!
-//! * **逼位** (§C.3.3): the seats it skipped held no card exactly 3 times (counted as for 逼位)
-//!   when it started, and the seat it stopped at held one;
-//! * **进贡** (`tribute_between_deals = on`, §C.9 Alt): the giver and the receiver know the two
-//!   cards. The giver knows the receiver holds the card he gave (until the receiver plays that
-//!   kind; not when it came back) and, the card returned being the receiver's lowest, that the
-//!   receiver holds nothing lower. The receiver knows the giver holds the returned card (until
-//!   he plays that kind) and, the card given being the giver's highest (the scepter BJ never
-//!   given), that the giver holds nothing higher but the scepter BJ. A seat that took no part
-//!   only knows that some tribute of the rules explains the two hands: the world's tribute cards
-//!   are then the first pair that does (highest given card first).
-//!
 //! Plays are suitless apart from the 登基 card, and there is no suit to follow, so **play shows no
 //! voids**: a pass or a yield is a choice, not a lack of cards. The only voids are those of 进贡.
 //!
@@ -67,10 +56,13 @@
 //! triples, a count known exactly, a count known from below, a tribute no voids describe — is
 //! checked on the dealt hands, and a deal that fails is drawn again (rejection: the worlds stay
 //! uniform over the consistent deals). These checks keep a large share of the deals (a count
-//! from below at most 1 in `n + 1`; 逼位 about 1 in 4 per skipped seat; it is rare).
+//! from below at most 1 in `n + 1`; 逼位 about 1 in 4 per skipped seat, and it is rare).
+//!
+//! The functions read a deal as [`DealParts`] (the trait's `DealState` builds the world from
+//! [`draw_world`]).
 
 use super::accession::forced_options;
-use super::game::DealState;
+use super::history::DealParts;
 use super::moves::card_strength;
 use super::state::{extreme_card, Phase, TributeCards, PLAYERS};
 use super::{BaohuangRules, Mode};
@@ -166,7 +158,7 @@ fn at_least(cards: Multiset, card: Card, n: usize) -> Multiset {
 }
 
 /// The cards each seat played in the deal being played, from the history.
-fn played_by_seat(ds: &DealState) -> [Multiset; PLAYERS] {
+fn played_by_seat(ds: &DealParts) -> [Multiset; PLAYERS] {
     let mut played = [Multiset::EMPTY; PLAYERS];
     for r in ds.history.iter().filter(|r| r.deal == ds.redeals) {
         if let super::Move::Play(cards) = r.mv {
@@ -189,7 +181,7 @@ pub struct Facts {
 
 /// What `seat` knows of `ds` (module docs). Errors: `InvalidValue` for a seat out of range, or
 /// after [`crate::game::GameState::play_out`] (its moves are not recorded).
-pub fn knowledge(ds: &DealState, seat: u8) -> Result<Knowledge> {
+pub fn knowledge(ds: &DealParts, seat: u8) -> Result<Knowledge> {
     let f = facts(ds, seat)?;
     let view = SeatView {
         decks: 4,
@@ -207,7 +199,7 @@ pub fn knowledge(ds: &DealState, seat: u8) -> Result<Knowledge> {
 }
 
 /// [`knowledge`] without the view's vectors (no allocation).
-pub fn facts(ds: &DealState, seat: u8) -> Result<Facts> {
+pub fn facts(ds: &DealParts, seat: u8) -> Result<Facts> {
     crate::game::check_seat(seat as usize, PLAYERS)?;
     if ds.unrecorded {
         return Err(ZhipaiError::invalid_value(
@@ -216,7 +208,7 @@ pub fn facts(ds: &DealState, seat: u8) -> Result<Facts> {
             "the deal was played on by play_out, which does not record who played what",
         ));
     }
-    let s = &ds.state;
+    let s = ds.state;
     let rules = s.rules();
     let played = played_by_seat(ds);
     let mut gone = Multiset::full_decks(4, true).expect("four decks");
@@ -463,49 +455,34 @@ fn check_fits(view: &SeatView, hidden: &Deal) -> Result<()> {
     Ok(())
 }
 
-/// The world of `seat` with the hidden cards `hidden` (see the trait's `with_hidden`): the deal
-/// redrawn from the view's dealer with `rng` while the hands fail the checks the view cannot
-/// express (module docs), then its roles set (the secret guard or 暗独, the secret choice and the
-/// history's record of it), the play being built kept only when it is `seat`'s, and a generator
-/// drawn from `rng`.
-pub fn world(ds: &DealState, seat: u8, hidden: &Deal, rng: &mut GameRng) -> Result<DealState> {
+/// The hands and 进贡 cards of a world of `seat` (see the trait's `with_hidden`).
+#[derive(Clone, Copy, Debug)]
+pub struct World {
+    pub hands: [Multiset; PLAYERS],
+    pub tribute_cards: [TributeCards; 2],
+}
+
+/// The hands of a world of `seat` with the hidden cards `hidden`: the deal redrawn from the
+/// view's dealer with `rng` while the hands fail the checks the view cannot express (module
+/// docs), and the world's 进贡 cards. Errors: `InvalidValue` naming what of `hidden` does not fit
+/// the view; `ImpossibleDeal` when no draw passes in [`MAX_DRAWS`].
+pub fn draw_world(ds: &DealParts, seat: u8, hidden: &Deal, rng: &mut GameRng) -> Result<World> {
     let k = knowledge(ds, seat)?;
     check_fits(&k.view, hidden)?;
     let rules = ds.state.rules();
     let to_array = |d: &Deal| -> [Multiset; PLAYERS] { std::array::from_fn(|p| d.hands[p]) };
     let mut hands = to_array(hidden);
-    let mut cards = k.checks.accept(&hands, rules, rng);
-    if cards.is_none() {
-        let dealer = k.view.dealer()?;
-        for _ in 0..MAX_DRAWS {
-            hands = to_array(&dealer.deal(rng));
-            cards = k.checks.accept(&hands, rules, rng);
-            if cards.is_some() {
-                break;
-            }
+    if let Some(tribute_cards) = k.checks.accept(&hands, rules, rng) {
+        return Ok(World { hands, tribute_cards });
+    }
+    let dealer = k.view.dealer()?;
+    for _ in 0..MAX_DRAWS {
+        hands = to_array(&dealer.deal(rng));
+        if let Some(tribute_cards) = k.checks.accept(&hands, rules, rng) {
+            return Ok(World { hands, tribute_cards });
         }
     }
-    let Some(cards) = cards else {
-        return Err(ZhipaiError::impossible_deal(format!(
-            "no world of seat {seat} passed the checks in {MAX_DRAWS} deals"
-        )));
-    };
-    let mut w = ds.clone();
-    w.state.set_world(hands, cards);
-    // The secret 明保/暗保 or 明独/暗独 choice was the world's guard's, or its emperor's.
-    let (guard, emperor) = (w.state.guard(), w.state.emperor());
-    for r in w.history.iter_mut().filter(|r| r.deal == ds.redeals) {
-        if matches!(r.mv, super::Move::SecretGuard | super::Move::SecretSolo) {
-            match (guard, emperor) {
-                (Some(g), _) => (r.seat, r.mv) = (g, super::Move::SecretGuard),
-                (None, Some(e)) => (r.seat, r.mv) = (e, super::Move::SecretSolo),
-                _ => {}
-            }
-        }
-    }
-    if w.state.current_player() != Some(seat) {
-        w.pending = Multiset::EMPTY;
-    }
-    w.rng = rand::SeedableRng::from_rng(rng);
-    Ok(w)
+    Err(ZhipaiError::impossible_deal(format!(
+        "no world of seat {seat} passed the checks in {MAX_DRAWS} deals"
+    )))
 }

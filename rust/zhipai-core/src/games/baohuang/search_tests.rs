@@ -3,7 +3,7 @@
 //! over the consistent deals; `play_out` ends as stepping with built-in moves does.
 
 use super::game_tests::option_sets;
-use super::state::{Move, Phase as BhPhase, State, PLAYERS};
+use super::state::{self, Move, Phase as BhPhase, State, PLAYERS};
 use super::*;
 use crate::cards::Card;
 use crate::game::{Game, GameRng, GameState, Phase};
@@ -77,7 +77,7 @@ pub(super) fn positions(
 /// What each seat played in the deal being played, from the history.
 fn played(s: &DealState) -> [Multiset; PLAYERS] {
     let mut p = [Multiset::EMPTY; PLAYERS];
-    for e in s.history.iter().filter(|e| e.deal == s.redeals) {
+    for e in s.records().iter().filter(|e| e.deal == s.redeals) {
         if let Move::Play(cards) = e.mv {
             p[e.seat as usize].add_all(&cards).unwrap();
         }
@@ -128,7 +128,7 @@ fn replay_from_the_deal(w: &DealState, what: &str) {
         s.apply_tribute(places).unwrap();
         assert_eq!(s.tribute_cards(), core.tribute_cards(), "{what}: tribute cards");
     }
-    for (i, e) in w.history.iter().filter(|e| e.deal == w.redeals).enumerate() {
+    for (i, e) in w.records().iter().filter(|e| e.deal == w.redeals).enumerate() {
         assert_eq!(s.current_player(), Some(e.seat), "{what}: move {i} {} out of turn", e.mv);
         let r = match e.mv {
             Move::Play(cards) => s.apply_cards(&cards),
@@ -200,6 +200,28 @@ fn worlds_are_legal_deals_that_replay_the_history_and_keep_the_view() {
     }
 }
 
+/// A void deal of given hands (黄局, not redealt): nobody held a card exactly 3 times, so every
+/// world of every seat has none either (4 hidden hands checked by rejection).
+#[test]
+fn worlds_of_a_void_deal_hold_no_exact_triple() {
+    let rules = BaohuangRules::default();
+    let first = state::deal(&rules, &mut crate::deal::deal_rng(1, 1639));
+    let setup = crate::game::DealSetup {
+        hands: first.hands.to_vec(),
+        dealer: Some(first.scepter as usize),
+        ..Default::default()
+    };
+    let mut s = rules.deal_from(&setup).unwrap();
+    while !s.is_terminal() {
+        s.apply_builtin(Policy::Basic).unwrap();
+    }
+    assert!(s.core().is_void());
+    let mut rng = GameRng::seed_from_u64(9);
+    for _ in 0..3 {
+        assert_eq!(check_worlds(&s, &mut rng, "void deal"), PLAYERS);
+    }
+}
+
 /// The secret roles are drawn with the hidden cards: a rebel sees worlds with the 4th copy of the
 /// 登基 card at another seat (its guard) and, under 暗保/暗独, at the emperor (暗独).
 #[test]
@@ -245,6 +267,36 @@ fn a_rebel_sees_every_secret_role() {
         break;
     }
     assert!(found);
+}
+
+/// The rule-based players see only what their seat knows: in every world of the seat to act
+/// they make the same move as in the real deal.
+#[test]
+fn rule_based_players_move_alike_in_every_world_of_their_seat() {
+    let mut rng = GameRng::seed_from_u64(17);
+    let mut checked = 0;
+    for (name, rules) in option_sets() {
+        for drive in [Drive::Builtin(Policy::Greedy), Drive::Builtin(Policy::Random)] {
+            for s in positions(&rules, drive, 77, 2, 3) {
+                let Some(seat) = s.current_player() else { continue };
+                let dealer = s.seat_view(seat).unwrap().dealer().unwrap();
+                for _ in 0..3 {
+                    let w = s.with_hidden(seat, &dealer.deal(&mut rng), &mut rng).unwrap();
+                    for policy in [Policy::Greedy, Policy::Basic] {
+                        let (mut a, mut b) = (s.clone(), w.clone());
+                        let what = format!("{name} {drive:?} {policy:?} seat {seat}");
+                        assert_eq!(
+                            a.builtin_move(policy).unwrap(),
+                            b.builtin_move(policy).unwrap(),
+                            "{what}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
 }
 
 // ----------------------------------------------------------------------------- uniformity

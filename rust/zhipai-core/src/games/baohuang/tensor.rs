@@ -8,7 +8,7 @@
 //! know is never written: another hand (unless `perfect`), the secret guard, the secret 明保/暗保
 //! or 明独/暗独 choice, 暗独 (it reads 暗保), the cards of a 进贡 he took no part in.
 
-use super::game::DealState;
+use super::history::DealParts;
 use super::scoring::Mode;
 use super::search;
 use super::state::{Phase, PLAYERS};
@@ -121,7 +121,7 @@ fn one_hot(out: &mut [f32], at: usize, i: Option<usize>) {
 /// Write what `seat` knows (with `perfect`, every hand too) into `out` (`out.len() == LEN`).
 /// Errors: `InvalidValue` for a seat out of range, a wrong length, or after `play_out` (which
 /// records no history).
-pub fn write(ds: &DealState, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+pub fn write(ds: &DealParts, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
     crate::game::check_seat(seat, P)?;
     if out.len() != LEN {
         return Err(ZhipaiError::invalid_value(
@@ -132,7 +132,7 @@ pub fn write(ds: &DealState, seat: usize, perfect: bool, out: &mut [f32]) -> Res
     }
     let me = seat as u8;
     let facts = search::facts(ds, me)?;
-    let s = &ds.state;
+    let s = ds.state;
     out.fill(0.0);
     // Seat `p` as a row: places after the observer.
     let rel = |p: u8| (p as usize + P - seat) % P;
