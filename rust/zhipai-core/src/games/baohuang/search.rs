@@ -26,8 +26,8 @@
 //!   lower. The receiver knows the giver holds the returned card and, the card given being the
 //!   giver's highest (the scepter BJ is never given), that the giver holds nothing higher but
 //!   the scepter BJ. A seat that took no part only knows that some tribute of the rules explains
-//!   the two hands: the world's tribute cards are then the first pair that does (highest given
-//!   card first).
+//!   the two hands: the world's tribute cards are then the first pair found that does (returned
+//!   cards in kind order, then given cards highest first).
 //!
 //! Cards are known in place as of the start of play (only the plays move cards after it): a
 //! physical card (the scepter BJ, a tribute card) until its seat plays a card of its kind (which
@@ -385,7 +385,8 @@ fn binomial(n: usize, k: usize) -> u64 {
 
 /// A 进贡 that some pre-tribute hands make into `giver` and `taker` (hands just after it): the
 /// card given (the giver's highest, the scepter BJ never given) and the card returned (the
-/// taker's lowest after receiving), the highest given card first; `None` when no tribute does.
+/// taker's lowest after receiving), the first found (returned cards in kind order, then given
+/// cards highest first); `None` when no tribute does.
 fn tribute_pair(
     giver: &Multiset,
     taker: &Multiset,
@@ -465,7 +466,7 @@ pub struct World {
 /// The hands of a world of `seat` with the hidden cards `hidden`: the deal redrawn from the
 /// view's dealer with `rng` while the hands fail the checks the view cannot express (module
 /// docs), and the world's 进贡 cards. Errors: `InvalidValue` naming what of `hidden` does not fit
-/// the view; `ImpossibleDeal` when no draw passes in [`MAX_DRAWS`].
+/// the view; `ImpossibleDeal` when no draw passes in 200,000 draws.
 pub fn draw_world(ds: &DealParts, seat: u8, hidden: &Deal, rng: &mut GameRng) -> Result<World> {
     let k = knowledge(ds, seat)?;
     check_fits(&k.view, hidden)?;
