@@ -8,17 +8,21 @@
 //! deal's.
 
 use super::actions::{self, Action, NUM_ACTIONS};
+use super::history::{set_secret_choice, DealParts, Record};
 use super::observe;
 use super::play_cards::{self, decision, parse_move, to_cards, CardMove};
 use super::policy::{self as builtin, write_row};
+use super::search;
 use super::state::{Move, Phase as BhPhase, State, PLAYERS};
+use super::tensor;
 use super::BaohuangRules;
-use crate::deal::deal_rng;
+use crate::deal::{deal_rng, Deal};
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
-    Observation, Phase,
+    Observation, Phase, TensorField,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 
@@ -59,30 +63,62 @@ const MAX_REDEALS: u32 = 1000;
 /// legal moves up to suits (each shape once, `pass`, `yield`, `jiefeng`, accession words), the
 /// cards then chosen as in the list (the 登基 card last).
 ///
+/// **Observation tensor** ([`GameState::observation_layout`], float32; seats relative to the
+/// observer: row `i` = the seat `i` places after him in playing order; card planes in kind order
+/// ♠2 … ♣A, SJ, BJ holding copies 0–4; see [`super::tensor`]):
+///
+/// | field | offset | len | meaning |
+/// |-------|--------|-----|---------|
+/// | `hand` | 0 | 54 | the observer's hand: copies of each card kind (0-4) |
+/// | `played` | 54 | 270 | cards each seat played in this deal (row i = the seat i places after the observer) |
+/// | `known` | 324 | 270 | cards the observer knows in each other hand: the scepter BJ, the 登基 card's copies the rules make certain, 进贡 cards (row 0 empty) |
+/// | `voids` | 594 | 270 | 1 = the seat is known to hold no card of that kind (进贡: nothing above the card given, nothing below the card returned) |
+/// | `hands` | 864 | 270 | every seat's hand, with `perfect` only (zeros otherwise) |
+/// | `play_to_beat` | 1134 | 54 | the cards of the play to beat (zeros when the seat to act leads) |
+/// | `play_owner` | 1188 | 5 | one-hot: who made the play to beat |
+/// | `pending` | 1193 | 54 | the cards of the play being built card by card (pending_cards) |
+/// | `phase` | 1247 | 8 | one-hot: accession, grab_window, forced, guard_choice, solo_choice, hidden_choice (another seat's secret 明保/暗保 or 明独/暗独), play, over (a void deal too) |
+/// | `to_act` | 1255 | 5 | one-hot: the seat to act (none once over, or while hidden_choice) |
+/// | `scepter` | 1260 | 5 | one-hot: the holder of the scepter mark (权杖) |
+/// | `scepter_card` | 1265 | 5 | one-hot: the seat holding the physical scepter BJ (differs with abdication_moves_card = false) |
+/// | `first_dealt` | 1270 | 5 | one-hot: the seat dealt first (the extra card) |
+/// | `emperor` | 1275 | 5 | one-hot: the emperor |
+/// | `guard` | 1280 | 5 | one-hot: the guard, when the observer knows him (himself, 明保, or the 登基 card played) |
+/// | `dengji` | 1285 | 54 | one-hot: the 登基 card |
+/// | `mode` | 1339 | 5 | one-hot as the observer sees it: normal (暗保), open_guard (明保), grab (抢独), open_solo (明独), secret_solo (暗独; reads normal to all but the emperor); zeros before accession |
+/// | `guard_revealed` | 1344 | 1 | 1 once the guard is known to all |
+/// | `hand_sizes` | 1345 | 5 | cards each seat holds / 44 |
+/// | `places` | 1350 | 25 | row i one-hot: the finishing place 1-5 of seat i (zeros while it holds cards) |
+/// | `round` | 1375 | 4 | flags: the seat to act leads; the yielders' second circle; the seat to act may yield; may apply for 接风 |
+/// | `to_respond` | 1379 | 5 | seats still to respond to the play to beat in this circle |
+/// | `yielded` | 1384 | 5 | seats that yielded (让牌) in this first circle |
+/// | `passed` | 1389 | 5 | seats out of this round by a pass (pass_is_final_for_round = true) |
+/// | `jiefeng` | 1394 | 5 | one-hot: the 接风 applicant |
+/// | `counters` | 1399 | 3 | abdications / 5, plays / 216, min(redeals, 10) / 10 |
+/// | `tribute_places` | 1402 | 25 | row i one-hot: the previous deal's place 1-5 of seat i that 进贡 was made from (zeros without 进贡) |
+/// | `tribute_gave` | 1427 | 54 | the card the observer gave in 进贡 (a giver: his highest; a receiver: the card he returned) |
+/// | `tribute_got` | 1481 | 54 | the card the observer received in 进贡 |
+///
+/// 1535 floats in all.
+///
 /// **Returns**: the settled score of each seat (§C.9 group scores split 2/3, 1/3, −1/3 each
 /// rebel, doubled by 明保; §C.10 solo tables), integers; they sum to 0 in every deal (with the
 /// default `solo_loss_literal_minus40 = false`; the literal −40 is not zero-sum).
 #[derive(Clone, Debug)]
 pub struct DealState {
     state: State,
-    rng: GameRng,
+    pub(super) rng: GameRng,
     /// 黄局 redeals so far: the number of the deal being played.
-    redeals: u32,
+    pub(super) redeals: u32,
     /// A void deal is redealt (dealt deals) or ends the deal (given hands: a redeal would lose
     /// them; scored 0 with emperor −1, as hand evaluation reports it).
     redeal_void: bool,
     history: Vec<Record>,
     /// The play being built card by card (actions).
     pending: Multiset,
-}
-
-/// One move of the history (its text is rendered when asked for).
-#[derive(Clone, Copy, Debug)]
-struct Record {
-    seat: u8,
-    deal: u32,
-    mv: CardMove,
-    builtin: Option<Policy>,
+    /// [`GameState::play_out`] made moves without recording them: what each seat played is no
+    /// longer known from the history (`seat_view` refuses then).
+    unrecorded: bool,
 }
 
 impl DealState {
@@ -132,12 +168,30 @@ impl DealState {
             redeal_void,
             history: Vec::new(),
             pending: Multiset::EMPTY,
+            unrecorded: false,
         }
     }
 
     /// The core state of the deal being played (emperor, guard, mode, places, …).
     pub fn core(&self) -> &State {
         &self.state
+    }
+
+    /// The deal as the search support and the tensor read it.
+    pub(super) fn parts(&self) -> DealParts<'_> {
+        DealParts {
+            state: &self.state,
+            history: &self.history,
+            redeals: self.redeals,
+            pending: self.pending,
+            unrecorded: self.unrecorded,
+        }
+    }
+
+    /// The moves recorded (every deal), as the search tests replay them.
+    #[cfg(test)]
+    pub(super) fn records(&self) -> &[Record] {
+        &self.history
     }
 
     /// 黄局 redeals so far.
@@ -383,6 +437,85 @@ impl GameState for DealState {
         }
         write_row(&self.state, self.redeals as i32, row);
         Ok(())
+    }
+
+    /// What `seat` knows of the cards it cannot see (see [`super::search`] for what is and is not
+    /// conditioned on): its hand, the cards played, the hand sizes, the scepter BJ, the 登基
+    /// card's copies, the cards of a 进贡 it took part in; the voids of 进贡 (play shows none).
+    /// Kitty 0, no stock. The cards the 168-card deck leaves out are among the cards out of play
+    /// (`gone`). Some facts the view cannot express (逼位's triples, an exact count, the unknown
+    /// 登基 copy, a tribute between two other seats) are checked by [`GameState::with_hidden`].
+    /// Errors: `InvalidValue` for a seat out of range, or once [`GameState::play_out`] played on
+    /// (it records no history).
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, PLAYERS)?;
+        Ok(search::knowledge(&self.parts(), seat as u8)?.view)
+    }
+
+    /// The world of `seat` with the hidden cards `hidden` (a draw of `seat_view(seat)`'s
+    /// dealer): the same deal, history and redeal count, the hands replaced, and the roles the
+    /// hands make where they are secret (the seat other than the emperor holding the 登基 card is
+    /// the guard, none: 暗独; the secret choice and its history record follow). When the hands
+    /// fail a fact the view cannot express, the hidden cards are drawn again from the view's
+    /// dealer with `rng` until they pass (rejection, so the worlds stay uniform over the
+    /// consistent deals; see [`super::search`]). The play being built card by card is kept only
+    /// when it is `seat`'s own; the world's generator is drawn from `rng`. Errors:
+    /// `InvalidValue` naming what of `hidden` does not fit the view (hand sizes, known cards,
+    /// voids, the deck); `ImpossibleDeal` when 200,000 draws fail.
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<Self> {
+        check_seat(seat, PLAYERS)?;
+        let world = search::draw_world(&self.parts(), seat as u8, hidden, rng)?;
+        let mut w = self.clone();
+        w.state.set_world(world.hands, world.tribute_cards);
+        let (guard, emperor) = (w.state.guard(), w.state.emperor());
+        set_secret_choice(&mut w.history, self.redeals, guard, emperor);
+        if w.state.current_player() != Some(seat as u8) {
+            w.pending = Multiset::EMPTY; // another seat's unfinished play is its own
+        }
+        w.rng = rand::SeedableRng::from_rng(rng);
+        Ok(w)
+    }
+
+    /// The fields of [`super::tensor::FIELDS`] (see [`DealState`]).
+    fn observation_layout(&self) -> Vec<TensorField> {
+        tensor::layout()
+    }
+
+    /// What `seat` knows as the tensor of [`DealState`]'s table (with `perfect`, every hand in
+    /// the `hands` field too); no allocation. Errors: `InvalidValue` for a seat out of range,
+    /// `out` of another length, or once [`GameState::play_out`] played on (it records no history).
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        tensor::write(&self.parts(), seat, perfect, out)
+    }
+
+    /// A play's cards; `ascend <card>` names one card (the 登基 card, one copy); every other
+    /// word puts no card on the table.
+    fn move_cards(&self, mv: &CardMove) -> Multiset {
+        match mv {
+            Move::Play(cards) => *cards,
+            Move::Ascend(card) => Multiset::from_cards(&[*card]).expect("one card"),
+            _ => Multiset::EMPTY,
+        }
+    }
+
+    /// The rollout loop of `simulate` on the core state (random: [`State::step_random`], the
+    /// draws of `sample_move` in place; the rule-based players: their shape-level moves), a void
+    /// deal redealt as [`GameState::apply_builtin`] redeals it; the history is not recorded.
+    /// Refused while a play is being built card by card.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        self.check_no_pending("play_out")?;
+        self.unrecorded |= !self.state.is_terminal();
+        loop {
+            if policy == Policy::Random {
+                while self.state.step_random(&mut self.rng) {}
+            } else {
+                builtin::play_rule_based(policy, &mut self.state);
+            }
+            if !(self.state.is_void() && self.redeal_void) {
+                return Ok(());
+            }
+            self.after_move()?;
+        }
     }
 }
 

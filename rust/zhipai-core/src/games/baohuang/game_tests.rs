@@ -14,7 +14,7 @@ use crate::policy::Policy;
 use crate::simulator::{DealSimulator, StartingDeal};
 use std::collections::BTreeSet;
 
-fn option_sets() -> Vec<(&'static str, BaohuangRules)> {
+pub(super) fn option_sets() -> Vec<(&'static str, BaohuangRules)> {
     let d = BaohuangRules::default;
     vec![
         ("default", d()),
@@ -68,7 +68,7 @@ fn simulate_row(rules: &BaohuangRules, policy: Policy, seed: u64, index: u64) ->
 #[test]
 fn builtin_play_through_the_trait_gives_simulate_rows() {
     for (name, rules) in option_sets() {
-        for (policy, deals) in [(Policy::Random, 60), (Policy::Greedy, 12)] {
+        for (policy, deals) in [(Policy::Random, 60), (Policy::Greedy, 12), (Policy::Basic, 12)] {
             for i in 0..deals {
                 let s = play_through_trait(&rules, policy, 21, i);
                 let row = trait_row(&s);
@@ -84,7 +84,8 @@ fn builtin_play_through_the_trait_gives_simulate_rows() {
     }
 }
 
-/// Greedy deals of seed 1 that are void (黄局) first and redealt (found by scanning `simulate`).
+/// Basic deals of seed 1 that are void (黄局) first and redealt (found by scanning `simulate`
+/// with the old greedy, now `basic`).
 const REDEALT: [(&str, u64); 3] = [("default", 1639), ("tribute", 822), ("168", 180)];
 
 #[test]
@@ -99,7 +100,7 @@ fn void_deals_are_redealt_as_simulate_does() {
         let mut seen_redeal = false;
         while !s.is_terminal() {
             let before = s.deal_number();
-            s.apply_builtin(Policy::Greedy).unwrap();
+            s.apply_builtin(Policy::Basic).unwrap();
             if s.deal_number() > before {
                 seen_redeal = true;
                 // A fresh deal: nobody has moved in it yet, and the void deal is not shown.
@@ -115,7 +116,7 @@ fn void_deals_are_redealt_as_simulate_does() {
         assert!(seen_redeal, "{name} deal {index} has a 黄局");
         let row = trait_row(&s);
         assert!(row[8] >= 1, "{name}: redeals column");
-        assert_eq!(row, simulate_row(&rules, Policy::Greedy, 1, index), "{name} deal {index}");
+        assert_eq!(row, simulate_row(&rules, Policy::Basic, 1, index), "{name} deal {index}");
         let deals: BTreeSet<u32> = s.history().iter().map(|e| e.deal).collect();
         assert_eq!(deals.len() as u32, s.deal_number() + 1, "every deal has moves");
         let history = s.history();
@@ -485,7 +486,7 @@ fn random_action_walks_from_every_position_end_in_a_legal_move() {
 #[test]
 fn observations_show_no_other_hand_and_hide_the_secret_choices() {
     let (mut hidden_guards, mut secret_choices) = (0, 0);
-    for policy in [Policy::Random, Policy::Greedy] {
+    for policy in [Policy::Random, Policy::Greedy, Policy::Basic] {
         for i in 0..12 {
             let mut s = BaohuangRules::default().new_deal(4, i).unwrap();
             while !s.is_terminal() {
@@ -710,7 +711,7 @@ fn deal_from_refuses_what_baohuang_does_not_have() {
 
 #[test]
 fn a_void_deal_of_given_hands_ends_scored_zero() {
-    // The cards of a greedy deal that is void at first (seed 1, deal 1639): given as hands, the
+    // The cards of a basic deal that is void at first (seed 1, deal 1639): given as hands, the
     // deal is not redealt (the given cards would be lost) but over, as hand evaluation says.
     let rules = BaohuangRules::default();
     let first = state::deal(&rules, &mut deal_rng(1, 1639));
@@ -721,7 +722,7 @@ fn a_void_deal_of_given_hands_ends_scored_zero() {
     };
     let mut s = rules.deal_from(&setup).unwrap();
     while !s.is_terminal() {
-        s.apply_builtin(Policy::Greedy).unwrap();
+        s.apply_builtin(Policy::Basic).unwrap();
     }
     assert!(s.core().is_void() && s.deal_number() == 0);
     assert_eq!(s.phase(), Phase::Done);

@@ -9,20 +9,27 @@
 //! * [`round`] — turn order in a round: 顺牌, 过牌, 让牌, 底牌, 接风;
 //! * [`state`] — a whole deal as a [`State`] with OpenSpiel-style verbs;
 //! * [`scoring`] — group and solo score tables;
-//! * [`policy`] — the built-in random and greedy players and the [`DealSimulator`] impl;
+//! * [`policy`] — the built-in players (random, [`greedy`], [`basic`]) and the [`DealSimulator`]
+//!   impl;
 //! * [`play_cards`] — plays as cards ([`CardMove`]): the move list with the 登基-card choice,
 //!   the count of every choice of suits, completions of a partial play;
 //! * [`observe`] — what one seat sees (the trait's observation);
 //! * [`actions`] — the fixed integer action space (cards one by one, `stop`, words, `ascend`);
+//! * [`history`] — the recorded moves, and a deal as search and tensors read it;
+//! * [`search`] — determinisation: what a seat knows, worlds drawn from it;
+//! * [`tensor`] — the observation tensor (layout and writer);
 //! * [`game`] — the game trait: [`DealState`] and `impl Game for BaohuangRules`.
 //!
 //! [`DealSimulator`]: crate::simulator::DealSimulator
 
 pub mod accession;
 pub mod actions;
+pub mod basic;
 pub mod game;
 #[cfg(test)]
 mod game_tests;
+pub mod greedy;
+pub mod history;
 pub mod moves;
 pub mod observe;
 pub mod options;
@@ -30,7 +37,13 @@ pub mod play_cards;
 pub mod policy;
 pub mod round;
 pub mod scoring;
+pub mod search;
+#[cfg(test)]
+mod search_tests;
 pub mod state;
+pub mod tensor;
+#[cfg(test)]
+mod tensor_tests;
 
 pub use accession::{ascension_options, Ascension};
 pub use game::DealState;

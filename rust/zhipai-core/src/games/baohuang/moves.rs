@@ -262,6 +262,11 @@ impl HandCounts {
         HandCounts { nat, small, big, guard, total, at_least }
     }
 
+    /// Strengths (bits) held at least once: `count_ones()` is the number of natural groups.
+    pub fn ranks_held(&self) -> u16 {
+        self.at_least[1]
+    }
+
     /// Naturals per strength (0 = `3` … 12 = `2`).
     pub fn nat(&self) -> &[u8; 13] {
         &self.nat

@@ -6,17 +6,13 @@
 //!   17% 明保, 16% 暗保, 1% each 明独 / 暗独 (`zhipai simulate baohuang -n 5000`, column `mode`).
 //!   That is the documented meaning of `random` (a uniform baseline, not a model of players);
 //!   use `greedy` for deals where accession follows the hand.
-//! * `greedy` (a documented rule-based player, no lookahead):
-//!   - accession: ascend with a 3-copy card if he has one (first in kind order), else with a
-//!     4-copy card (then 暗独), else abdicate; never grab; a guard plays 暗保; 逼位 takes the first
-//!     option;
-//!   - lead: all naturals of his lowest rank; with no naturals, all his SJ, then all his BJ;
-//!   - response: pass when the play to beat is his partner's (the guard always knows the
-//!     emperor; the emperor knows the guard once revealed); otherwise the smallest beating play
-//!     — fewest jokers, then lowest rank — but jokers only when he holds at most 12 cards ("save
-//!     jokers"); apply for 接风 instead of passing when allowed; never yield.
+//! * `greedy`: the rule-based player of [`super::greedy`] (hand strength decides accession, grab
+//!   and 明保; the rollout policy of search players);
+//! * `basic`: the first-generation rule-based player of [`super::basic`], kept as a baseline.
 
-use super::moves::{self, shape_of, Shape};
+use super::basic::basic;
+use super::greedy::greedy;
+use super::moves::shape_of;
 use super::options::{Deck, ExtraCardTo};
 use super::scoring::Mode;
 use super::state::{Move, Phase, State, PLAYERS};
@@ -35,88 +31,9 @@ use rand_chacha::ChaCha8Rng;
 pub fn choose<R: Rng + ?Sized>(policy: Policy, state: &State, rng: &mut R) -> Option<Move> {
     match policy {
         Policy::Random => state.sample_move(rng),
-        Policy::Greedy | Policy::Basic => greedy(state),
+        Policy::Greedy => greedy(state),
+        Policy::Basic => basic(state),
     }
-}
-
-/// The greedy player's move (module docs).
-pub fn greedy(state: &State) -> Option<Move> {
-    let seat = state.current_player()?;
-    let legal = |m: &Move| state.check_move(m).is_ok();
-    match state.phase() {
-        Phase::Accession => {
-            let moves = state.legal_moves();
-            let hand = state.hand(seat);
-            let ascend = |want_guard: bool| {
-                moves
-                    .iter()
-                    .copied()
-                    .find(|m| matches!(m, Move::Ascend(c) if (hand.count(*c) < 4) == want_guard))
-            };
-            ascend(true).or_else(|| ascend(false)).or(Some(Move::Abdicate))
-        }
-        Phase::GrabWindow => Some(Move::Decline),
-        Phase::Forced => state.nth_move(0),
-        Phase::GuardChoice => Some(Move::SecretGuard),
-        Phase::SoloChoice => Some(Move::SecretSolo),
-        Phase::Play => {
-            let counts = state.hand_counts(seat);
-            match state.play_to_beat() {
-                None => Some(Move::Play(greedy_lead(counts))),
-                Some(prev) => {
-                    let owner = state.round().owner;
-                    let partner = is_partner(state, seat, owner);
-                    let best = if partner { None } else { cheapest_beat(state, seat, &prev) };
-                    best.map(Move::Play).or_else(|| {
-                        if legal(&Move::Jiefeng) {
-                            Some(Move::Jiefeng)
-                        } else {
-                            Some(Move::Pass)
-                        }
-                    })
-                }
-            }
-        }
-        Phase::Over | Phase::Void => None,
-    }
-}
-
-fn is_partner(state: &State, seat: u8, owner: u8) -> bool {
-    if state.mode().is_solo() || seat == owner {
-        return false;
-    }
-    let (Some(e), Some(g)) = (state.emperor(), state.guard()) else { return false };
-    (seat == g && owner == e) || (seat == e && owner == g && state.guard_revealed())
-}
-
-fn greedy_lead(counts: &moves::HandCounts) -> Shape {
-    if let Some(r) = counts.nat().iter().position(|&n| n > 0) {
-        return Shape { rank: r as u8, naturals: counts.nat()[r], ..Shape::default() };
-    }
-    let none = Shape { rank: moves::NO_RANK, ..Shape::default() };
-    if counts.small() > 0 {
-        Shape { small: counts.small(), ..none }
-    } else if counts.big() > 0 {
-        Shape { big: counts.big(), ..none }
-    } else {
-        Shape { guard: counts.guard(), ..none }
-    }
-}
-
-fn cheapest_beat(state: &State, seat: u8, prev: &Shape) -> Option<Shape> {
-    let counts = state.hand_counts(seat);
-    let save_jokers = counts.len() > 12;
-    let key = |s: &Shape| (s.jokers(), s.guard, s.big, s.rank, s.naturals);
-    let mut best: Option<Shape> = None;
-    moves::for_each(counts, Some(prev), state.rules().bombs, |s| {
-        // Strictly better only: the first of equal keys wins, as with `min_by_key`.
-        let better = !matches!(best, Some(b) if key(&b) <= key(&s));
-        if !(save_jokers && s.jokers() > 0) && better {
-            best = Some(s);
-        }
-        true
-    });
-    best
 }
 
 const COLUMNS: [Column; 22] = [
@@ -156,15 +73,23 @@ impl BaohuangRules {
             if policy == Policy::Random {
                 while state.step_random(rng) {} // the draws and moves of `choose`, in place
             } else {
-                while let Some(mv) = choose(policy, &state, rng) {
-                    state.apply_unchecked(mv); // built-in policies only make legal moves
-                }
+                play_rule_based(policy, &mut state);
             }
             if !state.is_void() {
                 return Ok((state, redeals));
             }
         }
         Err(ZhipaiError::impossible_deal(format!("{MAX_REDEALS} void deals (黄局) in a row")))
+    }
+}
+
+/// Play `state` to the end with a rule-based player (they draw nothing). Kept out of line so
+/// that the random loop of [`BaohuangRules::play_out`] stays as compact as it was.
+#[inline(never)]
+pub(super) fn play_rule_based(policy: Policy, state: &mut State) {
+    let basic_player = policy == Policy::Basic;
+    while let Some(mv) = if basic_player { basic(state) } else { greedy(state) } {
+        state.apply_unchecked(mv); // built-in policies only make legal moves
     }
 }
 
@@ -436,6 +361,7 @@ pub fn write_row(s: &State, redeals: i32, row: &mut [i32]) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::moves;
     use super::*;
     use crate::cards::Rank;
     use crate::deal::deal_rng;
@@ -443,7 +369,7 @@ mod tests {
     #[test]
     fn both_policies_play_whole_deals() {
         let r = BaohuangRules::default();
-        for policy in [Policy::Random, Policy::Greedy] {
+        for policy in [Policy::Random, Policy::Greedy, Policy::Basic] {
             let mut row = vec![0; r.columns().len()];
             for i in 0..10 {
                 r.play_deal(policy, &mut deal_rng(5, i), &mut row).unwrap();
@@ -454,6 +380,28 @@ mod tests {
                 assert_eq!(places, vec![1, 2, 3, 4, 5]);
             }
         }
+    }
+
+    /// The checksum of `examples/baohuang_deals.rs` over deals `0..deals` of seed 1.
+    fn checksum(policy: Policy, deals: u64) -> u64 {
+        let r = BaohuangRules::default();
+        let mut row = vec![0i32; COLUMNS.len()];
+        let mut sum = 0u64;
+        for i in 0..deals {
+            r.play_deal(policy, &mut deal_rng(1, i), &mut row).unwrap();
+            for &v in &row {
+                sum = sum.wrapping_mul(1_000_003).wrapping_add(v as u64);
+            }
+        }
+        sum
+    }
+
+    /// `basic` is the old `greedy` and `random` is unchanged: the example's checksums taken before
+    /// the hand-strength greedy (`baohuang_deals greedy 500`, `baohuang_deals random 2000`).
+    #[test]
+    fn basic_rows_are_the_old_greedy_rows_and_random_rows_are_unchanged() {
+        assert_eq!(format!("{:016x}", checksum(Policy::Basic, 500)), "0e388e36dd53f1ed");
+        assert_eq!(format!("{:016x}", checksum(Policy::Random, 2000)), "31733e4828a95406");
     }
 
     #[test]
@@ -545,10 +493,10 @@ mod tests {
                 eval_row(&start, policy, seed).unwrap()
             };
             let run = |cand: &Multiset| run_with(cand, Policy::Random);
-            // Greedy players never grab, so after 让位 the scepter really moves on.
-            let y = run_with(&yield_, Policy::Greedy);
+            // Basic players never grab, so after 让位 the scepter really moves on.
+            let y = run_with(&yield_, Policy::Basic);
             assert!(y[col("abdications")] >= 1, "让位 passes the scepter");
-            assert!(run_with(&yield_, Policy::Greedy) != run_with(&ascend, Policy::Greedy));
+            assert!(run_with(&yield_, Policy::Basic) != run_with(&ascend, Policy::Basic));
             let g = run(&grab);
             assert_eq!((g[col("emperor")], g[col("mode")]), (seat as i32, Mode::Grab.code()));
             assert_eq!(g[col("abdications")], 0);
@@ -580,9 +528,9 @@ mod tests {
         let col = |name: &str| COLUMNS.iter().position(|c| c.name == name).unwrap();
         let pass = Multiset::EMPTY;
         let start = StartingDeal::new(&deal, seat).with_dealer(Some(scepter as usize));
-        // Greedy never grabs, so the non-holder is never emperor: its first play decision is a
+        // Basic never grabs, so the non-holder is never emperor: its first play decision is a
         // response, where a pass is always legal.
-        let row = eval_row(&start.with_first_action(Some(&pass)), Policy::Greedy, 1).unwrap();
+        let row = eval_row(&start.with_first_action(Some(&pass)), Policy::Basic, 1).unwrap();
         assert_ne!(row[col("emperor")], seat as i32);
         // Naturals of two ranks are never one play.
         let hand = &deal.hands[seat];
@@ -643,12 +591,12 @@ mod tests {
     }
 
     #[test]
-    fn greedy_guard_does_not_beat_the_emperor() {
+    fn basic_guard_does_not_beat_the_emperor() {
         let r = BaohuangRules::default();
         for i in 0..20 {
             let mut rng = deal_rng(8, i);
             let mut s = State::new(&r, &mut rng);
-            while let Some(mv) = greedy(&s) {
+            while let Some(mv) = basic(&s) {
                 if s.phase() == Phase::Play {
                     if let (Some(prev_owner), Some(g)) =
                         (s.play_to_beat().map(|_| s.round().owner), s.guard())

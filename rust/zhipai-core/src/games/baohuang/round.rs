@@ -233,6 +233,21 @@ impl Round {
         }
     }
 
+    /// Seats (bits) still to respond in this circle.
+    pub fn to_respond(&self) -> u8 {
+        self.pending
+    }
+
+    /// Seats (bits) that yielded (让牌) in this first circle.
+    pub fn yielders(&self) -> u8 {
+        self.yielders
+    }
+
+    /// Seats (bits) out of this round by a pass (only with `pass_is_final_for_round`).
+    pub fn passed(&self) -> u8 {
+        self.passed
+    }
+
     /// Seats still holding cards.
     pub fn active_count(&self) -> u32 {
         self.active.count_ones()

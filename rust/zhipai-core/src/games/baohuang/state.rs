@@ -259,6 +259,24 @@ pub struct State {
     returns: [i32; PLAYERS],
     /// The previous places 进贡 was made from, once made.
     tribute: Option<[u8; PLAYERS]>,
+    /// The cards of that 进贡, pair by pair (大拉 → 大客, then 二拉 → 二客): the card given and the
+    /// card returned (`None` for a card a hand could not give).
+    tribute_cards: [TributeCards; 2],
+}
+
+/// The cards of one 进贡 pair: the giver's highest card and the receiver's lowest, returned.
+pub type TributeCards = (Option<Card>, Option<Card>);
+
+/// The highest (or lowest) card of `hand` by play strength, ties by kind index (the card 进贡
+/// gives, or returns); the scepter BJ is skipped when it is the only BJ and `skip_scepter`.
+pub fn extreme_card(hand: &Multiset, highest: bool, skip_scepter: bool) -> Option<Card> {
+    let ok = |c: &Card| !(skip_scepter && *c == Card::BIG_JOKER && hand.count(*c) == 1);
+    let key = |c: &Card| (card_strength(*c), c.index());
+    if highest {
+        hand.kinds().iter().filter(ok).max_by_key(key)
+    } else {
+        hand.kinds().iter().filter(ok).min_by_key(key)
+    }
 }
 
 const fn clockwise(seat: u8) -> u8 {
@@ -368,6 +386,7 @@ impl State {
             stop_when_decided: false,
             returns: [0; PLAYERS],
             tribute: None,
+            tribute_cards: [(None, None); 2],
         }
     }
 
@@ -420,31 +439,22 @@ impl State {
         self.tribute = Some(previous_places);
         let seat_of =
             |p: u8| previous_places.iter().position(|&x| x == p).expect("permutation") as u8;
-        for (giver, taker) in [(seat_of(5), seat_of(1)), (seat_of(4), seat_of(2))] {
+        for (pair, (giver, taker)) in
+            [(seat_of(5), seat_of(1)), (seat_of(4), seat_of(2))].into_iter().enumerate()
+        {
             let skip_scepter = self.scepter_card_at == giver;
-            let high = self.extreme_card(giver, true, skip_scepter);
+            let high = extreme_card(&self.hands[giver as usize], true, skip_scepter);
             if let Some(c) = high {
                 self.move_card(giver, taker, c);
             }
             let skip_scepter = self.scepter_card_at == taker;
-            if let Some(c) = self.extreme_card(taker, false, skip_scepter) {
+            let low = extreme_card(&self.hands[taker as usize], false, skip_scepter);
+            if let Some(c) = low {
                 self.move_card(taker, giver, c);
             }
+            self.tribute_cards[pair] = (high, low);
         }
         Ok(())
-    }
-
-    /// The highest (or lowest) card of `seat` by play strength, ties by kind index; the scepter BJ
-    /// is skipped when it is the only BJ and `skip_scepter`.
-    fn extreme_card(&self, seat: u8, highest: bool, skip_scepter: bool) -> Option<Card> {
-        let hand = &self.hands[seat as usize];
-        let ok = |c: &Card| !(skip_scepter && *c == Card::BIG_JOKER && hand.count(*c) == 1);
-        let key = |c: &Card| (card_strength(*c), c.index());
-        if highest {
-            hand.kinds().iter().filter(ok).max_by_key(key)
-        } else {
-            hand.kinds().iter().filter(ok).min_by_key(key)
-        }
     }
 
     fn move_card(&mut self, from: u8, to: u8, card: Card) {
@@ -465,6 +475,42 @@ impl State {
     fn recount(&mut self, seat: u8) {
         self.counts[seat as usize] =
             HandCounts::of(&self.hands[seat as usize], self.guard_card_of(seat));
+    }
+
+    /// A world of the determinisation ([`super::search`]): the same deal with the hands `hands`
+    /// and the 进贡 cards `tribute_cards` (the caller keeps the cards in play and what they make
+    /// certain), and the roles these hands make where the rules keep them secret. While the guard
+    /// is unknown to the other seats (暗保 not yet revealed, 暗独, or the secret 明保/暗保 /
+    /// 明独/暗独 choice under way) the guard is the seat other than the emperor holding the 登基
+    /// card, and with none the emperor is alone: the mode reads 暗保 or 暗独 and the secret
+    /// choice is the guard's or the emperor's. A finished deal is scored again.
+    pub(super) fn set_world(
+        &mut self,
+        hands: [Multiset; PLAYERS],
+        tribute_cards: [TributeCards; 2],
+    ) {
+        self.hands = hands;
+        self.tribute_cards = tribute_cards;
+        let hidden = !self.guard_revealed && matches!(self.mode, Mode::Normal | Mode::SecretSolo);
+        if let Some(card) = self.dengji.filter(|_| hidden && self.phase_index() >= 3) {
+            let e = self.emperor;
+            self.guard =
+                (0..PLAYERS as u8).find(|&s| s != e && self.hands[s as usize].contains(card));
+            match self.phase {
+                Phase::GuardChoice | Phase::SoloChoice => {
+                    self.phase =
+                        if self.guard.is_some() { Phase::GuardChoice } else { Phase::SoloChoice };
+                    self.current = self.guard.unwrap_or(e);
+                }
+                _ => self.mode = if self.guard.is_some() { Mode::Normal } else { Mode::SecretSolo },
+            }
+        }
+        for seat in 0..PLAYERS as u8 {
+            self.recount(seat);
+        }
+        if self.phase == Phase::Over {
+            self.end();
+        }
     }
 
     // ----- queries -------------------------------------------------------------------------
@@ -573,6 +619,17 @@ impl State {
     /// The previous places 进贡 was made from (`None`: no tribute in this deal).
     pub fn tribute(&self) -> Option<[u8; PLAYERS]> {
         self.tribute
+    }
+
+    /// The cards of 进贡, pair by pair (大拉 → 大客, 二拉 → 二客): `(given, returned)`; `None`s
+    /// when there was no tribute.
+    pub fn tribute_cards(&self) -> [TributeCards; 2] {
+        self.tribute_cards
+    }
+
+    /// The seat dealt the scepter BJ (the first to decide on accession).
+    pub fn first_holder(&self) -> u8 {
+        self.first_holder
     }
 
     /// Plays made so far.
