@@ -9,14 +9,17 @@ pub enum Policy {
     Random,
     /// The game's documented rule-based player.
     Greedy,
+    /// The first-generation rule-based player, kept as a baseline.
+    Basic,
 }
 
 impl Policy {
-    /// The policy's name (`"random"`, `"greedy"`).
+    /// The policy's name (`"random"`, `"greedy"`, `"basic"`).
     pub fn name(self) -> &'static str {
         match self {
             Policy::Random => "random",
             Policy::Greedy => "greedy",
+            Policy::Basic => "basic",
         }
     }
 }
@@ -27,7 +30,8 @@ impl std::str::FromStr for Policy {
         match s {
             "random" => Ok(Policy::Random),
             "greedy" => Ok(Policy::Greedy),
-            _ => Err(ZhipaiError::invalid_value("policy", s, "expected random or greedy")),
+            "basic" => Ok(Policy::Basic),
+            _ => Err(ZhipaiError::invalid_value("policy", s, "expected random, greedy or basic")),
         }
     }
 }

@@ -35,7 +35,7 @@ use rand_chacha::ChaCha8Rng;
 pub fn choose<R: Rng + ?Sized>(policy: Policy, state: &State, rng: &mut R) -> Option<Move> {
     match policy {
         Policy::Random => state.sample_move(rng),
-        Policy::Greedy => greedy(state),
+        Policy::Greedy | Policy::Basic => greedy(state),
     }
 }
 

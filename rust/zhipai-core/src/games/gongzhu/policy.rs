@@ -157,7 +157,7 @@ pub fn choose<R: Rng + ?Sized>(
 ) -> Move {
     match state.phase() {
         Phase::Exposure => match policy {
-            Policy::Greedy => greedy_exposure(state),
+            Policy::Greedy | Policy::Basic => greedy_exposure(state),
             Policy::Random => {
                 let moves = state.legal_moves();
                 moves[pick_index(rng, moves.len())]
@@ -176,7 +176,7 @@ pub fn choose<R: Rng + ?Sized>(
             state.legal_plays_into(buf);
             Move::Play(match policy {
                 Policy::Random => buf[pick_index(rng, buf.len())],
-                Policy::Greedy => greedy_play(state, buf),
+                Policy::Greedy | Policy::Basic => greedy_play(state, buf),
             })
         }
     }

@@ -7,16 +7,18 @@ use super::move_text::{move_text, parse_move_text};
 use super::moves;
 use super::policy::{choose, write_row, COLUMNS};
 use super::state::{Action, HongWuState, Phase as CorePhase};
+use super::world;
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::deal::deal_rng;
+use crate::deal::{deal_rng, Deal};
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
     Observation, Phase, Value,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use rand::Rng;
+use rand::{Rng, RngCore, SeedableRng};
 
 /// Seats at a Hong Wu table (hongwu.md §B.1).
 const PLAYERS: usize = 4;
@@ -63,6 +65,25 @@ impl DealState {
     /// The core state (auction, contract, settlement, …).
     pub fn core(&self) -> &HongWuState {
         &self.state
+    }
+
+    /// The recorded moves (tests replay them).
+    pub(super) fn records(&self) -> &[Record] {
+        &self.history
+    }
+
+    /// This deal with the hands and kitty replaced, unchecked (tests build candidate worlds).
+    #[cfg(test)]
+    pub(super) fn with_cards(&self, hands: [Multiset; PLAYERS], kitty: Multiset) -> DealState {
+        let mut w = self.clone();
+        w.state.set_cards(hands, kitty);
+        w
+    }
+
+    /// The deal's own generator (tests compare it).
+    #[cfg(test)]
+    pub(super) fn rng(&self) -> &GameRng {
+        &self.rng
     }
 
     /// The seat to act (0 once over: only used to name a refused move).
@@ -300,6 +321,47 @@ impl GameState for DealState {
 
     fn history_entry(&self, i: usize) -> HistoryEntry {
         self.history[i].entry()
+    }
+
+    /// What `seat` knows of the hidden cards ([`super::world`] lists what the view holds and
+    /// what it is not conditioned on).
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, PLAYERS)?;
+        Ok(world::seat_view(&self.state, seat))
+    }
+
+    /// The world of `hidden` for `seat` (checked against `seat_view(seat)`): the same deal with
+    /// the other hands and, unless `seat` knows it, the kitty replaced; the burial in the
+    /// history shows the world's kitty (to the dealer; the others see `bury` as before); its
+    /// generator seeded from `rng`. Refused (`InvalidValue`) while another seat has a move
+    /// half built card by card (its pending cards need not be in the world's hand).
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<DealState> {
+        check_seat(seat, PLAYERS)?;
+        if !self.building.is_empty() && self.state.to_act() != Some(seat) {
+            return Err(ZhipaiError::invalid_value(
+                "position",
+                format!("half-built move {}", self.building),
+                format!("seat {} is building a move; finish it first", self.seat()),
+            ));
+        }
+        let view = world::seat_view(&self.state, seat);
+        let (hands, kitty) = world::fit_hidden(&self.state, seat, &view, hidden)?;
+        let mut w = self.clone();
+        w.state.set_cards(hands, kitty);
+        w.rng = GameRng::seed_from_u64(rng.next_u64());
+        for r in &mut w.history {
+            if let Action::Bury(_) = r.mv {
+                r.mv = Action::Bury(kitty);
+            }
+        }
+        Ok(w)
+    }
+
+    /// [`super::policy::play_out`] on the core state with the deal's own generator: the moves
+    /// and draws of `apply_builtin` stepping, without the history.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        self.refuse_while_building(format!("play_out({})", policy.name()))?;
+        super::policy::play_out(&mut self.state, policy, &mut self.rng)
     }
 
     fn result_row(&self, row: &mut [i32]) -> Result<()> {

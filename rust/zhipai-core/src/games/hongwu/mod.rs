@@ -17,6 +17,7 @@
 pub mod actions;
 pub mod auction;
 pub mod game;
+pub mod greedy;
 pub mod history;
 pub mod move_text;
 pub mod moves;
@@ -25,9 +26,12 @@ pub mod order;
 pub mod policy;
 pub mod settle;
 pub mod state;
+pub mod world;
 
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod world_tests;
 
 use crate::cards::{Card, Suit};
 use crate::error::{Result, ZhipaiError};

@@ -213,12 +213,12 @@ impl GameState for DealState {
     fn builtin_move(&mut self, policy: Policy) -> Result<Move> {
         let name = match policy {
             Policy::Random => "random move",
-            Policy::Greedy => "greedy move",
+            Policy::Greedy | Policy::Basic => "greedy move",
         };
         self.check_idle(name)?;
         match policy {
             Policy::Random => self.deal.random_move(),
-            Policy::Greedy => self.deal.greedy_move(),
+            Policy::Greedy | Policy::Basic => self.deal.greedy_move(),
         }
     }
 

@@ -860,7 +860,7 @@ impl Deal {
         }
         let mv = match policy {
             Policy::Random => self.random_move(),
-            Policy::Greedy => self.greedy_move(),
+            Policy::Greedy | Policy::Basic => self.greedy_move(),
         };
         self.hands[p] = held;
         mv
@@ -878,7 +878,7 @@ impl Deal {
     pub(crate) fn policy_step(&mut self, policy: Policy) -> Result<()> {
         let mv = match policy {
             Policy::Random => self.random_move()?,
-            Policy::Greedy => self.greedy_move()?,
+            Policy::Greedy | Policy::Basic => self.greedy_move()?,
         };
         self.apply_policy_move(mv)
     }
