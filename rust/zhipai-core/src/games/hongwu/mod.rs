@@ -26,6 +26,7 @@ pub mod order;
 pub mod policy;
 pub mod settle;
 pub mod state;
+pub mod tensor;
 pub mod world;
 
 #[cfg(test)]
