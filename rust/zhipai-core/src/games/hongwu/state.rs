@@ -120,6 +120,8 @@ pub struct HongWuState {
     played_by: [Multiset; PLAYERS],
     not_held: [CardSet; PLAYERS],
     shown: [Multiset; PLAYERS],
+    /// Every card played so far (the union of `played_by`).
+    gone: Multiset,
 }
 
 impl HongWuState {
@@ -241,6 +243,7 @@ impl HongWuState {
             played_by: [Multiset::EMPTY; PLAYERS],
             not_held: [CardSet::EMPTY; PLAYERS],
             shown: [Multiset::EMPTY; PLAYERS],
+            gone: Multiset::EMPTY,
         })
     }
 
@@ -295,16 +298,7 @@ impl HongWuState {
     }
     /// Every card played so far.
     pub fn played(&self) -> Multiset {
-        if !matches!(self.phase, Phase::Play | Phase::Over) {
-            return Multiset::EMPTY;
-        }
-        // The two decks are the hands, the buried kitty and the cards played (not tracked card
-        // by card on the hot path).
-        let mut m = Multiset::full_decks(2, true).expect("two decks");
-        for h in self.hands.iter().chain(std::iter::once(&self.kitty)) {
-            m.remove_all(h).expect("hands and kitty are part of the two decks");
-        }
-        m
+        self.gone
     }
     /// Tricks completed.
     pub fn tricks(&self) -> u32 {
@@ -507,9 +501,16 @@ impl HongWuState {
         // follower plays as many cards of the led suit class as it holds, up to the lead's
         // count), the failed-throw cards it still holds.
         let played = &mut self.played_by[p.seat];
+        let gone = &mut self.gone;
         match one {
-            Some(c) => played.add(c),
-            None => p.cards.iter().for_each(|c| played.add(c)),
+            Some(c) => {
+                played.add(c);
+                gone.add(c);
+            }
+            None => p.cards.iter().for_each(|c| {
+                played.add(c);
+                gone.add(c);
+            }),
         }
         if self.n_plays > 0 {
             let tr = self.tr.as_deref().expect("trick rules in play");
