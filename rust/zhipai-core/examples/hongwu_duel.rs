@@ -54,7 +54,8 @@ fn main() {
                 // The opener deals for `layout[0]`'s side, the others play for the other side.
                 let opener = s.current_player().expect("an opener");
                 let dealer_side = layout[0];
-                is_a = std::array::from_fn(|p| if p == opener { dealer_side } else { !dealer_side });
+                is_a =
+                    std::array::from_fn(|p| if p == opener { dealer_side } else { !dealer_side });
                 for mv in ["bid 60", "pass", "pass", "pass"] {
                     s.apply_move(&s.parse_move(mv).expect("a move")).expect("legal");
                 }

@@ -50,28 +50,19 @@ use crate::tricks::{FollowMoves, TrickRules};
 use std::ops::ControlFlow;
 use std::sync::OnceLock;
 
-/// A seat may be void in a suit when, were the unseen cards dealt at random, it would hold none
-/// of the suit with at least this probability.
-pub const VOID_CHANCE: f32 = 0.25;
 /// Legal follows of a multi-card lead the player compares (besides the plays it builds).
 pub const FOLLOW_LIMIT: usize = 48;
 /// The bid stays this many points below the expected dealer points.
-pub const BID_MARGIN: i32 = 0;
+pub const BID_MARGIN: i32 = 5;
+/// The burial's bonus per plain suit it voids (against the badness of the cards buried).
+const VOID_BONUS: i32 = 300;
+/// The dealer draws trumps while it holds at least 1 / `DRAW_RATIO` of the trumps the 闲家 may
+/// hold.
+const DRAW_RATIO: usize = 2;
+/// A trick worth this many points is worth a risky win (the dealer's unsafe winner).
+const RISK_POINTS: i32 = 10;
 
 const PLAYERS: usize = 4;
-
-// TUNING (temporary): parameters from the environment variable HW_TUNE.
-fn tune(i: usize, default: f32) -> f32 {
-    static T: OnceLock<Vec<Option<f32>>> = OnceLock::new();
-    let v = T.get_or_init(|| {
-        std::env::var("HW_TUNE")
-            .unwrap_or_default()
-            .split(',')
-            .map(|x| x.trim().parse().ok())
-            .collect()
-    });
-    v.get(i).copied().flatten().unwrap_or(default)
-}
 
 /// The greedy player's action in `state` (which must not be over).
 pub fn greedy_action(state: &HongWuState) -> Action {
@@ -149,8 +140,8 @@ pub fn bid_features(hand: &Multiset, orders: &[CardOrder; 4]) -> [i32; 6] {
 pub fn expected_points(hand: &Multiset, orders: &[CardOrder; 4]) -> i32 {
     let f = bid_features(hand, orders);
     // Fitted on greedy self-play (examples/hongwu_fit.rs), coefficients × 100.
-    const W: [i32; 6] = [563, 111, 182, 16, 399, 353];
-    (-3363 + W.iter().zip(f).map(|(w, x)| w * x).sum::<i32>()) / 100
+    const W: [i32; 6] = [545, 197, 189, 21, 345, 415];
+    (-3259 + W.iter().zip(f).map(|(w, x)| w * x).sum::<i32>()) / 100
 }
 
 /// The trump orders of the options of `rules` (S H D C).
@@ -161,7 +152,7 @@ pub fn trump_orders(rules: &super::HongWuRules) -> [CardOrder; 4] {
 
 fn bid(state: &HongWuState, hand: &Multiset) -> Bid {
     let Some((lo, _)) = state.auction().bid_range() else { return Bid::Pass };
-    let want = expected_points(hand, orders(state)) - tune(5, BID_MARGIN as f32) as i32;
+    let want = expected_points(hand, orders(state)) - BID_MARGIN;
     if lo as i32 <= want {
         Bid::Points(lo)
     } else {
@@ -197,11 +188,8 @@ fn bury(state: &HongWuState, hand: &Multiset) -> Multiset {
     };
     let plain: [Multiset; 4] = std::array::from_fn(|s| hand.restrict(o.suit_mask(s)));
     // The plain cards from the least bad, once.
-    let mut order: Vec<(i32, Card)> = plain
-        .iter()
-        .flat_map(|m| m.iter())
-        .map(|c| (badness(c), c))
-        .collect();
+    let mut order: Vec<(i32, Card)> =
+        plain.iter().flat_map(|m| m.iter()).map(|c| (badness(c), c)).collect();
     order.sort_unstable_by_key(|&(b, c)| (b, c.index()));
     let mut best: Option<(i32, Multiset)> = None;
     for voids in 0u32..16 {
@@ -236,7 +224,7 @@ fn bury(state: &HongWuState, hand: &Multiset) -> Multiset {
         if buried.len() < KITTY_SIZE {
             continue;
         }
-        cost -= 40 * voids.count_ones() as i32;
+        cost -= VOID_BONUS * voids.count_ones() as i32;
         if best.is_none_or(|(b, _)| cost < b) {
             best = Some((cost, buried));
         }
@@ -304,18 +292,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Whether seat `p` may be void in effective suit `suit` (module docs): it showed the void,
-    /// or a random hand of its size drawn from the unseen cards would miss all `u` unseen cards
-    /// of the suit with probability (1 − u/U)^h ≥ [`VOID_CHANCE`].
+    /// or it is known to lack every kind of the suit still unseen.
     fn may_be_void(&self, p: usize, suit: usize) -> bool {
-        let mask = self.o.suit_mask(suit);
-        let possible = mask.minus(self.s.not_held(p));
-        if possible.is_empty() {
-            return true;
-        }
-        let u = self.unseen.count_in(possible) as f32;
-        let total = self.unseen.len() as f32;
-        let h = self.s.hand(p).len() as i32;
-        u == 0.0 || (1.0 - u / total).powi(h) >= tune(0, VOID_CHANCE)
+        self.unseen.kinds().intersect(self.o.suit_mask(suit)).minus(self.s.not_held(p)).is_empty()
     }
 
     /// Whether `set` holds a kind of effective suit `suit` stronger than index `index`.
@@ -459,7 +438,7 @@ impl<'a> Ctx<'a> {
         // 2. The dealer draws trumps while it is long in them.
         if self.is_dealer() && !trumps.is_empty() {
             let theirs = self.unseen.restrict(trump_mask.minus(self.common_absent())).len();
-            if theirs > 0 && tune(2, 2.0) * trumps.len() as f32 >= theirs as f32 {
+            if theirs > 0 && DRAW_RATIO * trumps.len() >= theirs {
                 if let Some(u) = self.master_trump_unit(&trumps) {
                     return u;
                 }
@@ -494,14 +473,15 @@ impl<'a> Ctx<'a> {
             let len = hs.len() as i32;
             let dealer_void = !self.is_dealer() && self.may_be_void(self.dealer, s);
             let all_points = hs.kinds().iter().all(|c| c.points() > 0);
-            let key = (dealer_void, all_points, if self.is_dealer() { len } else { -len });
+            let key = (dealer_void, all_points, len);
             if pick.is_none_or(|(k, _)| key < k) {
                 pick = Some((key, s));
             }
         }
         if let Some(((_, all_points, _), s)) = pick {
             let pointless = trumps.kinds().iter().find(|&c| c.points() == 0);
-            if !(all_points && self.is_dealer() && pointless.is_some() && tune(3, 1.0) > 0.0) {
+            let prefer_trump = self.is_dealer() && pointless.is_some() && all_points;
+            if !prefer_trump {
                 return single(self.cheapest(hand.restrict(o.suit_mask(s)).kinds()));
             }
         }
@@ -562,14 +542,11 @@ impl<'a> Ctx<'a> {
                 if !dealer_after || !self.may_beat_single(self.dealer, led, w) {
                     return single(self.dump(pool));
                 }
-                // The partner may be beaten: make the trick safe when it is worth it.
-                let sure =
-                    winners.iter().filter(|&x| !self.may_beat_single(self.dealer, led, x));
+                // The partner may be beaten: make the trick safe (the partners after the
+                // dealer then add their points) with the cheapest card the dealer cannot beat.
+                let sure = winners.iter().filter(|&x| !self.may_beat_single(self.dealer, led, x));
                 if let Some(x) = sure.min_by_key(|&x| (self.keep(x), x.index())) {
-                    let t = tune(1, 10.0) as i32;
-                    if trick_points + x.points() as i32 >= t || (t < 0 && !is_top_trump(self.o, x)) {
-                        return single(x);
-                    }
+                    return single(x);
                 }
                 return single(self.cheapest(pool));
             }
@@ -591,12 +568,13 @@ impl<'a> Ctx<'a> {
             after[k] = p;
             k += 1;
         }
-        let safe =
-            winners.iter().filter(|&x| after[..k].iter().all(|&p| !self.may_beat_single(p, led, x)));
+        let safe = winners
+            .iter()
+            .filter(|&x| after[..k].iter().all(|&p| !self.may_beat_single(p, led, x)));
         if let Some(x) = safe.min_by_key(|&x| (-(x.points() as i32), self.keep(x), x.index())) {
             return single(x);
         }
-        if trick_points >= tune(4, 10.0) as i32 {
+        if trick_points >= RISK_POINTS {
             let x = winners.iter().max_by_key(|&x| (self.o.suit(x) == TRUMP, self.o.index(x)));
             return single(x.expect("a winner"));
         }
@@ -702,7 +680,7 @@ impl<'a> Ctx<'a> {
             return e.0;
         }
         let trick_points: i32 = trick.iter().map(points_of).sum();
-        if trick_points >= tune(4, 10.0) as i32 {
+        if trick_points >= RISK_POINTS {
             return evals.iter().filter(|e| e.1).max_by_key(|e| e.3).expect("a winner").0;
         }
         cheapest()
