@@ -16,6 +16,7 @@
 
 pub mod actions;
 pub mod auction;
+pub mod follow;
 pub mod game;
 pub mod greedy;
 pub mod history;

@@ -32,6 +32,7 @@
 //!   teammates are none; the three 闲家 are each other's teammates.
 
 use super::auction::{Bid, MIN_RAISE};
+pub use super::follow::{play_wins, single_follow_pool};
 use super::order::RED_FIVE;
 use super::state::{one_unit_lead, points_of, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
@@ -43,12 +44,11 @@ use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::simulator::{DealSimulator, StartingDeal};
-use crate::tricks::combos::Format;
 use crate::tricks::lead::is_beaten;
 use crate::tricks::lead_candidates::sample_lead;
 use crate::tricks::order::{CardOrder, TRUMP};
 use crate::tricks::winner::tuple_winner;
-use crate::tricks::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
+use crate::tricks::{check_lead, sample_follow, trick_winner_of, FollowMoves};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -98,17 +98,6 @@ fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
             })
         }
         Phase::Over => unreachable!("no action in a finished deal"),
-    }
-}
-
-/// The kinds one of which follows a one-card lead of effective suit `suit` (hongwu.md §B.8):
-/// the kinds of that suit held, or every held kind when void in it.
-pub fn single_follow_pool(order: &CardOrder, suit: usize, hand: &Multiset) -> CardSet {
-    let suited = hand.kinds().intersect(order.suit_mask(suit));
-    if suited.is_empty() {
-        hand.kinds()
-    } else {
-        suited
     }
 }
 
@@ -297,36 +286,6 @@ fn basic_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset {
         return *m;
     }
     *options.iter().min_by_key(|m| (points(m), cost(m))).expect("a legal follow")
-}
-
-/// Whether `play`, added to `trick` (led with format `lead`, won so far by play `winner_now`),
-/// would win it (hongwu.md §B.9). It is compared with the lead and the current winner only:
-/// the winner of a trick is the play that beats every earlier winner, and beating is
-/// transitive (trump over the led suit, then a strictly higher value), so the other plays
-/// cannot change the answer (property-tested against the whole trick).
-pub(crate) fn play_wins(
-    tr: &TrickRules,
-    lead: &Format,
-    trick: &[Multiset],
-    winner_now: usize,
-    play: &Multiset,
-) -> bool {
-    let mut plays = [trick[0], trick[winner_now], *play];
-    let reduced: &[Multiset] = if winner_now == 0 {
-        plays[1] = *play;
-        &plays[..2]
-    } else {
-        &plays
-    };
-    let w = if lead.cards == 1 {
-        tuple_winner(tr, lead.suit as usize, 1, reduced)
-    } else {
-        match trick_winner_of(tr, lead, reduced) {
-            Ok(w) => w,
-            Err(_) => return false,
-        }
-    };
-    w == reduced.len() - 1
 }
 
 /// Largest number of legal follows [`sample_follows`] walks through to place its draws; above

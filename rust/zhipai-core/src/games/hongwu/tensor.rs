@@ -159,8 +159,7 @@ pub fn write(
         p = s.next_seat(p);
     }
     cards(out, HAND, &s.hand(seat));
-    for p in 0..PLAYERS {
-        let r = rel[p];
+    for (p, &r) in rel.iter().enumerate() {
         cards(out, PLAYED + r * NUM_KINDS, &s.played_by(p));
         cards(out, SHOWN + r * NUM_KINDS, &s.shown(p));
         for c in s.not_held(p) {

@@ -60,7 +60,7 @@ fn world_deal_fault(w: &DealState) -> Option<String> {
             return Some(format!("seat {p} was dealt {h}"));
         }
     }
-    let mut all = hands.iter().fold(Multiset::EMPTY, |m, h| plus(m, h));
+    let mut all = hands.iter().fold(Multiset::EMPTY, plus);
     if !took {
         all = plus(all, &c.kitty());
     }
@@ -88,7 +88,7 @@ fn world_deal_fault(w: &DealState) -> Option<String> {
             Action::Play(cards) => {
                 let tr = tr.as_ref().expect("trump before play");
                 let actual = rec.reduced.unwrap_or(cards);
-                if plays % 4 == 0 {
+                if plays.is_multiple_of(4) {
                     let Ok(f) = check_lead(tr, &cards, Some(&hands[seat])) else {
                         return Some(format!("seat {seat} leads {cards} from {}", hands[seat]));
                     };
