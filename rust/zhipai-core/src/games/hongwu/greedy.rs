@@ -426,6 +426,11 @@ impl<'a> Ctx<'a> {
             if hs.is_empty() || self.ruff_risk(s) {
                 continue;
             }
+            // Without a pair, only the top card can be a master.
+            let top = hs.kinds().iter().max_by_key(|&c| o.index(c)).expect("a card");
+            if hs.pairs().is_empty() && !self.master_card(top) {
+                continue;
+            }
             let f = self.units(&hs);
             let mut masters = Multiset::EMPTY;
             for u in f.units.iter().filter(|u| self.is_master(u)) {
@@ -648,8 +653,9 @@ impl<'a> Ctx<'a> {
                 return moves.enumerate(1)[0];
             }
         }
-        // Each candidate: (play, wins, points, keep, top trumps given).
-        let evals: Vec<(Multiset, bool, i32, i32, u32)> = cands
+        // Each candidate: (play, points, keep, top trumps given); whether it wins is computed
+        // only where it matters.
+        let evals: Vec<(Multiset, i32, i32, u32)> = cands
             .iter()
             .map(|m| {
                 let mut keep = 0;
@@ -659,25 +665,27 @@ impl<'a> Ctx<'a> {
                     keep += k * self.keep(c);
                     top += k as u32 * is_top_trump(self.o, c) as u32;
                 }
-                (*m, play_wins(tr, lead, trick, wi, m), points_of(m), keep, top)
+                (*m, points_of(m), keep, top)
             })
             .collect();
-        let cheapest = || evals.iter().min_by_key(|e| 3 * e.2 + e.3).expect("a play").0;
-        let richest_win = |e: &&(Multiset, bool, i32, i32, u32)| (-e.2, e.3);
-        if !self.is_dealer() {
-            if winner != self.dealer {
-                let dealer_after = self.after().any(|p| p == self.dealer);
-                if !dealer_after || !self.may_beat_play(self.dealer, led, &trick[wi]) {
-                    return evals.iter().min_by_key(|e| (e.4, -e.2, e.3)).expect("a play").0;
-                }
-                return cheapest();
+        let cheapest = || evals.iter().min_by_key(|e| 3 * e.1 + e.2).expect("a play").0;
+        let richest = |e: &&(Multiset, i32, i32, u32)| (-e.1, e.2);
+        if !self.is_dealer() && winner != self.dealer {
+            let dealer_after = self.after().any(|p| p == self.dealer);
+            if !dealer_after || !self.may_beat_play(self.dealer, led, &trick[wi]) {
+                return evals.iter().min_by_key(|e| (e.3, -e.1, e.2)).expect("a play").0;
             }
-            if let Some(e) = evals.iter().filter(|e| e.1).min_by_key(richest_win) {
+            return cheapest();
+        }
+        let winning: Vec<&(Multiset, i32, i32, u32)> =
+            evals.iter().filter(|e| play_wins(tr, lead, trick, wi, &e.0)).collect();
+        if !self.is_dealer() {
+            if let Some(e) = winning.iter().copied().min_by_key(richest) {
                 return e.0;
             }
             return cheapest();
         }
-        if !evals.iter().any(|e| e.1) {
+        if winning.is_empty() {
             return cheapest();
         }
         let mut after = [0usize; PLAYERS];
@@ -687,12 +695,12 @@ impl<'a> Ctx<'a> {
             k += 1;
         }
         let safe = |m: &Multiset| after[..k].iter().all(|&p| !self.may_beat_play(p, led, m));
-        if let Some(e) = evals.iter().filter(|e| e.1 && safe(&e.0)).min_by_key(richest_win) {
+        if let Some(e) = winning.iter().copied().filter(|e| safe(&e.0)).min_by_key(richest) {
             return e.0;
         }
         let trick_points: i32 = trick.iter().map(points_of).sum();
         if trick_points >= RISK_POINTS {
-            return evals.iter().filter(|e| e.1).max_by_key(|e| e.3).expect("a winner").0;
+            return winning.iter().max_by_key(|e| e.2).expect("a winner").0;
         }
         cheapest()
     }
