@@ -49,7 +49,7 @@
 use super::auction::Bid;
 use super::follow::{play_wins, single_follow_pool};
 use super::order::{hongwu_order, RED_FIVE};
-use super::state::{points_of, Action, HongWuState, Phase};
+use super::state::{points_of, two_decks, Action, HongWuState, Phase};
 use super::KITTY_SIZE;
 use crate::cards::{Card, CardSet, Rank, Suit};
 use crate::multiset::Multiset;
@@ -253,12 +253,6 @@ fn bury(state: &HongWuState, hand: &Multiset) -> Multiset {
 
 // ------------------------------------------------------------------------------ play
 
-/// Two decks with jokers.
-fn full_deck() -> Multiset {
-    static FULL: OnceLock<Multiset> = OnceLock::new();
-    *FULL.get_or_init(|| Multiset::full_decks(2, true).expect("two decks"))
-}
-
 /// What the seat to play knows, and derived facts.
 struct Ctx<'a> {
     s: &'a HongWuState,
@@ -277,7 +271,8 @@ impl<'a> Ctx<'a> {
     fn new(s: &'a HongWuState, seat: usize, hand: Multiset) -> Ctx<'a> {
         let tr = s.trick_rules().expect("trump chosen");
         let dealer = s.contract().expect("dealer known").dealer;
-        let mut unseen = full_deck();
+        // The cards in the other hands, and in the kitty unless the seat buried it.
+        let mut unseen = two_decks();
         let _ = unseen.remove_all(&hand);
         let _ = unseen.remove_all(&s.played());
         if seat == dealer {

@@ -117,11 +117,35 @@ pub struct HongWuState {
     /// tricks and the current one), the kinds each seat is known not to hold (voids shown by
     /// follows, and what a successful throw proved), and the cards each seat showed in a failed
     /// throw and still holds.
-    played_by: [Multiset; PLAYERS],
+    played_by: [TwoDecks; PLAYERS],
     not_held: [CardSet; PLAYERS],
     shown: [Multiset; PLAYERS],
-    /// Every card played so far (the union of `played_by`).
-    gone: Multiset,
+}
+
+/// A multiset of at most two copies per kind as two bit planes (kinds held at least once, and
+/// twice): adding a play is a few bit operations (no per-card loop, no popcount on the hot path).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TwoDecks {
+    once: u64,
+    twice: u64,
+}
+
+impl TwoDecks {
+    /// Add `m` (the total stays within two copies per kind: both decks hold no more).
+    #[inline]
+    fn add(&mut self, m: &Multiset) {
+        let [p0, p1, ..] = m.planes();
+        self.twice |= p1 | (self.once & p0);
+        self.once |= p0;
+    }
+
+    fn to_multiset(self) -> Multiset {
+        let mut m = Multiset::from_set(CardSet(self.once));
+        for c in CardSet(self.twice) {
+            m.add(c);
+        }
+        m
+    }
 }
 
 impl HongWuState {
@@ -240,10 +264,9 @@ impl HongWuState {
             last_multiplier: 0,
             last_winner: None,
             settlement: None,
-            played_by: [Multiset::EMPTY; PLAYERS],
+            played_by: [TwoDecks::default(); PLAYERS],
             not_held: [CardSet::EMPTY; PLAYERS],
             shown: [Multiset::EMPTY; PLAYERS],
-            gone: Multiset::EMPTY,
         })
     }
 
@@ -298,7 +321,16 @@ impl HongWuState {
     }
     /// Every card played so far.
     pub fn played(&self) -> Multiset {
-        self.gone
+        if !matches!(self.phase, Phase::Play | Phase::Over) {
+            return Multiset::EMPTY;
+        }
+        // The two decks are the hands, the buried kitty and the cards played (not tracked card
+        // by card on the hot path).
+        let mut m = two_decks();
+        for h in self.hands.iter().chain(std::iter::once(&self.kitty)) {
+            m.remove_all(h).expect("hands and kitty are part of the two decks");
+        }
+        m
     }
     /// Tricks completed.
     pub fn tricks(&self) -> u32 {
@@ -500,22 +532,15 @@ impl HongWuState {
         // Public knowledge: the seat's played cards, a void shown by a short follow (§B.8: a
         // follower plays as many cards of the led suit class as it holds, up to the lead's
         // count), the failed-throw cards it still holds.
-        let played = &mut self.played_by[p.seat];
-        let gone = &mut self.gone;
-        match one {
-            Some(c) => {
-                played.add(c);
-                gone.add(c);
-            }
-            None => p.cards.iter().for_each(|c| {
-                played.add(c);
-                gone.add(c);
-            }),
-        }
+        self.played_by[p.seat].add(&p.cards);
         if self.n_plays > 0 {
             let tr = self.tr.as_deref().expect("trick rules in play");
             let led = tr.order.suit_mask(self.lead.suit as usize);
-            if p.cards.count_in(led) < self.lead.cards as usize {
+            let short = match one {
+                Some(c) => !led.contains(c),
+                None => p.cards.count_in(led) < self.lead.cards as usize,
+            };
+            if short {
                 self.not_held[p.seat] = self.not_held[p.seat].union(led);
             }
         }
@@ -608,7 +633,7 @@ impl HongWuState {
 
     /// The cards `seat` has played so far (completed tricks and the current one).
     pub fn played_by(&self, seat: usize) -> Multiset {
-        self.played_by[seat % PLAYERS]
+        self.played_by[seat % PLAYERS].to_multiset()
     }
 
     /// The kinds `seat` is publicly known not to hold: every kind of an effective suit in which
@@ -717,6 +742,12 @@ fn resolve_lead_into(
     // The forced part is one unit of the led suit: always a legal lead.
     check_lead_into(tr, &r.played, None, out)?;
     Ok(Played { seat, cards: r.played, failed_throw: Some(*cards) })
+}
+
+/// Two decks with jokers (built once).
+pub(crate) fn two_decks() -> Multiset {
+    static FULL: std::sync::OnceLock<Multiset> = std::sync::OnceLock::new();
+    *FULL.get_or_init(|| Multiset::full_decks(2, true).expect("two decks"))
 }
 
 /// Kind by kind the larger count of `a` and `b`.
