@@ -120,6 +120,8 @@ pub struct HongWuState {
     played_by: [TwoDecks; PLAYERS],
     not_held: [CardSet; PLAYERS],
     shown: [Multiset; PLAYERS],
+    /// Whether some throw failed (`shown` is then worth updating).
+    any_shown: bool,
 }
 
 /// A multiset of at most two copies per kind as two bit planes (kinds held at least once, and
@@ -267,6 +269,7 @@ impl HongWuState {
             played_by: [TwoDecks::default(); PLAYERS],
             not_held: [CardSet::EMPTY; PLAYERS],
             shown: [Multiset::EMPTY; PLAYERS],
+            any_shown: false,
         })
     }
 
@@ -495,6 +498,7 @@ impl HongWuState {
     fn note_lead(&mut self, p: &Played, others: [usize; PLAYERS - 1]) {
         if let Some(tried) = p.failed_throw {
             self.shown[p.seat] = max_counts(&self.shown[p.seat], &tried);
+            self.any_shown = true;
             return;
         }
         if !self.lead.is_throw() {
@@ -544,7 +548,7 @@ impl HongWuState {
                 self.not_held[p.seat] = self.not_held[p.seat].union(led);
             }
         }
-        if !self.shown[p.seat].is_empty() {
+        if self.any_shown && !self.shown[p.seat].is_empty() {
             let shown = &mut self.shown[p.seat];
             p.cards.iter().for_each(|c| {
                 shown.remove(c);
