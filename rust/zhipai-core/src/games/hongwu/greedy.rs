@@ -517,6 +517,17 @@ impl<'a> Ctx<'a> {
         if trumps.is_empty() {
             return None;
         }
+        // Without a master single, a master pair or two adjacent pairs (a tractor), none.
+        let o = self.o;
+        let top = |m: u32| 31 - m.leading_zeros() as usize;
+        let mine = o.index_mask(TRUMP, trumps.kinds());
+        let single = !above(self.unseen_idx[TRUMP], top(mine));
+        let pairs = o.index_mask(TRUMP, trumps.pairs());
+        let pair = pairs != 0 && !above(o.index_mask(TRUMP, self.unseen.pairs()), top(pairs));
+        let tractor = pairs & (pairs >> 1) & o.links(TRUMP) != 0;
+        if !(single || pair || tractor) {
+            return None;
+        }
         let f = self.units(trumps);
         f.units.iter().find(|u| self.is_master(u)).map(|u| u.to_multiset())
     }
