@@ -271,6 +271,12 @@ mod tests {
             next += f.len;
         }
         assert_eq!(next, TENSOR_LEN);
+        // The table in DealState's docs is this layout.
+        let doc = include_str!("game.rs");
+        for f in &fields {
+            let row = format!("/// | `{}` | {} | {} | {} |", f.name, f.offset, f.len, f.meaning);
+            assert!(doc.contains(&row), "DealState's docs lack {row}");
+        }
         let names: std::collections::HashSet<_> = fields.iter().map(|f| f.name).collect();
         assert_eq!(names.len(), fields.len(), "unique names");
         assert_eq!(TENSOR_LEN, 1388);
