@@ -5,7 +5,7 @@
 //!     valgrind --tool=callgrind target/release/examples/hongwu_deals hongwu random 2000
 //!
 //! Arguments: game `hongwu` | `tractor` (2-deck Tractor, for comparison), policy `random` |
-//! `greedy`, number of deals (default 1000). Prints a checksum of the result rows so that a
+//! `greedy` | `basic`, number of deals (default 1000). Prints a checksum of the result rows so that a
 //! change of play shows up, and the deals are reproducible (seed 1, streams 0..N).
 
 use zhipai_core::deal::deal_rng;
@@ -33,6 +33,7 @@ fn main() {
     let game = args.get(1).map_or("hongwu", String::as_str);
     let policy = match args.get(2).map_or("random", String::as_str) {
         "greedy" => Policy::Greedy,
+        "basic" => Policy::Basic,
         _ => Policy::Random,
     };
     let n: u64 = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1000);

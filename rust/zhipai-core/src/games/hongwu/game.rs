@@ -7,16 +7,18 @@ use super::move_text::{move_text, parse_move_text};
 use super::moves;
 use super::policy::{choose, write_row, COLUMNS};
 use super::state::{Action, HongWuState, Phase as CorePhase};
+use super::world;
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
-use crate::deal::deal_rng;
+use crate::deal::{deal_rng, Deal};
 use crate::error::{Result, ZhipaiError};
 use crate::game::{
     check_seat, deal_over, not_over, Column, DealSetup, Game, GameRng, GameState, HistoryEntry,
-    Observation, Phase, Value,
+    Observation, Phase, TensorField, Value,
 };
+use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
-use rand::Rng;
+use rand::{Rng, RngCore, SeedableRng};
 
 /// Seats at a Hong Wu table (hongwu.md §B.1).
 const PLAYERS: usize = 4;
@@ -45,6 +47,40 @@ const PLAYERS: usize = 4;
 ///
 /// **Returns**: each seat's settled result (hongwu.md §B.11 table units × `base_score_k`): the
 /// dealer's, and each 闲家's; zero-sum (dealer + 3 × each 闲家 = 0).
+///
+/// **Search support**: `seat_view` / `with_hidden` draw *worlds* (the hidden cards redrawn
+/// consistently with what one seat knows; [`super::world`] says what is conditioned on and what
+/// is not); `play_out` plays to the end on the fast path (no history).
+///
+/// **Observation tensor** (1388 float32, [`super::tensor`]): seats relative to the observer in
+/// playing order (row 0 the observer, row 1 the next to play, …); card rows are 54 counts in
+/// card-kind order (S 2…A, H 2…A, D 2…A, C 2…A, SJ, BJ); unknown one-hot facts are zeros.
+///
+/// | field | offset | len | meaning |
+/// |---|---|---|---|
+/// | `hand` | 0 | 54 | the observer's hand: count per card kind (33 cards for the dealer while it buries) |
+/// | `played` | 54 | 216 | cards each seat has played (completed tricks and the current one), 4 rows of 54 by relative seat |
+/// | `trick` | 270 | 216 | the current trick: each seat's play, 4 rows of 54 by relative seat (empty rows for seats yet to play) |
+/// | `kitty` | 486 | 54 | the buried kitty when the observer knows it (the dealer after burying it; every seat once the deal is over), else zeros |
+/// | `shown` | 540 | 216 | cards each seat showed in a failed throw (§B.7) and still holds, 4 rows of 54 by relative seat |
+/// | `not_held` | 756 | 216 | 1 for each kind a seat is publicly known not to hold (voids shown by follows, kinds above a standing throw's single), 4 rows by relative seat |
+/// | `voids` | 972 | 20 | 1 where a seat has shown a void by a short follow (§B.8): 4 rows by relative seat of S H D C trump (plain suits by their letter, trumps one suit) |
+/// | `pending` | 992 | 54 | the burial or play the observer is building card by card (pending_cards), when it is to act; else zeros |
+/// | `hand_sizes` | 1046 | 4 | cards each seat holds / 25, by relative seat |
+/// | `kitty_size` | 1050 | 1 | cards in the kitty / 8 (0 while the dealer holds it to bury) |
+/// | `phase` | 1051 | 5 | one-hot phase: auction, trump, kitty, play, done |
+/// | `to_act` | 1056 | 4 | one-hot relative seat to act (zeros once over) |
+/// | `opener` | 1060 | 4 | one-hot relative seat that opened the auction (dealer at 60 if all pass, §B.2) |
+/// | `passed` | 1064 | 4 | 1 for each seat that has passed in the auction, by relative seat |
+/// | `high_bid` | 1068 | 29 | one-hot highest bid so far, then the contract: bid 60, 65, …, 200 |
+/// | `high_bidder` | 1097 | 4 | one-hot relative seat of the highest bid so far (the dealer once the auction is over) |
+/// | `dealer` | 1101 | 4 | one-hot relative seat of the dealer 庄家 once the auction is over |
+/// | `trump` | 1105 | 4 | one-hot trump suit S H D C once chosen |
+/// | `leader` | 1109 | 4 | one-hot relative seat that leads the current trick (play phase: the seat to lead while none is led yet) |
+/// | `points_won` | 1113 | 4 | card points each seat has won in tricks / 200, by relative seat |
+/// | `tricks` | 1117 | 1 | completed tricks / 25 |
+/// | `perfect_hands` | 1118 | 216 | perfect information only (else zeros): every seat's hand, 4 rows of 54 by relative seat |
+/// | `perfect_kitty` | 1334 | 54 | perfect information only (else zeros): the kitty, as dealt or as buried |
 #[derive(Clone, Debug)]
 pub struct DealState {
     state: HongWuState,
@@ -63,6 +99,26 @@ impl DealState {
     /// The core state (auction, contract, settlement, …).
     pub fn core(&self) -> &HongWuState {
         &self.state
+    }
+
+    /// The recorded moves (tests replay them).
+    #[cfg(test)]
+    pub(super) fn records(&self) -> &[Record] {
+        &self.history
+    }
+
+    /// This deal with the hands and kitty replaced, unchecked (tests build candidate worlds).
+    #[cfg(test)]
+    pub(super) fn with_cards(&self, hands: [Multiset; PLAYERS], kitty: Multiset) -> DealState {
+        let mut w = self.clone();
+        w.state.set_cards(hands, kitty);
+        w
+    }
+
+    /// The deal's own generator (tests compare it).
+    #[cfg(test)]
+    pub(super) fn rng(&self) -> &GameRng {
+        &self.rng
     }
 
     /// The seat to act (0 once over: only used to name a refused move).
@@ -300,6 +356,60 @@ impl GameState for DealState {
 
     fn history_entry(&self, i: usize) -> HistoryEntry {
         self.history[i].entry()
+    }
+
+    /// What `seat` knows of the hidden cards ([`super::world`] lists what the view holds and
+    /// what it is not conditioned on).
+    fn seat_view(&self, seat: usize) -> Result<SeatView> {
+        check_seat(seat, PLAYERS)?;
+        Ok(world::seat_view(&self.state, seat))
+    }
+
+    /// The world of `hidden` for `seat` (checked against `seat_view(seat)`): the same deal with
+    /// the other hands and, unless `seat` knows it, the kitty replaced; the burial in the
+    /// history shows the world's kitty (to the dealer; the others see `bury` as before); its
+    /// generator seeded from `rng`. Refused (`InvalidValue`) while another seat has a move
+    /// half built card by card (its pending cards need not be in the world's hand).
+    fn with_hidden(&self, seat: usize, hidden: &Deal, rng: &mut GameRng) -> Result<DealState> {
+        check_seat(seat, PLAYERS)?;
+        if !self.building.is_empty() && self.state.to_act() != Some(seat) {
+            return Err(ZhipaiError::invalid_value(
+                "position",
+                format!("half-built move {}", self.building),
+                format!("seat {} is building a move; finish it first", self.seat()),
+            ));
+        }
+        let view = world::seat_view(&self.state, seat);
+        let (hands, kitty) = world::fit_hidden(&self.state, seat, &view, hidden)?;
+        let mut w = self.clone();
+        w.state.set_cards(hands, kitty);
+        w.rng = GameRng::seed_from_u64(rng.next_u64());
+        for r in &mut w.history {
+            if let Action::Bury(_) = r.mv {
+                r.mv = Action::Bury(kitty);
+            }
+        }
+        Ok(w)
+    }
+
+    /// [`super::policy::play_out`] on the core state with the deal's own generator: the moves
+    /// and draws of `apply_builtin` stepping, without the history.
+    fn play_out(&mut self, policy: Policy) -> Result<()> {
+        self.refuse_while_building(format!("play_out({})", policy.name()))?;
+        super::policy::play_out(&mut self.state, policy, &mut self.rng)
+    }
+
+    /// The fields of [`super::tensor::LAYOUT`] (the table in [`DealState`]'s docs).
+    fn observation_layout(&self) -> Vec<TensorField> {
+        super::tensor::layout()
+    }
+
+    fn write_observation_tensor(&self, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
+        super::tensor::write(&self.state, &self.building, seat, perfect, out)
+    }
+
+    fn move_cards(&self, mv: &Action) -> Multiset {
+        super::tensor::move_cards(mv)
     }
 
     fn result_row(&self, row: &mut [i32]) -> Result<()> {

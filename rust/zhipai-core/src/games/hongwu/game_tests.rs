@@ -29,7 +29,7 @@ fn rules(opts: &[(&str, &str)]) -> HongWuRules {
 
 /// The default rules and four option sets that change the auction, the order, the throws, the
 /// follows, the kitty and the settlement.
-fn option_sets() -> Vec<HongWuRules> {
+pub(super) fn option_sets() -> Vec<HongWuRules> {
     vec![
         HongWuRules::default(),
         rules(&[("first_bid_range", "60-200"), ("direction", "clockwise")]),

@@ -16,7 +16,9 @@
 
 pub mod actions;
 pub mod auction;
+pub mod follow;
 pub mod game;
+pub mod greedy;
 pub mod history;
 pub mod move_text;
 pub mod moves;
@@ -25,9 +27,13 @@ pub mod order;
 pub mod policy;
 pub mod settle;
 pub mod state;
+pub mod tensor;
+pub mod world;
 
 #[cfg(test)]
 mod game_tests;
+#[cfg(test)]
+mod world_tests;
 
 use crate::cards::{Card, Suit};
 use crate::error::{Result, ZhipaiError};

@@ -1,4 +1,6 @@
-//! Built-in Hong Wu policies (random, greedy) and the deal simulator.
+//! Built-in Hong Wu policies (random, greedy, basic) and the deal simulator. The greedy player
+//! lives in [`super::greedy`]; this file keeps the random player and the first-generation
+//! rule-based player, `basic` (the greedy player before issue 13, unchanged, as a baseline).
 //!
 //! **Random**: uniform over the legal bids (pass included); a uniform trump suit; 8 cards
 //! drawn uniformly from the dealer's 33 to bury; a lead drawn uniformly from
@@ -9,8 +11,8 @@
 //! ([`crate::tricks::sample_follow`]: the distribution of `FollowMoves::sample`, without follow
 //! tables for one-card and pair leads).
 //!
-//! **Greedy** (a simple, documented rule-based player; it sees only its own hand and the cards
-//! played so far):
+//! **Basic** (the first-generation rule-based player, kept as a baseline: the `greedy` of before;
+//! it sees only its own hand and the cards played so far):
 //! * *Bid* from an estimate of hand strength: raw = 10·♥5 + 8·BJ + 6·SJ + 4·twos + 3·threes +
 //!   2·(longest suit − 6) + ⌊points held / 5⌋ (at least 0), and the expected dealer points
 //!   E = 16 + 0.9·raw rounded down to a multiple of 5 (a least-squares fit of the dealer's points
@@ -30,6 +32,7 @@
 //!   teammates are none; the three 闲家 are each other's teammates.
 
 use super::auction::{Bid, MIN_RAISE};
+pub use super::follow::{play_wins, single_follow_pool};
 use super::order::RED_FIVE;
 use super::state::{one_unit_lead, points_of, Action, HongWuState, Phase};
 use super::{HongWuRules, HAND_SIZE, KITTY_SIZE};
@@ -41,12 +44,11 @@ use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::simulator::{DealSimulator, StartingDeal};
-use crate::tricks::combos::Format;
 use crate::tricks::lead::is_beaten;
 use crate::tricks::lead_candidates::sample_lead;
 use crate::tricks::order::{CardOrder, TRUMP};
 use crate::tricks::winner::tuple_winner;
-use crate::tricks::{check_lead, sample_follow, trick_winner_of, FollowMoves, TrickRules};
+use crate::tricks::{check_lead, sample_follow, trick_winner_of, FollowMoves};
 use rand::seq::SliceRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -56,7 +58,8 @@ use std::ops::ControlFlow;
 pub fn choose<R: Rng + ?Sized>(state: &HongWuState, policy: Policy, rng: &mut R) -> Action {
     match policy {
         Policy::Random => random_action(state, rng),
-        Policy::Greedy | Policy::Basic => greedy_action(state, rng),
+        Policy::Greedy => super::greedy::greedy_action(state),
+        Policy::Basic => basic_action(state, rng),
     }
 }
 
@@ -98,18 +101,7 @@ fn random_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
     }
 }
 
-/// The kinds one of which follows a one-card lead of effective suit `suit` (hongwu.md §B.8):
-/// the kinds of that suit held, or every held kind when void in it.
-pub fn single_follow_pool(order: &CardOrder, suit: usize, hand: &Multiset) -> CardSet {
-    let suited = hand.kinds().intersect(order.suit_mask(suit));
-    if suited.is_empty() {
-        hand.kinds()
-    } else {
-        suited
-    }
-}
-
-/// The greedy estimate of the dealer points `hand` would make (module docs), a multiple of 5
+/// The basic estimate of the dealer points `hand` would make (module docs), a multiple of 5
 /// in 0…200: the highest bid it supports (below 60 = pass).
 pub fn estimated_bid(hand: &Multiset) -> u32 {
     let n = |c: Card| hand.count(c) as i32;
@@ -127,7 +119,7 @@ pub fn estimated_bid(hand: &Multiset) -> u32 {
     (points - points % 5).min(200) as u32
 }
 
-/// Strength of a card for greedy choices: trumps above plain cards, then the order index.
+/// Strength of a card for basic choices: trumps above plain cards, then the order index.
 fn strength(o: &CardOrder, c: Card) -> u32 {
     (o.suit(c) == TRUMP) as u32 * 64 + o.index(c) as u32
 }
@@ -145,7 +137,7 @@ fn points(m: &Multiset) -> i32 {
     points_of(m)
 }
 
-fn greedy_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
+fn basic_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
     let seat = state.to_act().expect("deal not over");
     let hand = state.hand(seat);
     match state.phase() {
@@ -175,8 +167,8 @@ fn greedy_action<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Action {
             Action::Bury(Multiset::from_cards(&cards[..super::KITTY_SIZE]).expect("held cards"))
         }
         Phase::Play => Action::Play(match state.lead_format() {
-            None => greedy_lead(state, &hand),
-            Some(_) => greedy_follow(state, rng),
+            None => basic_lead(state, &hand),
+            Some(_) => basic_follow(state, rng),
         }),
         Phase::Over => unreachable!("no action in a finished deal"),
     }
@@ -188,7 +180,7 @@ impl From<Bid> for Action {
     }
 }
 
-fn greedy_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
+fn basic_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
     let tr = state.trick_rules().expect("trump chosen");
     let o = &tr.order;
     // Unseen cards: two decks minus own hand, minus played cards, minus (for the dealer) kitty.
@@ -225,39 +217,39 @@ fn greedy_lead(state: &HongWuState, hand: &Multiset) -> Multiset {
     m
 }
 
-/// Legal follows the greedy player takes in enumeration order, and then as many samples when
+/// Legal follows the basic player takes in enumeration order, and then as many samples when
 /// there are more (module docs: "up to 256").
-const GREEDY_FIRST: usize = 128;
+const BASIC_FIRST: usize = 128;
 
-fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset {
+fn basic_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset {
     let tr = state.trick_rules().expect("trump chosen");
     let lead = state.lead_format().expect("following");
     let seat = state.to_act().expect("in play");
     let hand = state.hand(seat);
-    let mut options = Vec::with_capacity(2 * GREEDY_FIRST);
+    let mut options = Vec::with_capacity(2 * BASIC_FIRST);
     if lead.cards == 1 {
         // A one-card lead: the legal follows are one card of each kind in the pool, in kind
-        // order (as `FollowMoves::for_each` lists them), fewer than GREEDY_FIRST.
+        // order (as `FollowMoves::for_each` lists them), fewer than BASIC_FIRST.
         let pool = single_follow_pool(&tr.order, lead.suit as usize, &hand);
         options.extend(pool.iter().map(|c| Multiset::from_set(CardSet::single(c))));
     } else {
-        // The first GREEDY_FIRST legal follows, then as many samples if there are more.
+        // The first BASIC_FIRST legal follows, then as many samples if there are more.
         let moves = FollowMoves::new(tr, lead, &hand).expect("a full hand");
         moves.for_each(&mut |p| {
             options.push(*p);
-            if options.len() >= GREEDY_FIRST {
+            if options.len() >= BASIC_FIRST {
                 ControlFlow::Break(())
             } else {
                 ControlFlow::Continue(())
             }
         });
-        if options.len() == GREEDY_FIRST {
+        if options.len() == BASIC_FIRST {
             let total = moves.count();
-            if total > GREEDY_FIRST as u64 {
-                options.resize(2 * GREEDY_FIRST, Multiset::EMPTY);
+            if total > BASIC_FIRST as u64 {
+                options.resize(2 * BASIC_FIRST, Multiset::EMPTY);
                 let walk =
                     hand.count_in(tr.order.suit_mask(lead.suit as usize)) > lead.cards as usize;
-                sample_follows(&moves, total, walk, rng, &mut options[GREEDY_FIRST..]);
+                sample_follows(&moves, total, walk, rng, &mut options[BASIC_FIRST..]);
             }
         }
     }
@@ -294,36 +286,6 @@ fn greedy_follow<R: Rng + ?Sized>(state: &HongWuState, rng: &mut R) -> Multiset 
         return *m;
     }
     *options.iter().min_by_key(|m| (points(m), cost(m))).expect("a legal follow")
-}
-
-/// Whether `play`, added to `trick` (led with format `lead`, won so far by play `winner_now`),
-/// would win it (hongwu.md §B.9). It is compared with the lead and the current winner only:
-/// the winner of a trick is the play that beats every earlier winner, and beating is
-/// transitive (trump over the led suit, then a strictly higher value), so the other plays
-/// cannot change the answer (property-tested against the whole trick).
-pub(crate) fn play_wins(
-    tr: &TrickRules,
-    lead: &Format,
-    trick: &[Multiset],
-    winner_now: usize,
-    play: &Multiset,
-) -> bool {
-    let mut plays = [trick[0], trick[winner_now], *play];
-    let reduced: &[Multiset] = if winner_now == 0 {
-        plays[1] = *play;
-        &plays[..2]
-    } else {
-        &plays
-    };
-    let w = if lead.cards == 1 {
-        tuple_winner(tr, lead.suit as usize, 1, reduced)
-    } else {
-        match trick_winner_of(tr, lead, reduced) {
-            Ok(w) => w,
-            Err(_) => return false,
-        }
-    };
-    w == reduced.len() - 1
 }
 
 /// Largest number of legal follows [`sample_follows`] walks through to place its draws; above

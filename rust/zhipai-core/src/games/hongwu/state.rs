@@ -113,6 +113,41 @@ pub struct HongWuState {
     last_multiplier: i32,
     last_winner: Option<usize>,
     settlement: Option<Settlement>,
+    /// What every seat knows of the others (public): the cards each seat has played (completed
+    /// tricks and the current one), the kinds each seat is known not to hold (voids shown by
+    /// follows, and what a successful throw proved), and the cards each seat showed in a failed
+    /// throw and still holds.
+    played_by: [TwoDecks; PLAYERS],
+    not_held: [CardSet; PLAYERS],
+    shown: [Multiset; PLAYERS],
+    /// Whether some throw failed (`shown` is then worth updating).
+    any_shown: bool,
+}
+
+/// A multiset of at most two copies per kind as two bit planes (kinds held at least once, and
+/// twice): adding a play is a few bit operations (no per-card loop, no popcount on the hot path).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TwoDecks {
+    once: u64,
+    twice: u64,
+}
+
+impl TwoDecks {
+    /// Add `m` (the total stays within two copies per kind: both decks hold no more).
+    #[inline]
+    fn add(&mut self, m: &Multiset) {
+        let [p0, p1, ..] = m.planes();
+        self.twice |= p1 | (self.once & p0);
+        self.once |= p0;
+    }
+
+    fn to_multiset(self) -> Multiset {
+        let mut m = Multiset::from_set(CardSet(self.once));
+        for c in CardSet(self.twice) {
+            m.add(c);
+        }
+        m
+    }
 }
 
 impl HongWuState {
@@ -231,6 +266,10 @@ impl HongWuState {
             last_multiplier: 0,
             last_winner: None,
             settlement: None,
+            played_by: [TwoDecks::default(); PLAYERS],
+            not_held: [CardSet::EMPTY; PLAYERS],
+            shown: [Multiset::EMPTY; PLAYERS],
+            any_shown: false,
         })
     }
 
@@ -290,7 +329,7 @@ impl HongWuState {
         }
         // The two decks are the hands, the buried kitty and the cards played (not tracked card
         // by card on the hot path).
-        let mut m = Multiset::full_decks(2, true).expect("two decks");
+        let mut m = two_decks();
         for h in self.hands.iter().chain(std::iter::once(&self.kitty)) {
             m.remove_all(h).expect("hands and kitty are part of the two decks");
         }
@@ -402,6 +441,7 @@ impl HongWuState {
                 {
                     Ok(p) => {
                         self.led = true;
+                        self.note_lead(&p, others);
                         p
                     }
                     Err(e) => return self.illegal(action, lead_error_reason(&e)),
@@ -450,12 +490,69 @@ impl HongWuState {
         Ok(None)
     }
 
+    /// Record what a lead shows everyone (hongwu.md §B.7): a failed throw's cards are known to
+    /// be in the leader's hand; a throw that stands proves that none of the `others` holds a
+    /// single above any of its single components (`throw_check = component`) or above its lowest
+    /// card (`literal`). What a throw proves about pairs and tractors is not recorded (no
+    /// per-kind count bound fits the knowledge).
+    fn note_lead(&mut self, p: &Played, others: [usize; PLAYERS - 1]) {
+        if let Some(tried) = p.failed_throw {
+            self.shown[p.seat] = max_counts(&self.shown[p.seat], &tried);
+            self.any_shown = true;
+            return;
+        }
+        if !self.lead.is_throw() {
+            return;
+        }
+        let tr = self.tr.as_deref().expect("trick rules set in the play phase");
+        let s = self.lead.suit as usize;
+        let literal = tr.throw_check == crate::tricks::ThrowCheck::Literal;
+        let mut above = CardSet::EMPTY;
+        for u in self.lead.units.iter() {
+            let from = if literal {
+                u.low()
+            } else if u.mult == 1 {
+                u.top
+            } else {
+                continue;
+            };
+            for i in from as usize + 1..crate::tricks::order::MAX_INDEX {
+                above = above.union(tr.order.kinds_at(s, i));
+            }
+        }
+        for o in others {
+            self.not_held[o] = self.not_held[o].union(above);
+        }
+    }
+
     fn play_cards(&mut self, p: &Played) -> Result<()> {
         let hand = &mut self.hands[p.seat];
-        match single_card(&p.cards) {
+        let one = single_card(&p.cards);
+        match one {
             // One card (most plays): a plain bit removal.
             Some(c) if hand.remove(c) => {}
             _ => hand.remove_all(&p.cards)?,
+        }
+        // Public knowledge: the seat's played cards, a void shown by a short follow (§B.8: a
+        // follower plays as many cards of the led suit class as it holds, up to the lead's
+        // count), the failed-throw cards it still holds.
+        self.played_by[p.seat].add(&p.cards);
+        if self.n_plays > 0 {
+            let tr = self.tr.as_deref().expect("trick rules in play");
+            let led = tr.order.suit_mask(self.lead.suit as usize);
+            let short = match one {
+                Some(c) => !led.contains(c),
+                None => p.cards.count_in(led) < self.lead.cards as usize,
+            };
+            if short {
+                self.not_held[p.seat] = self.not_held[p.seat].union(led);
+            }
+        }
+        if self.any_shown && !self.shown[p.seat].is_empty() {
+            let shown = &mut self.shown[p.seat];
+            p.cards.iter().for_each(|c| {
+                shown.remove(c);
+            });
         }
         self.plays[self.n_plays] = p.cards;
         self.n_plays += 1;
@@ -538,6 +635,47 @@ impl HongWuState {
         Ok(())
     }
 
+    /// The cards `seat` has played so far (completed tricks and the current one).
+    pub fn played_by(&self, seat: usize) -> Multiset {
+        self.played_by[seat % PLAYERS].to_multiset()
+    }
+
+    /// The kinds `seat` is publicly known not to hold: every kind of an effective suit in which
+    /// it followed short (a void, §B.8), and the kinds above a single component of a throw that
+    /// stood while it held cards (§B.7; above the throw's lowest card with `throw_check =
+    /// literal`). Only the other seats' knowledge is meaningful (a seat knows its own hand).
+    pub fn not_held(&self, seat: usize) -> CardSet {
+        self.not_held[seat % PLAYERS]
+    }
+
+    /// Effective suits (bit `s`: 0..4 plain suits S H D C, 4 trump) in which `seat` has shown a
+    /// void by a short follow (0 before trump is chosen).
+    pub fn shown_voids(&self, seat: usize) -> u8 {
+        let Some(tr) = self.tr.as_deref() else { return 0 };
+        let nh = self.not_held[seat % PLAYERS];
+        (0..crate::tricks::order::NUM_EFFECTIVE_SUITS)
+            .filter(|&s| {
+                let m = tr.order.suit_mask(s);
+                !m.is_empty() && m.minus(nh).is_empty()
+            })
+            .fold(0, |b, s| b | 1 << s)
+    }
+
+    /// The cards `seat` showed in a failed throw (§B.7) and has not played since: known to be
+    /// in its hand. Counted kind by kind (a seat that played one of two shown copies is known
+    /// to hold the other).
+    pub fn shown(&self, seat: usize) -> Multiset {
+        self.shown[seat % PLAYERS]
+    }
+
+    /// Replace the hidden cards: `hands` for every seat and the `kitty` (the caller keeps the
+    /// public record consistent: same sizes, same played cards; [`super::game::DealState`]'s
+    /// `with_hidden` checks them against the seat's view).
+    pub(crate) fn set_cards(&mut self, hands: [Multiset; PLAYERS], kitty: Multiset) {
+        self.hands = hands;
+        self.kitty = kitty;
+    }
+
     /// The kitty multiplier of the last trick (2 / 4 / 8), 0 before the deal ends.
     pub fn last_multiplier(&self) -> i32 {
         self.last_multiplier
@@ -608,6 +746,23 @@ fn resolve_lead_into(
     // The forced part is one unit of the led suit: always a legal lead.
     check_lead_into(tr, &r.played, None, out)?;
     Ok(Played { seat, cards: r.played, failed_throw: Some(*cards) })
+}
+
+/// Two decks with jokers (built once).
+pub(crate) fn two_decks() -> Multiset {
+    static FULL: std::sync::OnceLock<Multiset> = std::sync::OnceLock::new();
+    *FULL.get_or_init(|| Multiset::full_decks(2, true).expect("two decks"))
+}
+
+/// Kind by kind the larger count of `a` and `b`.
+pub(crate) fn max_counts(a: &Multiset, b: &Multiset) -> Multiset {
+    let mut out = *a;
+    for c in b.kinds() {
+        for _ in a.count(c)..b.count(c) {
+            out.add(c);
+        }
+    }
+    out
 }
 
 /// The one kind of `m` when `m` is exactly one card.
