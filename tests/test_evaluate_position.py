@@ -151,8 +151,9 @@ def test_default_candidates_are_the_legal_plays_and_results_are_reproducible() -
     for c in range(len(ev1.candidates)):
         for col in ev1.columns:
             assert np.array_equal(ev1.outcomes(c)[col], ev2.outcomes(c)[col])
-    for label in ev1.candidates:  # every default candidate is a legal play now
-        d.clone().apply(f"play {label}")
+    for label in ev1.candidates:  # every default candidate is the move text of a legal play now
+        assert label.startswith("play ")
+        d.clone().apply(label)
     # seat_return: the seat's team's gain in levels, the sign of its side.
     out = ev1.outcomes(0)
     attacker = (seat - dealer(d)) % 2 == 1
@@ -193,25 +194,30 @@ def test_positions_of_a_simulated_deal() -> None:
 def test_position_errors() -> None:
     d = burying(seed=4)
     with pytest.raises(zhipai.IllegalPlayError, match="seat 2 is not to move"):
-        zhipai.evaluate_position(d, 2, candidates=["AS"], samples=5)
+        zhipai.evaluate_position(d, 2, candidates=["play AS"], samples=5)
     with pytest.raises(zhipai.IllegalPlayError, match="burial"):
-        zhipai.evaluate_position(d, 0, candidates=["AS"], samples=5)  # a burial is 8 cards
+        zhipai.evaluate_position(d, 0, candidates=["bury AS"], samples=5)  # a burial is 8 cards
+    with pytest.raises(zhipai.InvalidValueError, match="invalid move 'AS'"):
+        zhipai.evaluate_position(d, 0, candidates=["AS"], samples=5)  # candidates are move text
     d.apply(f"bury {top_points_burial(d)}")
     held = set(str(c) for c in zhipai.cards(hand(d, 0)))
     missing = next(f"{r}{s}" for r in ["A", "K", "Q", "J"] for s in "SHDC" if f"{r}{s}" not in held)
     with pytest.raises(zhipai.IllegalPlayError, match=missing):
-        zhipai.evaluate_position(d, 0, candidates=[missing], samples=5)
+        zhipai.evaluate_position(d, 0, candidates=[f"play {missing}"], samples=5)
     with pytest.raises(zhipai.InvalidValueError, match="seat"):
         zhipai.evaluate_position(d, 4, samples=5)
     with pytest.raises(zhipai.InvalidValueError, match="limit"):
         zhipai.evaluate_position(d, 0, samples=5, limit=0)
     with pytest.raises(zhipai.InvalidValueError, match="deal"):
         zhipai.evaluate_position("not a deal", 0, samples=5)
-    with pytest.raises(zhipai.InvalidValueError, match="GameState of gongzhu"):
-        zhipai.evaluate_position(zhipai.Game("gongzhu").new_deal(seed=1), 0, samples=5)
+    # Every game's positions evaluate now (the generic evaluator over the trait).
+    g = zhipai.Game("gongzhu").new_deal(seed=1)
+    ev = zhipai.evaluate_position(g, g.current_player(), samples=5, threads=1)
+    assert set(ev.candidates) == set(g.legal_moves()) and "seat_return" in ev.columns
     fresh = zhipai.Game("tractor").new_deal(level="2", seed=1)
-    with pytest.raises(zhipai.InvalidValueError, match="dealing"):
-        zhipai.evaluate_position(fresh, 0, samples=5)
+    # A declaration during the deal is a decision too: its candidates are pass and the declarations.
+    ev = zhipai.evaluate_position(fresh, fresh.current_player(), samples=5, threads=1)
+    assert ev.candidates == fresh.legal_moves() and "pass" in ev.candidates
 
 
 def test_cli_known_declaration_and_position(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

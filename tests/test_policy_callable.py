@@ -511,8 +511,9 @@ def test_history_records_plays_in_order():
         seat = s.current_player()
         made.append((seat, s.apply_builtin("greedy")))
     assert s.observation(0)["history"] == made
-    played = Counter(t for _, m in made for t in m.split() if CARD.match(t))
-    assert sum(played.values()) == 52
+    # Every card is played once; exposures ("expose JD") name cards still to be played.
+    played = Counter(t for _, m in made if not m.startswith("expose") for t in m.split() if CARD.match(t))
+    assert sum(played.values()) == 52 and set(played.values()) == {1}
 
 
 # ----------------------------------------------------------------------------- CLI

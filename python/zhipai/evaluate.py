@@ -622,7 +622,8 @@ def evaluate(
             a play / pass made at the seat's first decision where it is legal).
         samples: sampled deals, an int ≥ 1; the outcomes (``samples × candidates × columns ×
             4`` bytes) must fit in the available memory, else ``InvalidValueError`` up front.
-        policy: the rollout policy of every seat, a built-in name (``"random"``, ``"greedy"``).
+        policy: the rollout policy of every seat, a built-in name (``"random"``, ``"greedy"``,
+            ``"basic"`` the first-generation greedy).
             Search players (``"pimc(...)"``, ``"ismcts(...)"``) are not taken here for now
             (``InvalidValueError`` saying so): use :func:`evaluate_position` from the deal's
             first position for them.

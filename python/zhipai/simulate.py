@@ -69,7 +69,7 @@ from zhipai._errors import FileError, MissingDependencyError, ProgressError, Unk
 
 __all__ = ["ColumnSummary", "SimResult", "SimulationInterrupted", "Summary", "simulate"]
 
-POLICIES = ("random", "greedy")
+POLICIES = ("random", "greedy", "basic")
 
 #: A column whose values all lie in -256..255 and that takes at most this many distinct values
 #: gets its distribution in the summary (level changes, seats, counts of tricks, …).

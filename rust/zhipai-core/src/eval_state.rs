@@ -133,15 +133,15 @@ fn check_position<S: GameState>(state: &S, seat: usize) -> Result<()> {
     if state.is_terminal() {
         return Err(ZhipaiError::invalid_value(
             "deal",
-            "a finished deal",
-            "nothing left to evaluate",
+            "(over)",
+            "the deal is over: nothing left to evaluate",
         ));
     }
     if !state.pending_cards().is_empty() {
         return Err(ZhipaiError::invalid_value(
             "deal",
-            format!("a move being built ({})", state.pending_cards()),
-            "finish or evaluate before the card-by-card move",
+            format!("(half-built move {})", state.pending_cards()),
+            "finish the card-by-card move, or evaluate before its first card",
         ));
     }
     Ok(())
