@@ -95,7 +95,11 @@ fn moves_round_trip(s: &dyn AnyState, text: &str, action: usize) {
             }
             Err(_) => {
                 assert!(!legal, "{text:?} is legal but apply_move refuses it");
-                assert_eq!(zhipai_fuzz::snapshot(&*t), before, "refused {text:?} changed the state");
+                assert_eq!(
+                    zhipai_fuzz::snapshot(&*t),
+                    before,
+                    "refused {text:?} changed the state"
+                );
             }
         }
     } else {

@@ -37,7 +37,9 @@ impl NewValue {
             NewValue::Bool(b) => json!(b),
             NewValue::Int(i) => json!(i),
             NewValue::UInt(u) => json!(u),
-            NewValue::Float(f) => serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number),
+            NewValue::Float(f) => {
+                serde_json::Number::from_f64(*f).map_or(Value::Null, Value::Number)
+            }
             NewValue::Str(s) => json!(s),
             NewValue::Cards(kinds) => {
                 let cards: Vec<String> = kinds

@@ -77,7 +77,11 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
     let mut rng = ChaCha8Rng::seed_from_u64(u64::arbitrary(u)?);
 
     // The lead: mostly part of the leader's hand, sometimes cards from anywhere.
-    let lead = if u.ratio(1, 8)? { part_of(u, &Multiset::full_decks(3, true).unwrap())? } else { part_of(u, &hands[0])? };
+    let lead = if u.ratio(1, 8)? {
+        part_of(u, &Multiset::full_decks(3, true).unwrap())?
+    } else {
+        part_of(u, &hands[0])?
+    };
     let format = match check_lead(&tr, &lead, Some(&hands[0])) {
         Ok(f) => f,
         Err(e) => {
@@ -97,7 +101,11 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
 
     // The throw check against the three others, in playing order.
     let throw = check_throw(&tr, &format, &hands[1..]);
-    assert!(!throw.played.is_empty() && lead.contains_all(&throw.played), "{lead} -> {}", throw.played);
+    assert!(
+        !throw.played.is_empty() && lead.contains_all(&throw.played),
+        "{lead} -> {}",
+        throw.played
+    );
     assert!(throw.beaten_cards <= lead.len());
     if throw.valid {
         assert_eq!(throw.played, lead);
@@ -139,7 +147,11 @@ fn run(u: &mut Unstructured<'_>) -> Result<()> {
         if count <= FULL {
             assert!(seen.contains(&sampled.planes()) && seen.contains(&fast.planes()));
             let mine = play_of(u, hand, n)?;
-            assert_eq!(fm.check(&mine).is_ok(), seen.contains(&mine.planes()), "{mine} of {hand} on {led}");
+            assert_eq!(
+                fm.check(&mine).is_ok(),
+                seen.contains(&mine.planes()),
+                "{mine} of {hand} on {led}"
+            );
         }
         plays.push(sampled);
     }
