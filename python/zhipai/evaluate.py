@@ -565,7 +565,7 @@ def evaluate_position(
 def _shengji_state(deal: Any) -> _core.GameState:
     """``deal`` when it is a Shengji-family ``zhipai.GameState``, else ``InvalidValueError``."""
     if not isinstance(deal, _core.GameState) or deal.rules.preset not in ("tractor", "tractor_jj", "eighty_points"):
-        what = f"GameState of {deal.rules.preset}" if isinstance(deal, _core.GameState) else type(deal).__name__
+        what = f"GameState of {deal.rules.preset}" if isinstance(deal, _core.GameState) else _check.shown(deal)
         raise InvalidValueError(
             f"invalid deal {what}: expected the zhipai.GameState of a Shengji-family deal "
             "(zhipai.Game('tractor').new_deal(...)); position evaluation of the other games is "

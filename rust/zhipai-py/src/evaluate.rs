@@ -161,18 +161,16 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
 /// The position of a Shengji-family `zhipai.GameState` as `seat` sees it; anything else is an
 /// `InvalidValue` naming it.
 fn position(deal: &Bound<'_, PyAny>, seat: usize) -> PyResult<ShengjiPosition> {
+    const EXPECTED: &str = "expected the zhipai.GameState of a Shengji-family deal (tractor, \
+                            tractor_jj, eighty_points); position evaluation of the other games is \
+                            not available yet";
     let wrong = |what: String| {
         guard(|| -> Result<ShengjiPosition, ZhipaiError> {
-            Err(ZhipaiError::invalid_value(
-                "deal",
-                what,
-                "expected the zhipai.GameState of a Shengji-family deal (tractor, tractor_jj, \
-                 eighty_points); position evaluation of the other games is not available yet",
-            ))
+            Err(ZhipaiError::invalid_value("deal", what, EXPECTED))
         })
     };
     let Ok(s) = deal.cast::<PyGameState>() else {
-        return wrong(deal.get_type().name().map(|n| n.to_string()).unwrap_or_default());
+        return Err(crate::convert::invalid("deal", deal, EXPECTED));
     };
     let s = s.borrow();
     match s.tracked().state.as_any().downcast_ref::<DealState>() {
