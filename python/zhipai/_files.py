@@ -48,6 +48,13 @@ def path_arg(what: str, value: Any) -> Path:
     raise invalid(what, value, "expected a file path (a str or pathlib.Path)")
 
 
+def shown_path(path: Any) -> str:
+    """A path as messages (and ``FileError.path``) show it: its text, or its ``repr`` when that
+    text would not show (blank, or with characters that do not print, such as newlines)."""
+    text = os.fspath(path)
+    return text if text.strip() and text.isprintable() else repr(text)
+
+
 def _reason(e: BaseException) -> str:
     if isinstance(e, OSError) and e.strerror:
         return e.strerror
@@ -61,27 +68,30 @@ def check_output(path: Any, *, kinds: Sequence[str] | None, what: str = "path") 
     Raises ``InvalidValueError`` for a path of the wrong type and :class:`FileError` otherwise.
     """
     p = path_arg(what, path)
-    shown = str(p) if isinstance(path, Path) else os.fspath(path)
+    shown = shown_path(p if isinstance(path, Path) else path)
 
     def fail(reason: str) -> FileError:
         return FileError(f"cannot write {shown}: {reason}", path=shown)
 
-    if p.is_dir():
-        raise fail("it is a directory")
-    if kinds is not None and p.suffix.lower() not in kinds:
-        expected = ", ".join(kinds[:-1]) + f" or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
-        got = f"unknown extension {p.suffix!r}" if p.suffix else "no extension"
-        raise fail(f"{got}; expected a {expected} file")
-    if p.exists() and not p.is_file():
-        raise fail("it exists and is not a regular file")
-    folder = p.parent
-    ancestor = folder
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if ancestor.exists() and not ancestor.is_dir():
-        raise fail(f"{ancestor} is a file, not a directory")
-    if not folder.exists():
-        raise fail(f"folder {folder} does not exist")
+    try:  # (a name too long for the file system fails already in is_dir)
+        if p.is_dir():
+            raise fail("it is a directory")
+        if kinds is not None and p.suffix.lower() not in kinds:
+            expected = ", ".join(kinds[:-1]) + f" or {kinds[-1]}" if len(kinds) > 1 else kinds[0]
+            got = f"unknown extension {p.suffix!r}" if p.suffix else "no extension"
+            raise fail(f"{got}; expected a {expected} file")
+        if p.exists() and not p.is_file():
+            raise fail("it exists and is not a regular file")
+        folder = p.parent
+        ancestor = folder
+        while not ancestor.exists() and ancestor != ancestor.parent:
+            ancestor = ancestor.parent
+        if ancestor.exists() and not ancestor.is_dir():
+            raise fail(f"{ancestor} is a file, not a directory")
+        if not folder.exists():
+            raise fail(f"folder {folder} does not exist")
+    except OSError as e:
+        raise fail(_reason(e)) from e
     try:
         fd, probe = _create_temporary(p, ".probe")
     except OSError as e:
@@ -193,7 +203,7 @@ def _fsync_path(name: str) -> None:
 def read_bytes(path: Any, *, limit: int, what: str) -> bytes:
     """At most ``limit`` bytes of the file ``path``; a larger file is refused by name."""
     p = path_arg("path", path)
-    shown = os.fspath(path)
+    shown = shown_path(path)
     try:
         with open(p, "rb") as f:
             data = f.read(limit + 1)
@@ -217,7 +227,7 @@ def read_text(path: Any, *, limit: int, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise FileError(
-            f"cannot read {what} {os.fspath(path)}: not UTF-8 text (byte {e.start})", path=os.fspath(path)
+            f"cannot read {what} {shown_path(path)}: not UTF-8 text (byte {e.start})", path=os.fspath(path)
         ) from e
 
 
@@ -238,4 +248,4 @@ def parse_json(text: str, *, source: str, what: str) -> Any:
 def read_json(path: Any, *, limit: int = MAX_RECORD_BYTES, what: str = "file") -> Any:
     """The JSON value in ``path`` (at most ``limit`` bytes of UTF-8), else :class:`FileError`."""
     text = read_text(path, limit=limit, what=what)
-    return parse_json(text, source=os.fspath(path), what=what)
+    return parse_json(text, source=shown_path(path), what=what)

@@ -64,9 +64,13 @@ def _cards(cards: Any, what: str = "cards") -> str:
     """Card-list text of a string or an iterable of cards (``Card`` or card strings)."""
     if isinstance(cards, str):
         return cards
+    bad = InvalidValueError(f"invalid {what} {cards!r}: expected cards like 'QS 10C' or a list of cards")
     if cards is None or isinstance(cards, (bytes, int, float)) or not isinstance(cards, Iterable):
-        raise InvalidValueError(f"invalid {what} {cards!r}: expected cards like 'QS 10C' or a list of cards")
-    items = list(cards)
+        raise bad
+    try:
+        items = list(cards)
+    except TypeError:  # an Iterable that cannot be iterated (a 0-d numpy array)
+        raise bad from None
     for c in items:
         if not isinstance(c, (str, _core.Card)):
             raise InvalidValueError(f"invalid {what} {cards!r}: {c!r} is not a card")
@@ -89,9 +93,14 @@ def _seat(seat: Any, what: str = "seat") -> int:
 
 
 def _card_lists(lists: Any, what: str, n: int | None = None) -> list[str]:
+    bad = InvalidValueError(f"invalid {what} {lists!r}: expected a list of card lists")
     if isinstance(lists, (str, bytes)) or not isinstance(lists, Iterable):
-        raise InvalidValueError(f"invalid {what} {lists!r}: expected a list of card lists")
-    out = [_cards(x, f"{what} entry") for x in lists]
+        raise bad
+    try:
+        items = list(lists)
+    except TypeError:  # an Iterable that cannot be iterated (a 0-d numpy array)
+        raise bad from None
+    out = [_cards(x, f"{what} entry") for x in items]
     if n is not None and len(out) != n:
         raise InvalidValueError(f"invalid {what} {lists!r}: expected {n} card lists, got {len(out)}")
     return out
@@ -100,9 +109,13 @@ def _card_lists(lists: Any, what: str, n: int | None = None) -> list[str]:
 def _suits(suits: Any) -> list[str]:
     if isinstance(suits, str):
         suits = suits.split()
+    bad = InvalidValueError(f"invalid suits_led_before {suits!r}: expected suit letters like ['S', 'H']")
     if not isinstance(suits, Iterable):
-        raise InvalidValueError(f"invalid suits_led_before {suits!r}: expected suit letters like ['S', 'H']")
-    out = list(suits)
+        raise bad
+    try:
+        out = list(suits)
+    except TypeError:  # an Iterable that cannot be iterated (a 0-d numpy array)
+        raise bad from None
     for x in out:
         if not isinstance(x, str):
             raise InvalidValueError(f"invalid suits_led_before entry {x!r}: expected a suit letter S, H, D or C")

@@ -140,8 +140,9 @@ def seat_policies(policy: SeatPolicies, num_players: int) -> list[str | PolicyFn
       covers every seat not named and is required unless every seat is named).
 
     Raises ``InvalidValueError`` naming a bad policy, bad seat keys, a list of the wrong length,
-    or the seats left without a policy.
+    the seats left without a policy, or a ``num_players`` that is not an int from 1 to 16.
     """
+    num_players = int(_core._check_int("num_players", num_players, 1, 16))
     if isinstance(policy, str) or callable(policy):
         return [_one(policy, "every seat")] * num_players
     if isinstance(policy, Mapping):
@@ -187,12 +188,17 @@ def describe(policies: list[str | PolicyFn]) -> str:
 
 
 def play_deal(game: Game, seed: int, index: int, policies: list[str | PolicyFn]) -> list[int]:
-    """Play deal ``index`` of ``(seed)`` with one policy per seat; its result row.
+    """Play deal ``index`` of ``(seed)`` with one policy per seat (``policies``: anything
+    :func:`seat_policies` takes); its result row.
 
     Raises ``IllegalPlayError`` naming the move, the seat and the deal when a callable returns a
-    move that is not legal (or not a move), and :class:`PolicyError` (chained to the original)
-    when a callable raises.
+    move that is not legal (or not a move), :class:`PolicyError` (chained to the original)
+    when a callable raises, and ``InvalidValueError`` for a ``game`` that is not a
+    ``zhipai.Game`` or policies :func:`seat_policies` refuses.
     """
+    if not isinstance(game, Game):
+        raise InvalidValueError(f"invalid game {_short(game)}: expected a zhipai.Game")
+    policies = seat_policies(policies, game.num_players)
     state = game.new_deal(seed, index)
     while not state.is_terminal():
         play_turn(state, policies, seed, index)

@@ -637,7 +637,7 @@ class SimResult(Mapping[str, np.ndarray]):
                 columns and count, or a corrupt file.
         """
         p = _files.path_arg("path", path)
-        shown = os.fspath(path)
+        shown = _files.shown_path(path)
         suffix = p.suffix.lower()
         if suffix not in ROW_FORMATS:
             raise FileError(f"cannot load {shown}: unknown extension {p.suffix!r}; expected a .csv, .parquet or .npz file", path=shown)
@@ -801,7 +801,7 @@ def check_plot_path(path: Any, what: str = "path") -> Path:
     formats = sorted(FigureCanvasBase.get_supported_filetypes())
     if p.suffix[1:].lower() not in formats:
         got = f"unknown image extension {p.suffix!r}" if p.suffix else "no extension"
-        raise FileError(f"cannot write {os.fspath(path)}: {got}; expected one of "
+        raise FileError(f"cannot write {_files.shown_path(path)}: {got}; expected one of "
                         f"{', '.join('.' + f for f in formats)}", path=os.fspath(path))
     return p
 

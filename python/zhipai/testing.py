@@ -17,8 +17,12 @@ from typing import Any
 from zhipai._check import shown
 from zhipai._core import InvalidValueError
 from zhipai._errors import FileError
-from zhipai._files import parse_json, path_arg
+from zhipai._files import parse_json, path_arg, shown_path
 from zhipai.checks import HANDLERS, Verdict, matches
+
+#: Longest line of a rule-case file (a case is a few hundred bytes; a file without line breaks,
+#: such as ``/dev/zero``, is refused at this length instead of being read without end).
+MAX_CASE_LINE = 1 << 20
 
 
 @dataclass
@@ -61,14 +65,18 @@ def read_cases(path: str | os.PathLike[str]) -> Iterable[dict[str, Any]]:
     Raises:
         InvalidValueError: ``path`` is not a ``str`` or ``pathlib.Path`` (an int would be read
             as a file descriptor).
-        FileError: the file cannot be read or is not UTF-8, or a line is not a JSON object
-            (naming the file and line number).
+        FileError: the file cannot be read or is not UTF-8, a line is not a JSON object or is
+            longer than :data:`MAX_CASE_LINE` characters (naming the file and line number).
     """
     p = path_arg("path", path)
-    shown = os.fspath(path)
+    shown = shown_path(path)
     try:
         with open(p, encoding="utf-8") as f:
-            for n, line in enumerate(f, 1):
+            for n, line in enumerate(iter(lambda: f.readline(MAX_CASE_LINE + 1), ""), 1):
+                if len(line) > MAX_CASE_LINE:
+                    raise FileError(
+                        f"cannot read rule case {shown}:{n}: a line longer than {MAX_CASE_LINE:,} characters "
+                        "(not a rule-case file)", path=shown)
                 line = line.strip()
                 if not line or line.startswith("#"):
                     continue

@@ -17,15 +17,15 @@ pub enum ZhipaiError {
     InvalidCard { text: String },
 
     /// An argument has a value outside its domain (a count, a seat, a card list, …).
-    #[error("invalid {what} {value}: {reason}")]
+    #[error("invalid {what} {}: {reason}", shown(value))]
     InvalidValue { what: String, value: String, reason: String },
 
     /// An unknown preset or option name, or an option value the option does not take.
-    #[error("invalid option {name}={value}: {reason}")]
+    #[error("invalid option {name}={}: {reason}", shown(value))]
     InvalidOption { name: String, value: String, reason: String },
 
     /// A play, bid or action the rules do not allow in this state.
-    #[error("illegal play {play}: {reason}")]
+    #[error("illegal play {}: {reason}", shown(play))]
     IllegalPlay { play: String, reason: String },
 
     /// Dealing constraints that no deal satisfies.
@@ -35,6 +35,16 @@ pub enum ZhipaiError {
     /// A long run was stopped by the caller (e.g. Ctrl-C).
     #[error("interrupted after {completed} completed deals")]
     Interrupted { completed: u64 },
+}
+
+/// A value as a message shows it: as given, or quoted (`""`, `"  "`) when it is empty or blank,
+/// which would otherwise vanish from the message (`invalid lead : ...`).
+fn shown(value: &str) -> std::borrow::Cow<'_, str> {
+    if value.trim().is_empty() {
+        format!("{value:?}").into()
+    } else {
+        value.into()
+    }
 }
 
 impl ZhipaiError {
@@ -64,5 +74,24 @@ impl ZhipaiError {
     /// An [`ZhipaiError::ImpossibleDeal`].
     pub fn impossible_deal(reason: impl Display) -> Self {
         ZhipaiError::ImpossibleDeal { reason: reason.to_string() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_or_blank_value_is_quoted() {
+        // Found by the hypothesis suite (tests/test_fuzz_api.py): `Mechanics.check_follow("",
+        // ...)` said "invalid lead : expected a non-empty lead", naming nothing.
+        let e = ZhipaiError::invalid_value("lead", "", "expected a non-empty lead");
+        assert_eq!(e.to_string(), r#"invalid lead "": expected a non-empty lead"#);
+        let e = ZhipaiError::invalid_option("preset", " ", "unknown preset");
+        assert_eq!(e.to_string(), r#"invalid option preset=" ": unknown preset"#);
+        let e = ZhipaiError::illegal_play("", "a lead needs at least one card");
+        assert_eq!(e.to_string(), r#"illegal play "": a lead needs at least one card"#);
+        let e = ZhipaiError::invalid_value("seat", 7, "expected 0 to 3");
+        assert_eq!(e.to_string(), "invalid seat 7: expected 0 to 3");
     }
 }

@@ -187,8 +187,8 @@ impl TrackedDeal {
                 "larger than any deal record (4 MiB)",
             ));
         }
-        let value: Value =
-            serde_json::from_str(text).map_err(|e| bad("", "(text)", format!("not JSON: {e}")))?;
+        let value: Value = serde_json::from_str(text)
+            .map_err(|e| bad("", quoted(text), format!("not JSON: {e}")))?;
         let r = Fields::of(&value, "")?;
         r.only(&[
             "format",

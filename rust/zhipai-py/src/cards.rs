@@ -115,7 +115,8 @@ pub fn cards_to_array<'py>(
 #[pyfunction]
 pub fn cards_from_array(array: &Bound<'_, PyAny>) -> PyResult<Vec<PyCard>> {
     let ndim = array.getattr("ndim").ok().and_then(|n| n.extract::<usize>().ok());
-    if ndim.is_some_and(|n| n != 1) {
+    // A string is not an array of kind indices (iterated, it named one of its characters).
+    if ndim.is_some_and(|n| n != 1) || array.is_instance_of::<PyString>() {
         return Err(convert::invalid("card array", array, "expected a 1-D array of kind indices"));
     }
     if let Ok(kind) = array.getattr("dtype").and_then(|d| d.getattr("kind")) {

@@ -158,16 +158,11 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
 }
 
 /// The `zhipai.GameState` argument of the position functions; anything else is an
-/// `InvalidValue` naming its type.
+/// `InvalidValue` naming it.
 fn game_state<'a, 'py>(deal: &'a Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGameState>> {
     match deal.cast::<PyGameState>() {
         Ok(s) => Ok(s.borrow()),
-        Err(_) => {
-            let kind = deal.get_type().name().map(|n| n.to_string()).unwrap_or_default();
-            guard(|| -> Result<PyRef<'py, PyGameState>, ZhipaiError> {
-                Err(ZhipaiError::invalid_value("deal", kind, "expected a zhipai.GameState"))
-            })
-        }
+        Err(_) => Err(crate::convert::invalid("deal", deal, "expected a zhipai.GameState")),
     }
 }
 

@@ -11,7 +11,6 @@ use super::order::TRUMP;
 use super::rules::TrickRules;
 use crate::cards::{CardSet, NUM_KINDS};
 use crate::multiset::Multiset;
-use std::ops::ControlFlow;
 
 /// The action that ends a lead being built (bit `STOP` of a mask).
 pub const STOP: usize = NUM_KINDS;
@@ -79,19 +78,8 @@ fn completes_to_trump_unit(tr: &TrickRules, hand: &Multiset, part: &Multiset) ->
 }
 
 /// The mask of a follow to `lead` being built from `hand`: the cards some legal follow
-/// containing `building` still adds (0 when `lead` cannot be followed from `hand`).
+/// containing `building` still adds (0 when `lead` cannot be followed from `hand`), computed
+/// without listing the follows ([`FollowMoves::extension_mask`]).
 pub fn follow_mask(tr: &TrickRules, lead: &Format, hand: &Multiset, building: &Multiset) -> u64 {
-    let Ok(moves) = FollowMoves::new(tr, lead, hand) else { return 0 };
-    let mut mask = 0u64;
-    moves.for_each(&mut |play| {
-        if play.contains_all(building) {
-            for c in play.kinds() {
-                if play.count(c) > building.count(c) {
-                    mask |= c.bit();
-                }
-            }
-        }
-        ControlFlow::Continue(())
-    });
-    mask
+    FollowMoves::new(tr, lead, hand).map_or(0, |moves| moves.extension_mask(building))
 }

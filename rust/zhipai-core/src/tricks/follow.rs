@@ -508,6 +508,50 @@ impl<'a> FollowMoves<'a> {
         });
     }
 
+    /// The cards some legal play containing `building` adds beyond it, as a mask of card kinds
+    /// (a follow built card by card; 0 when no legal play contains `building`). The same as the
+    /// union over [`FollowMoves::for_each`], without listing the discards: a play is a legal
+    /// s-part plus any `r` cards off the led suit, so only the s-parts are enumerated (and not
+    /// even those when the structure puts no constraint on them). A void follower of a long
+    /// throw has billions of legal plays (3 decks: 12 of 39 cards), which the union cannot list.
+    pub fn extension_mask(&self, building: &Multiset) -> u64 {
+        let mask = self.tr.order.suit_mask(self.lead.suit as usize);
+        let (b_s, b_o) = (building.restrict(mask), building.restrict(!mask));
+        let r = self.discards();
+        if b_o.len() > r || !self.other.contains_all(&b_o) || !self.hand_s.contains_all(&b_s) {
+            return 0;
+        }
+        let more = |m: &Multiset, base: &Multiset| {
+            m.kinds().iter().filter(|&c| m.count(c) > base.count(c)).fold(0u64, |a, c| a | c.bit())
+        };
+        let mut bits = 0u64;
+        if self.suit_forced() || self.required.is_zero() && !self.exact_unit {
+            // Every `ks`-card part of the suit holding is legal (or the whole holding is forced).
+            if b_s.len() > self.ks {
+                return 0;
+            }
+            if b_s.len() < self.ks {
+                bits = more(&self.hand_s, &b_s);
+            }
+        } else {
+            let mut any = false;
+            let _ = self.for_each_suit_part(&mut |part| {
+                if part.contains_all(&b_s) {
+                    any = true;
+                    bits |= more(part, &b_s);
+                }
+                ControlFlow::Continue(())
+            });
+            if !any {
+                return 0;
+            }
+        }
+        if b_o.len() < r {
+            bits |= more(&self.other, &b_o);
+        }
+        bits
+    }
+
     /// Up to `limit` legal plays, in the order of [`FollowMoves::for_each`].
     pub fn enumerate(&self, limit: usize) -> Vec<Multiset> {
         let mut out = Vec::new();
@@ -811,6 +855,38 @@ mod tests {
     }
 
     #[test]
+    fn extension_mask_of_a_void_follower_of_a_long_throw_is_quick() {
+        // Fuzz finding (apply target): with 3 decks a follower void in the led suit discards 12
+        // of 39 cards — billions of legal follows, which the mask of a follow being built card
+        // by card (`legal_action_mask`) listed one by one: it never returned.
+        let t = tr(Rank::TWO, Suit::Hearts, 3);
+        let lead = ms("3S 4S 5S 6S 7S 8S 9S 10S JS QS KS AS");
+        let lead = decompose(&lead, &t.order, Decomposition::MultiplicityFirst).unwrap();
+        let mut hand = Multiset::EMPTY;
+        for c in
+            ms("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH 2D 3D 4D 5D 6D 7D 8D 9D 10D JD QD KD AD")
+                .iter()
+                .chain(ms("2C 3C 4C 5C 6C 7C 8C 9C 10C JC QC KC AC").iter())
+        {
+            hand.add(c);
+        }
+        assert_eq!(hand.len(), 39);
+        let moves = FollowMoves::new(&t, &lead, &hand).unwrap();
+        assert!(moves.count() > 1_000_000_000);
+        let start = std::time::Instant::now();
+        assert_eq!(moves.extension_mask(&Multiset::EMPTY), hand.kinds().0);
+        let two = ms("2H 3D");
+        assert_eq!(moves.extension_mask(&two), hand.kinds().0 & !two.kinds().0, "held once each");
+        let mut eleven = Multiset::EMPTY;
+        for c in hand.iter().take(11) {
+            eleven.add(c);
+        }
+        assert_eq!(moves.extension_mask(&eleven), hand.kinds().0 & !eleven.kinds().0);
+        assert_eq!(moves.extension_mask(&ms("3S")), 0, "a card not held");
+        assert!(start.elapsed().as_secs() < 5);
+    }
+
+    #[test]
     fn discard_count_is_combinatorial() {
         // Void in hearts: any 2 of "3S 3S 4C 5D" as multisets: {3S3S, 3S4C, 3S5D, 4C5D} = 4.
         let t = tr(Rank::TWO, Suit::Spades, 2);
@@ -937,6 +1013,42 @@ mod properties {
                     let s = sample_follow(&tr, lead, &hand, &mut rng).unwrap();
                     prop_assert!(set.contains(&s), "sample_follow {} is enumerated", s);
                 }
+            }
+        }
+
+        #[test]
+        fn extension_mask_is_the_union_of_the_legal_plays_containing_the_part(
+            seed in any::<u64>(), decks in 2u8..=3, size in 6usize..=12, suit_only in any::<bool>(),
+        ) {
+            // Fuzz finding: the mask used to list every legal follow (billions for a void
+            // follower of a long throw); it must still be that union, for any part built.
+            let (mut tr, f, hand) = position(seed, decks, size);
+            prop_assume!(hand.len() >= f.cards as usize);
+            if suit_only {
+                tr.follow_shape_obligation = ShapeObligation::SuitOnly;
+            }
+            let moves = FollowMoves::new(&tr, &f, &hand).unwrap();
+            let all = moves.enumerate(usize::MAX);
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed ^ 3);
+            let mut parts = vec![Multiset::EMPTY];
+            for _ in 0..6 {
+                // A part of a legal play, or any cards of the hand.
+                let from = if rng.random_bool(0.7) { all[rng.random_range(0..all.len())] } else { hand };
+                let mut cards = from.to_vec();
+                cards.shuffle(&mut rng);
+                let k = rng.random_range(0..=cards.len().min(f.cards as usize + 1));
+                parts.push(Multiset::from_cards(&cards[..k]).unwrap());
+            }
+            for b in &parts {
+                let mut union = 0u64;
+                for p in all.iter().filter(|p| p.contains_all(b)) {
+                    for c in p.kinds() {
+                        if p.count(c) > b.count(c) {
+                            union |= c.bit();
+                        }
+                    }
+                }
+                prop_assert_eq!(moves.extension_mask(b), union, "part {} of {} on {}", b, hand, f.cards);
             }
         }
 
