@@ -120,3 +120,15 @@ def test_good_inputs_of_other_accepted_types() -> None:
     assert g.action_to_string(np.int16(0)) == "2S"
     # Card lists as lists of strings or of Card.
     assert gz.legal_plays(["QS", zhipai.Card("3S")], "5S") == ["3S", "QS"]
+
+
+@pytest.mark.parametrize("leader", [0, 3])
+def test_a_shuffled_deal_with_a_chosen_first_leader(leader) -> None:
+    s = GAME.new_deal(seed=5, dealer=leader)
+    first = GAME.new_deal(seed=5)
+    assert s.observation(1)["hand"] == first.observation(1)["hand"]  # same cards as deal 0 of seed 5
+    while s.phase == "exposure":
+        s.apply("end exposure")
+    assert s.current_player() == leader
+    # The chosen leader leads any card (a later deal of a match, §A.8), not only the first-lead card.
+    assert len(s.legal_moves()) == 13

@@ -280,11 +280,10 @@ def test_new_deal_honours_first(game, first):
     s = with_opener(game, 5, first)  # dealer= is the seat that opens the auction (§B.2)
     assert s.current_player() == first and s.phase == "auction"
     assert names(hand(s, 2)) == names(hand(game.new_deal(seed=5), 2))
+    with pytest.raises(zhipai.InvalidValueError, match="dealer 4"):
+        game.new_deal(seed=5, dealer=4)
 
 
-@pytest.mark.xfail(strict=True, reason="API gap: a shuffled Hong Wu deal with a chosen opener "
-                   "(formerly hongwu.Game().new_deal(seed=5, first=s)); new_deal(seed=, dealer=) "
-                   "without hands is Shengji-only and Hong Wu refuses it ('0 hands')")
 @pytest.mark.parametrize("first", [0, 2])
 def test_shuffled_deal_with_a_chosen_opener(game, first):
     s = game.new_deal(seed=5, dealer=first)

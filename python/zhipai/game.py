@@ -138,7 +138,9 @@ class Game:
         ``trump`` (Shengji family: a suit letter or ``"NT"``: the declaration is known and the deal
         starts at the burial) and ``dealer`` (the dealer, or the first player) as the game takes
         them; a game refuses, by name, what it cannot take. With ``level`` / ``dealer`` and no
-        ``hands`` (Shengji family): deal ``index`` of ``seed`` shuffled at that level and dealer.
+        ``hands``: the cards of deal ``index`` of ``seed`` (as ``simulate`` shuffles them) with
+        that level (Shengji family) and dealer (Shengji family), auction opener (Hong Wu) or
+        first leader (Gongzhu, who then leads any card, as after a pig-taker, gongzhu.md §A.8).
         ``previous_places`` (Baohuang with ``tribute_between_deals="on"``): the places (1 = 大客
         … 5 = 大拉) per seat the 进贡 is made from (default: seat order, as ``simulate``).
 

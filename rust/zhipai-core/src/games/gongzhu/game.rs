@@ -11,7 +11,7 @@ use super::options::GongzhuRules;
 use super::play::Play;
 use super::policy::{choose, play_out};
 use super::row::{columns, write_row};
-use super::state::{Move, Opening, Phase as GzPhase, State, NUM_ACTIONS};
+use super::state::{Move, Opening, State, NUM_ACTIONS};
 use super::tensor;
 use super::text;
 use super::view;
@@ -149,15 +149,6 @@ impl DealState {
     }
 }
 
-/// The contract's phase of a Gongzhu phase.
-fn phase_of(p: GzPhase) -> Phase {
-    match p {
-        GzPhase::Exposure => Phase::Exposure,
-        GzPhase::Play => Phase::Play,
-        GzPhase::Done => Phase::Done,
-    }
-}
-
 impl GameState for DealState {
     type Move = Move;
 
@@ -170,7 +161,7 @@ impl GameState for DealState {
     }
 
     fn phase(&self) -> Phase {
-        phase_of(self.state.phase())
+        self.state.phase().shared()
     }
 
     /// The credited results (see [`DealState`] for the sum rule), zeros before the end.
@@ -426,10 +417,19 @@ impl Game for GongzhuRules {
     /// it; two holders in two decks: one drawn from the deal's generator `deal_rng(seed, 0)`),
     /// exactly as hand evaluation builds its deals ([`super::evaluate`]). Gongzhu has no kitty,
     /// level nor trump: giving one is an error naming it.
+    ///
+    /// No hands: the cards are shuffled from the setup's generator (as `new_deal` shuffles),
+    /// with the same choice of first leader.
     fn deal_from(&self, setup: &DealSetup) -> Result<DealState> {
         refuse_unused(setup)?;
         if let Some(s) = setup.dealer.filter(|&s| s >= 4) {
             return Err(ZhipaiError::invalid_value("dealer", s, "expected a seat 0..4"));
+        }
+        if setup.hands.is_empty() {
+            let mut rng = setup.rng();
+            let opening = setup.dealer.map_or(Opening::FirstOfMatch, Opening::LedBy);
+            let state = State::deal(self, &mut rng, opening);
+            return Ok(DealState::new(state, rng));
         }
         let deal = Deal { hands: setup.hands.clone(), kitty: Multiset::EMPTY };
         let mut rng = setup.rng();

@@ -348,7 +348,7 @@ fn refused_moves_name_the_rule_and_change_nothing() {
     let before = snapshot(&st);
     // A play during the exposure phase.
     let e = st.apply_move(&st.parse_move("2C").unwrap()).unwrap_err();
-    assert_eq!(e.to_string(), "illegal play 2C: not allowed in the Exposure phase");
+    assert_eq!(e.to_string(), "illegal play 2C: not allowed in the exposure phase");
     // An exposure of a card that is not exposable.
     let e = st.apply_move(&Move::Expose(card("2S"))).unwrap_err();
     assert!(e.to_string().contains("§A.6"), "{e}");

@@ -85,6 +85,18 @@ pub enum Phase {
     Done,
 }
 
+impl Phase {
+    /// The contract's phase (one vocabulary for every game; its `name()` is what messages show).
+    pub fn shared(self) -> crate::game::Phase {
+        use crate::game::Phase as P;
+        match self {
+            Phase::Exposure => P::Exposure,
+            Phase::Play => P::Play,
+            Phase::Done => P::Done,
+        }
+    }
+}
+
 /// How the first trick of a deal is led (§A.8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Opening {
@@ -559,7 +571,7 @@ impl State {
             }
             (Phase::Exposure, Move::Play(_)) | (Phase::Play, _) => Err(ZhipaiError::illegal_play(
                 mv,
-                format!("not allowed in the {:?} phase", self.phase),
+                format!("not allowed in the {} phase", self.phase.shared().name()),
             )),
             (Phase::Exposure, _) if !self.legal_moves().contains(&mv) => {
                 Err(ZhipaiError::illegal_play(

@@ -443,7 +443,16 @@ impl Game for HongWuRules {
     /// opens the auction, as in evaluation's `play_from_deal` (the dealer 庄家 is then found by
     /// bidding, §B.2; `None` draws it from the generator of `seed` first). `level` is refused
     /// (Hong Wu has none), and so is `trump` (the dealer names it after the auction, §B.3).
+    ///
+    /// No hands and no kitty: the cards are shuffled from the setup's generator (as
+    /// `new_deal` shuffles) and `dealer`, when given, opens the auction.
     fn deal_from(&self, setup: &DealSetup) -> Result<DealState> {
+        if setup.hands.is_empty() && setup.kitty.is_none() {
+            check_fixed(setup)?;
+            let mut rng = setup.rng();
+            let state = HongWuState::deal_opened_by(self, &mut rng, setup.dealer)?;
+            return Ok(DealState::new(state, rng));
+        }
         check_setup(setup)?;
         let hands: [Multiset; PLAYERS] = setup.hands.clone().try_into().expect("checked: 4");
         let kitty = setup.kitty.expect("checked: a kitty");
@@ -461,8 +470,8 @@ impl Game for HongWuRules {
     }
 }
 
-/// Refuse the fields of `setup` a Hong Wu deal cannot honour, naming them.
-fn check_setup(setup: &DealSetup) -> Result<()> {
+/// Refuse a level or a trump: a Hong Wu deal has neither at its start (named).
+fn check_fixed(setup: &DealSetup) -> Result<()> {
     if let Some(level) = setup.level {
         let shown = level.map_or("NT".to_string(), |r| r.symbol().to_string());
         return Err(ZhipaiError::invalid_value(
@@ -480,6 +489,12 @@ fn check_setup(setup: &DealSetup) -> Result<()> {
              at the auction",
         ));
     }
+    Ok(())
+}
+
+/// Refuse the fields of `setup` a Hong Wu deal cannot honour, naming them.
+fn check_setup(setup: &DealSetup) -> Result<()> {
+    check_fixed(setup)?;
     if setup.hands.len() != PLAYERS {
         return Err(ZhipaiError::invalid_value(
             "hands",

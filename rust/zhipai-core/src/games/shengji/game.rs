@@ -163,17 +163,6 @@ struct Before {
     plays: usize,
 }
 
-/// The contract's phase of a deal phase.
-fn phase_of(p: state::Phase) -> Phase {
-    match p {
-        state::Phase::Dealing => Phase::Dealing,
-        state::Phase::Burying => Phase::Burying,
-        state::Phase::Chaodi => Phase::Chaodi,
-        state::Phase::Playing => Phase::Play,
-        state::Phase::Done => Phase::Done,
-    }
-}
-
 /// `"S"`, `"H"`, `"D"`, `"C"`, or `"NT"` (no-trump).
 fn trump_text(t: Option<crate::cards::Suit>) -> String {
     t.map_or("NT".to_string(), |s| s.letter().to_string())
@@ -191,7 +180,7 @@ impl GameState for DealState {
     }
 
     fn phase(&self) -> Phase {
-        phase_of(self.deal.phase())
+        self.deal.phase().shared()
     }
 
     /// Levels gained by the seat's team (see [`DealState`]); zeros before the end.

@@ -82,6 +82,20 @@ pub enum Phase {
     Done,
 }
 
+impl Phase {
+    /// The contract's phase (one vocabulary for every game; its `name()` is what messages show).
+    pub fn shared(self) -> crate::game::Phase {
+        use crate::game::Phase as P;
+        match self {
+            Phase::Dealing => P::Dealing,
+            Phase::Burying => P::Burying,
+            Phase::Chaodi => P::Chaodi,
+            Phase::Playing => P::Play,
+            Phase::Done => P::Done,
+        }
+    }
+}
+
 /// The end of a deal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct DealResult {
@@ -545,7 +559,7 @@ impl Deal {
             (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv.to_string(), "the deal is over")),
             (phase, _) => Err(ZhipaiError::illegal_play(
                 mv.to_string(),
-                format!("not a move of the {phase:?} phase"),
+                format!("not a move of the {} phase", phase.shared().name()),
             )),
         }
     }

@@ -50,7 +50,7 @@ impl Deal {
             (Phase::Done, _) => Err(ZhipaiError::illegal_play(mv.to_string(), "the deal is over")),
             (phase, _) => Err(ZhipaiError::illegal_play(
                 mv.to_string(),
-                format!("not a move of the {phase:?} phase"),
+                format!("not a move of the {} phase", phase.shared().name()),
             )),
         }
     }

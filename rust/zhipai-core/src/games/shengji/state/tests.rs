@@ -94,7 +94,7 @@ fn illegal_moves_are_refused_with_the_reason() {
     let err = d.apply(Move::Bury("2H".parse().unwrap())).unwrap_err();
     assert!(err.to_string().contains("exactly 8"), "{err}");
     let err = d.apply(Move::Play("2H".parse().unwrap())).unwrap_err();
-    assert!(err.to_string().contains("Burying"), "{err}");
+    assert!(err.to_string().contains("burying phase"), "{err}");
     let bury = d.random_move().unwrap();
     d.apply(bury).unwrap();
     assert_eq!(d.phase(), Phase::Playing);
