@@ -231,11 +231,12 @@ def play_match(
     deals: int, *, policy: str = "random", seed: int = 0, rules: Rules | None = None, **options: Any
 ) -> tuple[int, list[int]]:
     """Play up to ``deals`` deals of a match (or until ``match_end``) with ``policy``
-    (``"random"`` or ``"greedy"``) for every seat: ``(deals played, accumulated final scores)``.
+    (``"random"``, ``"greedy"`` or ``"basic"``) for every seat: ``(deals played, accumulated
+    final scores)``. Raises ``InvalidValueError`` naming a bad policy, count or seed.
     Later deals are led by the previous pig-taker (§A.8)."""
     r = _rules(rules, options)
-    if policy not in ("random", "greedy"):
-        raise InvalidValueError(f"invalid policy {policy!r}: expected 'random' or 'greedy'")
+    if not isinstance(policy, str) or policy not in ("random", "greedy", "basic"):
+        raise InvalidValueError(f"invalid policy {policy!r}: expected 'random', 'greedy' or 'basic'")
     n, totals = _core.gongzhu_match(r, _int(deals, "deals", 0, 2**32), policy, _seed(seed))
     return int(n), list(totals)
 

@@ -30,7 +30,7 @@ from zhipai._core import InvalidValueError, ZhipaiError
 from zhipai.game import Game
 
 __all__ = [
-    "PolicyError", "PolicyFn", "SeatPolicies", "is_search", "play_deal", "play_turn", "player_name", "seat_policies",
+    "PolicyError", "PolicyFn", "SeatPolicies", "play_deal", "player_name", "seat_policies",
 ]
 
 #: A Python policy: ``f(observation: dict, legal_moves: list[str]) -> str`` (a legal move).
@@ -40,14 +40,14 @@ PolicyFn = Callable[[dict, list], str]
 #: with one entry per seat, or a mapping ``{seat: policy, ..., "others": policy}``.
 SeatPolicies = Union[str, PolicyFn, Sequence[Any], Mapping[Any, Any]]
 
-BUILTIN = ("random", "greedy")
+BUILTIN = ("random", "greedy", "basic")
 
 #: Players that search (``"pimc(...)"``, ``"ismcts(...)"``): slower, drawing from the deal's
 #: search generator; every other name is a built-in policy.
 SEARCH = ("pimc", "ismcts")
 
 #: What a bad policy is told it may be.
-EXPECTED = "expected random, greedy, pimc(...), ismcts(...) or a callable"
+EXPECTED = "expected random, greedy, basic, pimc(...), ismcts(...) or a callable"
 
 
 def player_name(name: str, where: str = "") -> str:
@@ -76,7 +76,8 @@ def _quoted(text: str) -> str:
 
 
 def is_search(name: str) -> bool:
-    """Whether the canonical player ``name`` is a search player (``pimc``, ``ismcts``)."""
+    """Whether the canonical player ``name`` is a search player (``pimc``, ``ismcts``); a
+    helper of the simulate/arena layers (not in ``__all__``), given names already checked."""
     return name.split("(", 1)[0] in SEARCH
 
 
@@ -208,7 +209,9 @@ def play_deal(game: Game, seed: int, index: int, policies: list[str | PolicyFn])
 def play_turn(state: Any, policies: list[str | PolicyFn], seed: int, index: int) -> int:
     """Let the seat to move in ``state`` (deal ``index`` of ``seed``) play with
     ``policies[seat]``: a player name through ``state.apply_builtin`` (as the Rust runs), a
-    callable through ``state.apply``. Returns the seat. Errors as :func:`play_deal`."""
+    callable through ``state.apply``. Returns the seat. Errors as :func:`play_deal`. The step
+    of :func:`play_deal` and the arena's Python loop (not in ``__all__``: its arguments are
+    checked by them)."""
     seat = state.current_player()
     assert seat is not None
     p = policies[seat]

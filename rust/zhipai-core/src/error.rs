@@ -37,10 +37,11 @@ pub enum ZhipaiError {
     Interrupted { completed: u64 },
 }
 
-/// A value as a message shows it: as given, or quoted (`""`, `"  "`) when it is empty or blank,
-/// which would otherwise vanish from the message (`invalid lead : ...`).
+/// A value as a message shows it: as given, or quoted and escaped (`""`, `"  "`, `"\u{1f}"`)
+/// when it is empty, blank or holds a control character, which would otherwise vanish from the
+/// message (`invalid lead : ...`).
 fn shown(value: &str) -> std::borrow::Cow<'_, str> {
-    if value.trim().is_empty() {
+    if value.trim().is_empty() || value.chars().any(char::is_control) {
         format!("{value:?}").into()
     } else {
         value.into()
@@ -91,6 +92,8 @@ mod tests {
         assert_eq!(e.to_string(), r#"invalid option preset=" ": unknown preset"#);
         let e = ZhipaiError::illegal_play("", "a lead needs at least one card");
         assert_eq!(e.to_string(), r#"illegal play "": a lead needs at least one card"#);
+        let e = ZhipaiError::invalid_value("suit", "\u{1f}", "expected one of S H D C");
+        assert_eq!(e.to_string(), r#"invalid suit "\u{1f}": expected one of S H D C"#);
         let e = ZhipaiError::invalid_value("seat", 7, "expected 0 to 3");
         assert_eq!(e.to_string(), "invalid seat 7: expected 0 to 3");
     }
