@@ -109,8 +109,8 @@ def _load_policy(spec: str) -> Any:
             raise ValueError(f"{e} (or MODULE:FUNCTION, a Python policy)" if unknown else str(e)) from None
     module, sep, name = spec.partition(":")
     if not sep or not module or not name:
-        raise ValueError(f"invalid policy {spec!r}: expected a player name (random, greedy, pimc(...), "
-                         "ismcts(...)) or module:function")
+        raise ValueError(f"invalid policy {spec!r}: expected a player name (random, greedy, basic, "
+                         "pimc(...), ismcts(...)) or module:function")
     if os.getcwd() not in sys.path and "" not in sys.path:
         sys.path.append(os.getcwd())
     try:
@@ -206,7 +206,8 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", "-n", type=count, default=10_000,
                    help="number of deals (default 10000; 1e6 and 1_000_000 are read as 1000000)")
     p.add_argument("--policy", "-p", default="random",
-                   help="a player name: random (default), greedy, pimc, pimc(worlds=32,rollout=greedy), "
+                   help="a player name: random (default), greedy, basic (the first-generation greedy), pimc, "
+                   "pimc(worlds=32,rollout=greedy), "
                    "ismcts(iterations=2000) (search players: any subset of their parameters); or "
                    "MODULE:FUNCTION, a Python policy "
                    "f(observation, legal_moves) -> move for every seat (slow path). The module is "
@@ -379,7 +380,7 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--policy", "-p", default="random",
-                   help="the rollout player: random (default) or greedy; with --position also a "
+                   help="the rollout player: random (default), greedy or basic; with --position also a "
                    "search player, e.g. pimc(worlds=16) or ismcts(iterations=500)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
     p.add_argument("--threads", "-t", type=count,
@@ -416,12 +417,12 @@ def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
         help="duplicate-deal tournament between policies: mean returns, pairwise differences, Elo",
         description="Play DEALS deals of PRESET, each once per lineup (seat s gets policy "
         "((s + r) mod seats) mod policies), so every policy holds every hand; print each policy's "
-        "mean return with a 95%% CI over deals, the pairwise differences on the same hands, an "
+        "mean return with a 95% CI over deals, the pairwise differences on the same hands, an "
         "Elo-style rating and the time per decision (see help(zhipai.arena)).",
     )
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
     p.add_argument("--policy", "-p", action="append", metavar="POLICY",
-                   help="a player name (random, greedy, pimc, pimc(worlds=32,rollout=greedy), "
+                   help="a player name (random, greedy, basic, pimc, pimc(worlds=32,rollout=greedy), "
                    "ismcts(iterations=2000)) or MODULE:FUNCTION (a Python policy: the deals then run "
                    "in a Python loop); give 2 to seats of them, in order")
     p.add_argument("--deals", "-n", type=count, default=1000, help="duplicate deals (default 1000; 1e4 works)")

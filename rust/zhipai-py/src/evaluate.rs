@@ -159,7 +159,7 @@ fn cards(text: &str) -> Result<Multiset, ZhipaiError> {
 
 /// The `zhipai.GameState` argument of the position functions; anything else is an
 /// `InvalidValue` naming it.
-fn game_state<'a, 'py>(deal: &'a Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGameState>> {
+fn game_state<'py>(deal: &Bound<'py, PyAny>) -> PyResult<PyRef<'py, PyGameState>> {
     match deal.cast::<PyGameState>() {
         Ok(s) => Ok(s.borrow()),
         Err(_) => Err(crate::convert::invalid("deal", deal, "expected a zhipai.GameState")),

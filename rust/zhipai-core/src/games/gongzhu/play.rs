@@ -396,7 +396,7 @@ pub fn play_key(rules: &GongzhuRules, suit: Suit, p: &Play) -> u32 {
 /// a pair lead, and no more copies of a card than `decks`. Errors name the bad play.
 pub fn parse_trick(rules: &GongzhuRules, plays: &[Vec<Card>]) -> Result<Vec<Play>> {
     if plays.is_empty() || plays.len() > 4 {
-        let shown: Vec<String> = plays.iter().map(|p| crate::cards::format_cards(p)).collect();
+        let shown: Vec<String> = plays.iter().map(crate::cards::format_cards).collect();
         let shown = format!("[{}]", shown.join(", "));
         return Err(ZhipaiError::invalid_value("plays", shown, "expected 1 to 4 plays"));
     }
