@@ -8,6 +8,12 @@
 //! * **Candidates** ([`candidates`]): the first `candidates` legal moves in the game's order, then
 //!   — when there are more legal moves — `widen` more drawn with the game's random-policy
 //!   distribution. Nothing is cut silently: the decision reports how many moves were legal.
+//! * **The rollout policy's own move** is always a candidate (when the rollout is not
+//!   `random`), chosen in one sampled world so that it uses only what the seat knows; and it is
+//!   kept unless the best candidate beats it by more than [`ACCEPT_Z`] standard errors of the
+//!   paired difference over the worlds (the lower-confidence-bound acceptance of the strongest
+//!   public Tractor bot). With few worlds the means are noisy; this keeps PIMC from trading the
+//!   policy's sound move for a lucky one, and it never considers fewer moves than before.
 //! * **Reproducible**: world `w` draws from its own stream of a seed taken once from the caller's
 //!   generator, so the decision is the same for any number of threads. A time budget stops adding
 //!   worlds once it is spent (at least one world is played); the decision then depends on timing.
@@ -20,6 +26,13 @@ use crate::policy::Policy;
 use rand::RngCore;
 use rayon::prelude::*;
 use std::time::{Duration, Instant};
+
+/// How many standard errors of the paired difference (over the worlds) the best candidate must
+/// beat the rollout policy's own move by to replace it (module docs).
+pub const ACCEPT_Z: f64 = 1.0;
+
+/// The stream of the world the rollout policy's own move is chosen in (worlds use `0..worlds`).
+const POLICY_WORLD: u64 = u64::MAX;
 
 /// The parameters of a PIMC decision (`pimc(worlds=24,rollout=greedy,candidates=12,widen=4)`).
 #[derive(Clone, Debug, PartialEq)]
@@ -111,13 +124,24 @@ pub fn pimc<S: GameState>(
     let seat = state
         .current_player()
         .ok_or_else(|| ZhipaiError::illegal_play("pimc move", "the deal is over"))?;
-    let (moves, legal) = candidates(state, cfg.candidates, cfg.widen, rng);
+    let (mut moves, legal) = candidates(state, cfg.candidates, cfg.widen, rng);
     if moves.len() == 1 {
         let only = CandidateValue { mv: moves[0], mean: 0.0, sd: 0.0 };
         return Ok(PimcDecision { choice: moves[0], values: vec![only], legal, worlds: 0 });
     }
     let sampler = Determinizer::new(state, seat)?;
     let seed = rng.next_u64();
+    let policy_move = match cfg.rollout {
+        Policy::Random => None,
+        policy => {
+            let mut w = sampler.world(&mut deal_rng(seed, POLICY_WORLD))?;
+            let mv = w.builtin_move(policy)?;
+            if !moves.contains(&mv) {
+                moves.push(mv);
+            }
+            moves.iter().position(|m| *m == mv)
+        }
+    };
     let world = |w: u32| -> Result<Vec<f64>> {
         let mut wr = deal_rng(seed, w as u64);
         let base = sampler.world(&mut wr)?;
@@ -159,8 +183,24 @@ pub fn pimc<S: GameState>(
         }
     }
     let values = summarize(&moves, &results);
-    let best = best_index(&values);
+    let mut best = best_index(&values);
+    if let Some(p) = policy_move.filter(|&p| p != best && !clearly_better(&results, best, p)) {
+        best = p;
+    }
     Ok(PimcDecision { choice: moves[best], values, legal, worlds: results.len() as u32 })
+}
+
+/// Whether candidate `a` beats candidate `b` by more than [`ACCEPT_Z`] standard errors of their
+/// paired difference over the worlds.
+fn clearly_better(results: &[Vec<f64>], a: usize, b: usize) -> bool {
+    let n = results.len() as f64;
+    if n < 2.0 {
+        return false;
+    }
+    let diffs = results.iter().map(|r| r[a] - r[b]);
+    let mean = diffs.clone().sum::<f64>() / n;
+    let var = diffs.map(|d| (d - mean).powi(2)).sum::<f64>() / (n - 1.0);
+    mean > ACCEPT_Z * (var / n).sqrt()
 }
 
 /// Mean and standard deviation of each candidate over the worlds (summed in world order).
