@@ -38,7 +38,8 @@ opts=(-timeout=10 -rss_limit_mb=3072 -print_final_stats=1)
 
 run_target() {
   local t="$1" secs="$2"; shift 2
-  mkdir -p "work/$t" "artifacts/$t"
+  # (a target without a seed corpus in git starts from an empty one)
+  mkdir -p "work/$t" "artifacts/$t" "corpus/$t"
   local dict=()
   [[ -f "dict/$t.dict" ]] && dict=(-dict="dict/$t.dict")
   "$(bin "$t")" "${opts[@]}" "${dict[@]}" -max_total_time="$secs" \
@@ -63,7 +64,7 @@ case "${1:-}" in
     build
     for t in "${targets[@]}"; do
       echo "-- fuzz $t (${secs} s)"
-      mkdir -p "artifacts/$t"
+      mkdir -p "artifacts/$t" "corpus/$t"
       tmp="$(mktemp -d)"
       dict=()
       [[ -f "dict/$t.dict" ]] && dict=(-dict="dict/$t.dict")

@@ -193,8 +193,12 @@ def test_positions_of_a_simulated_deal() -> None:
 
 def test_position_errors() -> None:
     d = burying(seed=4)
-    with pytest.raises(zhipai.IllegalPlayError, match="seat 2 is not to move"):
-        zhipai.evaluate_position(d, 2, candidates=["play AS"], samples=5)
+    # Seat 2 is not to move: its candidates are its next decision, played where legal, counted.
+    ev = zhipai.evaluate_position(d, 2, candidates=["play AS", None], samples=20, threads=1)
+    played = ev.outcomes("play AS")["candidate_played"]
+    assert set(np.unique(played)) <= {0, 1} and ev.played_shares()["policy"] == 1.0
+    with pytest.raises(zhipai.InvalidValueError, match="invalid move 'AS'"):
+        zhipai.evaluate_position(d, 2, candidates=["AS"], samples=5)  # the text is still read now
     with pytest.raises(zhipai.IllegalPlayError, match="burial"):
         zhipai.evaluate_position(d, 0, candidates=["bury AS"], samples=5)  # a burial is 8 cards
     with pytest.raises(zhipai.InvalidValueError, match="invalid move 'AS'"):

@@ -495,7 +495,7 @@ KNOWN = mix(st.one_of(st.none(), st.fixed_dictionaries({}, optional={
     "hands": st.dictionaries(ints(0, 4), cards(3), max_size=2),
     "kitty": cards(2),
     "voids": st.dictionaries(ints(0, 4), st.sampled_from(["S", "H D", "SHDC", "AS"]), max_size=2)})))
-CANDIDATES = mix(st.one_of(st.none(), st.lists(st.one_of(st.none(), cards(2), st.sampled_from(["", "pass", "policy"])),
+CANDIDATES = mix(st.one_of(st.none(), st.lists(st.one_of(st.none(), cards(2), st.sampled_from(["", "pass", "policy", "bid 60", "expose QS", "end exposure", "play 2S", "bid"])),
                                                 max_size=3)))
 SEAT_CARDS = mix(st.one_of(st.none(), st.dictionaries(ints(0, 4), cards(3), max_size=2),
                            st.lists(st.one_of(st.none(), cards(3)), max_size=5)))
@@ -586,6 +586,7 @@ ENTRIES: list[Entry] = [
     method("Evaluation.events", EVAL, "events", lambda _e: st.tuples(mix(st.sampled_from([0, 1, "pass", "policy"])))),
     method("Evaluation.headline", EVAL, "headline"),
     method("Evaluation.key_columns", EVAL, "key_columns"),
+    method("Evaluation.played_shares", EVAL, "played_shares"),
     method("Evaluation.report", EVAL, "report",
            lambda _e: st.tuples(mix(st.one_of(st.none(), st.lists(st.sampled_from(COLUMNS), max_size=3))))),
     # policy

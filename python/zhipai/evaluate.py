@@ -32,7 +32,7 @@ import numpy as np
 
 from zhipai import _check, _core, _memory, _report
 from zhipai import keys as _keys
-from zhipai._core import Card, InvalidValueError, Rules, ZhipaiError
+from zhipai._core import Card, InvalidOptionError, InvalidValueError, Rules, ZhipaiError
 from zhipai._errors import UnknownKeyError
 from zhipai.baohuang import candidate_cards as baohuang_candidate_cards
 from zhipai.simulate import (
@@ -281,6 +281,15 @@ class Evaluation:
         stop = f" (interrupted: {self.completed} of {self.requested})" if self.interrupted else ""
         return f"{self.preset}: seat {self.seat}, {self.completed} samples{stop}, policy {self.policy}, seed {self.seed}"
 
+    def played_shares(self) -> dict[str, float] | None:
+        """Per candidate, the share of samples in which it was played: candidates evaluated as
+        the seat's next decision (move text while another seat is to act) are not legal in
+        every sample (column ``candidate_played``); ``None`` when every candidate is played in
+        every sample by construction."""
+        if "candidate_played" not in self.columns or self.completed == 0:
+            return None
+        return {c: float(np.mean(self.outcomes(c)["candidate_played"])) for c in self.candidates}
+
     def headline(self) -> str | None:
         """"best for seat S: CANDIDATE — seat_return MEAN [CI]; +D [CI] over NEXT (paired)",
         the candidate with the highest mean seat return and by how much it leads the next one
@@ -328,6 +337,11 @@ class Evaluation:
         head = self.headline()
         if head:
             lines.append(head)
+        played = self.played_shares()
+        if played and min(played.values()) < 1:
+            shares = ", ".join(f"{c} {100 * v:.1f}%" for c, v in played.items())
+            lines.append(f"candidate played at the seat's turn (else not legal there and the policy "
+                         f"decided): {shares}")
         keys = self.key_columns()
         key_names = [k.column for k in keys]
         for k in keys:
@@ -620,6 +634,14 @@ def evaluate(
             so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
             Baohuang: see :mod:`zhipai.baohuang` (the scepter holder's accession decision, or
             a play / pass made at the seat's first decision where it is legal).
+            Hong Wu and Gongzhu also take **move text** (``"bid 60"``, ``"pass"``, ``"trump H"``,
+            ``"expose QS"``, ``"end exposure"``, …: a first word of letters): the seat's next
+            decision, evaluated by :func:`evaluate_position` on a deal that gives the seat
+            ``hand`` (the other cards redrawn in every sample, consistent with ``known``; the
+            auction opener / first leader is ``dealer``, default drawn from ``seed``). A
+            candidate not legal at the seat's turn in a sample is counted (column
+            ``candidate_played``), not an error; search players (``"pimc(...)"``) are taken as
+            ``policy`` on this path.
         samples: sampled deals, an int ≥ 1; the outcomes (``samples × candidates × columns ×
             4`` bytes) must fit in the available memory, else ``InvalidValueError`` up front.
         policy: the rollout policy of every seat, a built-in name (``"random"``, ``"greedy"``,
@@ -660,6 +682,10 @@ def evaluate(
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
     _check_progress(progress)
+    if _move_candidates(candidates) and _resolve_rules(rules).preset in _MOVE_TEXT_GAMES:
+        # (search players are taken on this path)
+        return _evaluate_moves(_resolve_rules(rules), seat, hand, known, list(candidates or []), samples,
+                               policy, seed, threads, progress, dealer, chunk_size, level, trump)
     if isinstance(policy, str) and policy not in POLICIES and _is_search_name(policy):
         raise InvalidValueError(
             f"invalid policy {_check.shown(policy)}: evaluate (a whole hand) rolls out with the built-in "
@@ -702,6 +728,71 @@ def evaluate(
     empty = "abdicate" if rules.preset == "baohuang" and holder else "pass"
     desc = f"{rules.preset} seat {seat}"
     return _run(engine, progress, int(samples), desc, rules.preset, seat, policy, int(seed), empty)
+
+
+#: Games whose hand evaluation also takes candidates as move text (their hands are dealt at
+#: once, so the seat's whole hand is known at its first decision): preset → (pack, kitty size).
+_MOVE_TEXT_GAMES = {"hong_wu": ("jokers", 8), "gongzhu": ("no_jokers", 0)}
+
+
+def _move_candidates(candidates: Any) -> bool:
+    """Whether any candidate is move text (``"bid 60"``, ``"pass"``, ``"expose QS"``): its first
+    word is a word of letters (3 or more: no card is written so)."""
+    if not isinstance(candidates, (list, tuple)):
+        return False
+    for c in candidates:
+        if isinstance(c, str) and c.split():
+            word = c.split()[0]
+            if word.isalpha() and len(word) >= 3:
+                return True
+    return False
+
+
+def _evaluate_moves(
+    rules: Rules, seat: int, hand: Any, known: Any, candidates: list[Any], samples: int, policy: str,
+    seed: int | None, threads: int | None, progress: ProgressArg, dealer: int | None,
+    chunk_size: int | None, level: Any, trump: Any,
+) -> Evaluation:
+    """:func:`evaluate` with move-text candidates: the seat's next decision in deals that give it
+    ``hand`` (the other cards drawn per sample, consistent with ``known``), through
+    :func:`evaluate_position` on a deal whose other hands are placeholders (hidden from the seat,
+    so every sample redraws them). A candidate not legal at the seat's turn in a sample is
+    counted in the column ``candidate_played`` (0), and the policy decides there."""
+    for name, value in (("level", level), ("trump", trump)):
+        if value is not None:
+            raise InvalidOptionError(f"invalid option {name}={value!r}: {rules.preset} has no {name}")
+    from zhipai.game import Game
+
+    game = Game(rules)
+    players = game.num_players
+    seat = int(_core._check_int("seat", seat, 0, players - 1))
+    if dealer is not None:
+        dealer = int(_core._check_int("dealer", dealer, 0, players - 1))
+    cards = [str(c) for c in _core.cards(_cards_text(hand, "hand"))]
+    sizes = [len(game.new_deal(seed=0).observation(s)["hand"].split()) for s in range(players)]
+    if len(cards) != sizes[seat]:
+        raise InvalidValueError(
+            f"invalid hand {_check.shown(hand)}: {len(cards)} cards; {rules.preset} deals {sizes[seat]}")
+    jokers, kitty_size = _MOVE_TEXT_GAMES[rules.preset]
+    kinds = 54 if jokers == "jokers" else 52
+    decks = (sum(sizes) + kitty_size) // kinds
+    rest = Counter(str(c) for c in _core.cards_from_array(np.arange(kinds)) for _ in range(decks))
+    rest.subtract(cards)
+    if min(rest.values()) < 0:
+        raise InvalidValueError(f"invalid hand {_check.shown(hand)}: more copies of a card than {decks} deck(s) hold")
+    # Placeholder hands for the others: hidden from the seat, redrawn in every sample.
+    others = sorted(rest.elements(), key=lambda c: Card(c).index)
+    hands, k = [], 0
+    for s in range(players):
+        if s == seat:
+            hands.append(" ".join(cards))
+        else:
+            hands.append(" ".join(others[k:k + sizes[s]]))
+            k += sizes[s]
+    kitty = " ".join(others[k:]) if kitty_size else None
+    state = game.new_deal(seed=0 if seed is None else seed, hands=hands, kitty=kitty, dealer=dealer)
+    return evaluate_position(state, seat, known=known, candidates=candidates, samples=samples, seed=seed,
+                             policy=policy, threads=threads, progress=progress, chunk_size=chunk_size)
 
 
 def _is_search_name(text: str) -> bool:
@@ -773,7 +864,11 @@ def evaluate_position(
             ``"expose QS"``, …: ``GameState.legal_moves``); ``None`` entries let the policy
             decide. Default: when ``seat`` is to move, its legal moves in the game's order, at
             most ``limit`` (``Evaluation.legal`` says how many there were); otherwise one
-            candidate, ``"policy"`` (the value of the position).
+            candidate, ``"policy"`` (the value of the position). Candidates given while another
+            seat is to move are ``seat``'s **next decision**: in each sample the policy plays up
+            to its turn; a candidate not legal there is not played (the policy decides) and the
+            extra int32 column ``candidate_played`` (1/0) records it per sample
+            (:meth:`Evaluation.played_shares`, and a line in the report).
         samples: sampled worlds, an int ≥ 1 (checked against the available memory as in
             :func:`evaluate`, counting ``limit`` candidates when ``candidates`` is ``None``).
         policy: the rollout player of every seat: ``"random"``, ``"greedy"``, ``"basic"``,
@@ -795,8 +890,8 @@ def evaluate_position(
     Raises:
         InvalidValueError: a seat out of range, a deal over, a half-built card-by-card move, bad
             samples/policy/threads/limit (named).
-        IllegalPlayError: candidates while ``seat`` is not to move (naming who is), or a
-            candidate that is not legal now (naming it and the rule).
+        IllegalPlayError: a candidate that is not legal now while ``seat`` is to move (naming
+            it and the rule).
         ImpossibleDealError: knowledge no deal satisfies (naming the constraint).
         SimulationInterrupted: Ctrl-C (``.result`` holds the completed samples).
     """

@@ -10,8 +10,12 @@
 //!   differences between candidates are paired.
 //! * Candidates are moves of the seat to act, as move text; the default is every legal move up to
 //!   `limit` in the game's order, and the result says how many moves were legal, so a cut is
-//!   never silent. When the evaluated seat is not to act, the only candidate is the rollout
-//!   player's own move (the value of the position).
+//!   never silent. When the evaluated seat is not to act, the default candidate is the rollout
+//!   player's own move (the value of the position); given candidates are then **its next
+//!   decision**: in each sample the rollout player plays up to the seat's turn, and a candidate
+//!   that is not legal there (a bid below the current one, a card it must not play) is not
+//!   played — the player decides instead and the column [`CANDIDATE_PLAYED`] says so, sample by
+//!   sample, so it is counted, never an abort (hand evaluation with moves, e.g. Hong Wu bids).
 //! * Parallelism, determinism, progress and cancellation come from the simulation driver
 //!   ([`crate::rollout::run_rows`]); the result is identical for any thread count.
 
@@ -29,6 +33,13 @@ pub const SEAT_RETURN: Column = Column {
     name: "seat_return",
     doc: "the evaluated seat's return: levels gained by its team (Shengji family), its score \
           (Hong Wu, Gongzhu, Baohuang); negative when it loses",
+};
+
+/// The column added when candidates are the seat's next decision (module docs).
+pub const CANDIDATE_PLAYED: Column = Column {
+    name: "candidate_played",
+    doc: "1 when the candidate was played at the seat's next decision, 0 when it was not legal \
+          there (or the deal ended first) and the rollout player decided instead",
 };
 
 /// The rollouts of a state evaluation: `data[c * columns.len() + k][s]` = column `k` of
@@ -61,8 +72,8 @@ pub struct StateRequest<'a> {
 /// module docs; `opts.policy` is not read: the rollout player is `req.rollout`).
 ///
 /// Errors: `InvalidValue` for a seat out of range or a finished deal, or a move being built card
-/// by card; `IllegalPlay` for candidates while the seat is not to act, or a candidate that is
-/// not legal now (naming it); `ImpossibleDeal` for knowledge no deal satisfies; the game's error
+/// by card; a candidate's text the game cannot read; `IllegalPlay` for a candidate that is not
+/// legal now while the seat is to act (naming it); `ImpossibleDeal` for knowledge no deal satisfies; the game's error
 /// for a failing rollout (naming the sample).
 pub fn evaluate_state<G: Game>(
     game: &G,
@@ -72,28 +83,46 @@ pub fn evaluate_state<G: Game>(
     ctl: Control<'_>,
 ) -> Result<Run<StateEvaluation>> {
     check_position(state, req.seat)?;
-    let (candidates, moves, legal) = resolve_candidates(state, req)?;
+    let (candidates, moves, legal, deferred) = resolve_candidates(state, req)?;
     let mut view = state.seat_view(req.seat)?;
     view.merge_known(req.extra);
     let hidden = view.dealer()?;
     let mut columns = game.columns();
+    let results = columns.len();
     columns.push(SEAT_RETURN);
+    if deferred {
+        columns.push(CANDIDATE_PLAYED);
+    }
     let width = columns.len();
     let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| -> Result<()> {
-        let world = state.with_hidden(req.seat, &hidden.deal(rng), rng)?;
+        let mut world = state.with_hidden(req.seat, &hidden.deal(rng), rng)?;
         let mut search = rng.clone();
+        if deferred {
+            // Up to the seat's next decision, once for every candidate (common random numbers).
+            while world.current_player().is_some_and(|p| p != req.seat) {
+                req.rollout.play(&mut world, &mut search)?;
+            }
+        }
         for (c, mv) in moves.iter().enumerate() {
             let mut w = world.clone(); // common random numbers
-            match mv {
-                Some(m) => w.apply_move_unchecked(m),
-                None => {
-                    req.rollout.play(&mut w, &mut search)?;
+            let played = match mv {
+                Some(m) if !deferred || w.is_legal(m) => {
+                    w.apply_move_unchecked(m);
+                    true
                 }
-            }
+                _ if w.is_terminal() => false,
+                _ => {
+                    req.rollout.play(&mut w, &mut search)?;
+                    mv.is_none()
+                }
+            };
             finish(&mut w, req.rollout, &mut search)?;
             let out = &mut row[c * width..(c + 1) * width];
-            w.result_row(&mut out[..width - 1])?;
-            out[width - 1] = whole_return(w.returns()[req.seat])?;
+            w.result_row(&mut out[..results])?;
+            out[results] = whole_return(w.returns()[req.seat])?;
+            if deferred {
+                out[results + 1] = played as i32;
+            }
         }
         Ok(())
     };
@@ -147,8 +176,9 @@ fn check_position<S: GameState>(state: &S, seat: usize) -> Result<()> {
     Ok(())
 }
 
-/// The candidates' text and moves, and the number of legal moves.
-type Candidates<M> = (Vec<Option<String>>, Vec<Option<M>>, u64);
+/// The candidates' text and moves, the number of legal moves, and whether the candidates are
+/// the seat's next decision (it is not to act now; module docs).
+type Candidates<M> = (Vec<Option<String>>, Vec<Option<M>>, u64, bool);
 
 fn resolve_candidates<S: GameState>(
     state: &S,
@@ -156,18 +186,10 @@ fn resolve_candidates<S: GameState>(
 ) -> Result<Candidates<S::Move>> {
     let to_act = state.current_player() == Some(req.seat);
     let legal = if to_act { state.count_legal_moves() } else { 0 };
+    let mut deferred = false;
     let texts: Vec<Option<String>> = match &req.candidates {
         Some(c) if !c.is_empty() => {
-            if !to_act && c.iter().any(Option::is_some) {
-                return Err(ZhipaiError::illegal_play(
-                    "candidates",
-                    format!(
-                        "seat {} is not to move (seat {} is)",
-                        req.seat,
-                        state.current_player().map_or("none".into(), |p| p.to_string())
-                    ),
-                ));
-            }
+            deferred = !to_act && c.iter().any(Option::is_some);
             c.clone()
         }
         _ if to_act => state
@@ -186,14 +208,18 @@ fn resolve_candidates<S: GameState>(
                 canonical.push(None);
             }
             Some(text) => {
+                // The text is read now (a typo is an error); legality is checked now when the
+                // seat is to act, else in each sample at its turn.
                 let m = state.parse_move(text)?;
-                state.check_move(&m)?;
+                if !deferred {
+                    state.check_move(&m)?;
+                }
                 canonical.push(Some(state.move_to_string(&m)));
                 moves.push(Some(m));
             }
         }
     }
-    Ok((canonical, moves, legal))
+    Ok((canonical, moves, legal, deferred))
 }
 
 /// Play `state` to the end with `player` for every seat (the fast path for a built-in policy).

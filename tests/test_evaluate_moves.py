@@ -1,0 +1,69 @@
+"""Hand evaluation with move-text candidates (Hong Wu bids, Gongzhu exposures): the seat's next
+decision in deals that give it the hand; a candidate not legal at its turn is counted, not an
+abort (issue 16 item 3)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import zhipai
+from zhipai.cli import main
+
+HAND = "2S 5S 6S 6S JS KS 6H 8H 9H QH 5D 6D 8D 8D 9D 10D JD 2C 5C 6C 7C 8C 9C SJ BJ"
+
+
+def test_hong_wu_bids_from_the_opening_seat() -> None:
+    ev = zhipai.evaluate("hong_wu", 1, HAND, candidates=["bid 60", "pass", "bid 80"], samples=300,
+                         dealer=1, seed=4, threads=2, progress=False)
+    assert ev.candidates == ["bid 60", "pass", "bid 80"]
+    assert ev.played_shares() is None  # seat 1 opens: every candidate is legal, played every time
+    bid60, passed, bid80 = (ev.outcomes(c) for c in ev.candidates)
+    # A pass is final (hongwu.md §B.2): seat 1 never becomes the dealer; a bid is at least its value.
+    assert (passed["dealer"] != 1).all()
+    assert (bid60["bid"] >= 60).all() and (bid80["bid"] >= 80).all()
+    # seat_return is the seat's own result: the dealer's when it is the dealer.
+    won = bid80["dealer"] == 1
+    assert np.array_equal(bid80["seat_return"][won], bid80["dealer_result"][won])
+
+
+def test_a_bid_not_legal_at_the_seats_turn_is_counted_not_an_abort() -> None:
+    ev = zhipai.evaluate("hong_wu", 1, HAND, candidates=["bid 60", "pass"], samples=300, dealer=0,
+                         seed=4, threads=2, progress=False)
+    shares = ev.played_shares()
+    assert shares is not None and shares["pass"] == 1.0
+    # Seat 0 opens; a bid of 60 at seat 1's turn is legal only while nobody has bid yet.
+    assert 0 < shares["bid 60"] < 1
+    played = ev.outcomes("bid 60")["candidate_played"]
+    assert set(np.unique(played)) == {0, 1}
+    assert "candidate played at the seat's turn" in ev.report()
+
+
+def test_cli_bid_candidates_and_a_search_rollout() -> None:
+    code = main(["evaluate", "hong_wu", "--seat", "1", "--dealer", "1", "--hand", HAND, "-c", "bid 60",
+                 "-c", "pass", "-n", "60", "-q", "-t", "1"])
+    assert code == 0
+
+
+def test_cli_output_leads_with_the_answer(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["evaluate", "hong_wu", "--seat", "1", "--dealer", "1", "--hand", HAND, "-c", "bid 60",
+                 "-c", "pass", "-n", "60", "-q", "-t", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("best for seat 1: ")
+
+
+def test_gongzhu_exposure_candidates_with_the_pig() -> None:
+    hand = "QS AS KS 2S 3S 4H 4D 9C 2H KC 9H 8S 4C"
+    ev = zhipai.evaluate("gongzhu", 0, hand, candidates=["expose QS", "end exposure"], samples=200, dealer=0,
+                         seed=2, threads=2, progress=False, policy="greedy")
+    assert ev.candidates == ["expose QS", "end exposure"] and "seat_return" in ev.columns
+    assert ev.played_shares() is None
+
+
+def test_move_text_is_refused_where_hand_evaluation_reads_cards() -> None:
+    # The Shengji family's candidates are cards (their meaning is documented per phase).
+    with pytest.raises(zhipai.InvalidCardError, match="play"):
+        zhipai.evaluate("tractor", 0, "AS " * 25, candidates=["play AS"], samples=5, progress=False)
+    with pytest.raises(zhipai.InvalidValueError, match="hand"):
+        zhipai.evaluate("hong_wu", 1, "AS KS", candidates=["bid 60"], samples=5, progress=False)
+    with pytest.raises(zhipai.IllegalPlayError, match="bid 61"):
+        zhipai.evaluate("hong_wu", 1, HAND, candidates=["bid 61"], samples=5, dealer=1, progress=False)
