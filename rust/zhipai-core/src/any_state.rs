@@ -64,6 +64,11 @@ pub trait AnyState: Debug + Send + Sync {
     /// when it is not below the number listed (the state unchanged).
     fn apply_move_index(&mut self, index: usize, limit: usize) -> Result<String>;
 
+    /// A *world*: this deal with every card `seat` cannot see redrawn uniformly among the deals
+    /// consistent with what it knows ([`crate::search::determinize::resample`]), the world's
+    /// generator drawn from `rng`. Errors: a seat out of range, the game's.
+    fn resample(&self, seat: usize, rng: &mut GameRng) -> Result<Box<dyn AnyState>>;
+
     /// An independent copy (its generator too).
     fn clone_box(&self) -> Box<dyn AnyState>;
 
@@ -203,6 +208,11 @@ impl<S: GameState> AnyState for S {
         };
         GameState::apply_move(self, mv)?;
         Ok(self.move_to_string(mv))
+    }
+
+    fn resample(&self, seat: usize, rng: &mut GameRng) -> Result<Box<dyn AnyState>> {
+        crate::game::check_seat(seat, GameState::num_players(self))?;
+        Ok(Box::new(crate::search::determinize::resample(self, seat, rng)?))
     }
 
     fn clone_box(&self) -> Box<dyn AnyState> {

@@ -3,7 +3,7 @@
 //! history and the observation are the core's (`zhipai_core::game::GameState`).
 
 use crate::convert::{int_in, invalid, seed};
-use crate::errors::{guard, to_py};
+use crate::errors::{guard, guard_detached, to_py};
 use crate::rules::PyRules;
 use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
@@ -26,6 +26,8 @@ const SHOWN_CHARS: usize = 80;
 #[pyclass(name = "GameState", module = "zhipai._core")]
 pub struct PyGameState {
     deal: TrackedDeal,
+    /// A world drawn by `resample`: its record would replay the real deal, so it has none.
+    world: bool,
     /// Per seat: its view of the history so far, kept as it grows (an observation copies it
     /// instead of rebuilding every entry).
     views: Vec<Option<View>>,
@@ -41,7 +43,7 @@ struct View {
 
 impl PyGameState {
     fn wrap(deal: TrackedDeal) -> PyGameState {
-        PyGameState { deal, views: Vec::new() }
+        PyGameState { deal, views: Vec::new(), world: false }
     }
 
     /// The state of a deal made elsewhere in the binding (a Shengji match hand).
@@ -429,7 +431,27 @@ impl PyGameState {
 
     /// An independent copy (its generator too).
     fn clone(&self) -> Self {
-        PyGameState::wrap(self.deal.clone())
+        PyGameState { world: self.world, ..PyGameState::wrap(self.deal.clone()) }
+    }
+
+    /// A *world* of this deal as ``seat`` sees it: every card ``seat`` cannot see redrawn
+    /// uniformly among the deals consistent with what it knows (its hand, the public history,
+    /// exposed and known cards, voids shown), the world's generator drawn from ``seed``; the
+    /// history and ``seat``'s observation are unchanged. A world has no record (``to_json`` and
+    /// pickling raise ``InvalidValueError``). Errors: ``InvalidValueError`` for a bad seat or seed.
+    fn resample(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let seat = self.seat_arg(seat)?;
+        let mut rng = zhipai_core::deal::deal_rng(crate::convert::seed(seed)?, 0);
+        let state = &self.deal.state;
+        let world = guard_detached(py, || state.resample(seat, &mut rng))?;
+        let deal =
+            TrackedDeal::with_state(self.deal.rules.clone(), self.deal.origin.clone(), world);
+        Ok(PyGameState { world: true, ..PyGameState::wrap(deal) })
     }
 
     fn __copy__(&self) -> Self {
@@ -441,14 +463,21 @@ impl PyGameState {
     }
 
     /// The deal as a JSON record (`zhipai.Game.from_json` replays it).
-    fn to_json(&self) -> String {
-        self.deal.to_json()
+    fn to_json(&self) -> PyResult<String> {
+        if self.world {
+            return Err(to_py(ZhipaiError::invalid_value(
+                "call",
+                "to_json() of a resampled world",
+                "a world has no record (its hidden cards were redrawn)",
+            )));
+        }
+        Ok(self.deal.to_json())
     }
 
     /// Pickled as its record (replayed on load).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let cls = py.get_type::<PyGameState>().getattr("_from_json")?;
-        Ok((cls, (self.deal.to_json(),)))
+        Ok((cls, (self.to_json()?,)))
     }
 
     fn __repr__(&self) -> String {
