@@ -65,6 +65,7 @@ def test_perfect_observation_shows_the_other_hands() -> None:
     b = s.observation_tensor(0, perfect=True)
     assert a.shape == b.shape and not np.array_equal(a, b)
     assert b.sum() > a.sum()  # 39 more cards counted
+    np.testing.assert_array_equal(s.observation_tensor(0, perfect=np.bool_(True)), b)
 
 
 def test_observation_tensor_refuses_bad_arguments() -> None:

@@ -92,7 +92,7 @@ pub fn flag(what: &str, value: &Bound<'_, PyAny>) -> PyResult<bool> {
     let numpy_bool = value
         .get_type()
         .fully_qualified_name()
-        .is_ok_and(|n| n.to_string() == "numpy.bool" || n.to_string() == "numpy.bool_");
+        .is_ok_and(|n| n == "numpy.bool" || n == "numpy.bool_");
     if numpy_bool {
         return value.is_truthy();
     }

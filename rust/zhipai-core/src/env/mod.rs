@@ -157,6 +157,8 @@ pub trait VectorEnv: Send + Sync {
 
 /// The vector env of `rules` with `cfg`. Errors (`InvalidValue`): `num_envs` or `max_moves` 0,
 /// controlled seats empty, repeated or out of range; a thread pool that cannot start.
+// One arm per game: some games' rules are `Copy`, others only `Clone`.
+#[allow(clippy::clone_on_copy)]
 pub fn vector_env(rules: &Rules, cfg: EnvConfig) -> Result<Box<dyn VectorEnv>> {
     crate::with_game!(rules, g => {
         let env: Box<dyn VectorEnv> = Box::new(Envs::new(g.clone(), cfg)?);
