@@ -1,12 +1,13 @@
 """Steps/s of ``zhipai.VectorEnv`` with random legal actions, next to OpenSpiel's Python loop.
 
-    python benches/vector_env.py                 # README "Environments", BENCHMARKS.md
+    python benches/vector_env.py                 # README "Environments for reinforcement learning"
     python benches/vector_env.py --seconds 3 --envs 1024 --threads 2
 
 Every seat is controlled (self-play), so one step = one decision; the observation tensor and the
-mask of every env are returned on every step. Actions are drawn uniformly among the legal ones
-in numpy (``actions`` style: from the mask; ``moves`` style: an index below ``num_moves``); the
-time of that draw is included. The peer is ``../shared/bench/peers/openspiel_step_loop.py``
+mask of every env are returned on every step. Actions are drawn uniformly among the legal ones,
+either in numpy (``actions`` style: from the mask; ``moves`` style: an index below
+``num_moves``) or in Rust by ``env.sample_actions()``; the time of that draw is included.
+The peer is ``../shared/bench/peers/openspiel_step_loop.py``
 (dou_dizhu: observation tensor + legal actions + a random action per step, in Python), run in
 the same invocation when ``pyspiel`` imports. Wall-clock on a shared machine: the load average
 is printed with the figures.
@@ -38,7 +39,7 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
-def measure(preset: str, style: str, envs: int, threads: int, seconds: float, **rules: object) -> tuple[float, int]:
+def measure(preset: str, style: str, rust_sampling: bool, envs: int, threads: int, seconds: float, **rules: object) -> tuple[float, int]:
     r = zhipai.rules(preset, **rules)
     seats = zhipai.Game(r).num_players
     env = zhipai.VectorEnv(r, envs, 1, controlled_seats=list(range(seats)), threads=threads, action_style=style, max_moves=32)
@@ -48,7 +49,9 @@ def measure(preset: str, style: str, envs: int, threads: int, seconds: float, **
     t0 = time.perf_counter()
     while time.perf_counter() - t0 < seconds:
         for _ in range(20):
-            if style == "moves":
+            if rust_sampling:
+                a = env.sample_actions()
+            elif style == "moves":
                 a = (rng.random(envs) * info["num_moves"]).astype(np.int64)
             else:
                 a = random_legal(mask, rng)
@@ -66,10 +69,12 @@ def main() -> None:
     ap.add_argument("--threads", type=int, default=2)
     args = ap.parse_args()
     print(f"load average before: {os.getloadavg()}")
-    rows = [("gongzhu", "actions", {}), ("gongzhu", "moves", {}), ("tractor", "actions", {"decks": 2}), ("tractor", "moves", {"decks": 2})]
-    for preset, style, opts in rows:
-        rate, deals = measure(preset, style, args.envs, args.threads, args.seconds, **opts)
-        print(f"vector_env {preset} {style}: {rate:,.0f} steps/s ({args.envs} envs, {args.threads} threads, {deals} deals)")
+    for preset, opts in [("gongzhu", {}), ("tractor", {"decks": 2})]:
+        for style in ["actions", "moves"]:
+            for rust_sampling in [False, True]:
+                rate, deals = measure(preset, style, rust_sampling, args.envs, args.threads, args.seconds, **opts)
+                how = "env.sample_actions()" if rust_sampling else "numpy draw"
+                print(f"vector_env {preset} {style}, {how}: {rate:,.0f} steps/s ({args.envs} envs, {args.threads} threads, {deals} deals)")
     peer = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "peers" / "openspiel_step_loop.py"
     try:
         import pyspiel  # noqa: F401

@@ -322,3 +322,23 @@ def test_reset_moves_on_and_reset_with_a_seed_starts_over() -> None:
     assert env.seed == 5 and "VectorEnv(num_envs=2" in repr(env)
     with pytest.raises(zhipai.InvalidValueError, match="before reset"):
         VectorEnv("hong_wu", 1, 0).step(np.array([0]))
+
+
+@pytest.mark.parametrize("style", ["actions", "moves"])
+def test_sample_actions_are_legal_and_reproducible(style: str) -> None:
+    def run(threads: int) -> list[np.ndarray]:
+        env = VectorEnv("tractor", 5, 2, controlled_seats=[0, 1, 2, 3], threads=threads, action_style=style, max_moves=8)
+        obs, mask, info = env.reset()
+        seen = []
+        for _ in range(80):
+            a = env.sample_actions()
+            assert a.dtype == np.int64 and a.shape == (5,)
+            for i in range(5):
+                assert mask[i, a[i]] or not mask[i].any()
+            seen.append(a.copy())
+            obs, rew, term, trunc, mask, info = env.step(a)
+        return seen
+
+    one = run(1)
+    assert all(np.array_equal(x, y) for x, y in zip(one, run(2)))
+    assert len({tuple(x) for x in one}) > 10

@@ -26,7 +26,7 @@ def test_random_sim_test(preset: str) -> None:
     game = pyspiel.load_game(f"python_zhipai_{preset}(num_deals=50)")
     assert game.num_players() == (5 if preset == "baohuang" else 4)
     assert game.max_chance_outcomes() == 50
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_chance_outcome_k_is_deal_k_of_the_seed() -> None:

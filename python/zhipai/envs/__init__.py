@@ -42,6 +42,12 @@ Arrays
     call writes into the same arrays (the Rust core borrows their memory) and returns them, so
     copy what you keep.
 
+Random actions
+    ``sample_actions()``: a uniformly random legal action (or move index) per env, drawn in Rust
+    (int64 ``(num_envs,)``, the same array every call; 0 where the env's deal just ended) from a
+    generator of each deal's own (seeded by ``seed`` and the deal's index, restarted with each
+    deal), so random play too is the same for any thread count.
+
 Rewards (``reward="return"``)
     Zero on every step but the one that ends a deal, where each controlled seat gets its return
     (``GameState.returns()``: levels gained by the seat's team in the Shengji family, the settled

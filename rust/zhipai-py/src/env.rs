@@ -55,6 +55,7 @@ pub struct PyVectorEnv {
     reset: Py<PyArray1<bool>>,
     seat: Py<PyArray1<i64>>,
     deal: Py<PyArray1<u64>>,
+    sampled: Py<PyArray1<i64>>,
 }
 
 /// Type of `reset`'s result.
@@ -206,6 +207,7 @@ impl PyVectorEnv {
             reset: PyArray1::zeros(py, n, false).unbind(),
             seat: PyArray1::zeros(py, n, false).unbind(),
             deal: PyArray1::zeros(py, n, false).unbind(),
+            sampled: PyArray1::zeros(py, n, false).unbind(),
         })
     }
 
@@ -263,6 +265,23 @@ impl PyVectorEnv {
             self.mask.bind(py).clone().into_any(),
             self.info(py)?,
         ))
+    }
+
+    /// A uniformly random legal action (or move index) per env, drawn in Rust: int64 of shape
+    /// ``(num_envs,)``, the same array every call (module docs of ``zhipai.envs``).
+    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let arr = self.sampled.bind(py).clone();
+        {
+            let mut rw = arr.try_readwrite().map_err(|e| {
+                invalid("buffers", &PyString::new(py, "in use"), format!("cannot write them: {e}"))
+            })?;
+            let out = rw
+                .as_slice_mut()
+                .map_err(|e| invalid("buffers", &PyString::new(py, "layout"), format!("{e}")))?;
+            let env = self.env.as_mut();
+            guard_detached(py, move || env.sample_actions(out))?;
+        }
+        Ok(arr)
     }
 
     /// Deals stepped together.

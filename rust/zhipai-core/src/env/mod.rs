@@ -39,6 +39,7 @@ use crate::error::{Result, ZhipaiError};
 use crate::game::{Game, GameRng, GameState, TensorField};
 use crate::rules::Rules;
 use crate::search::{search_rng, Player};
+use rand::Rng;
 use rayon::prelude::*;
 
 /// Card counts per move in [`ActionStyle::Moves`] (one per card kind, `NUM_KINDS`).
@@ -153,6 +154,20 @@ pub trait VectorEnv: Send + Sync {
     /// One action per env (module docs). Errors: `InvalidValue` for a wrong number of actions or
     /// buffers of the wrong size, `IllegalPlay` naming the env and the action (nothing changed).
     fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<()>;
+    /// A uniformly random legal action (or move index) per env into `out` (`num_envs` long),
+    /// drawn from the env's sampling generator ([`sampler_rng`] of its deal, restarted with each
+    /// deal), so the draws too are the same for any thread count; 0 for an env whose deal just
+    /// ended (its next step ignores the action). Errors: `InvalidValue` before `reset` or for
+    /// `out` of the wrong length.
+    fn sample_actions(&mut self, out: &mut [i64]) -> Result<()>;
+}
+
+/// Salt of the sampling generators of [`VectorEnv::sample_actions`].
+pub const SAMPLER_SALT: u64 = 0x5A3B_1E00_0000_0001;
+
+/// The sampling generator of deal `index` of a run seeded `seed`.
+pub fn sampler_rng(seed: u64, index: u64) -> GameRng {
+    crate::deal::deal_rng(seed ^ SAMPLER_SALT, index)
 }
 
 /// The vector env of `rules` with `cfg`. Errors (`InvalidValue`): `num_envs` or `max_moves` 0,
@@ -176,6 +191,8 @@ struct Slot<S: GameState> {
     state: S,
     deal: u64,
     search: GameRng,
+    /// The generator of [`VectorEnv::sample_actions`] for this deal.
+    sampler: GameRng,
     /// The controlled seat deciding, or at the end the one that acted last.
     seat: usize,
     /// The deal ended on the last call: the next step starts the next deal.
@@ -406,6 +423,7 @@ impl<G: Game> Ctx<'_, G> {
     fn start(&self, slot: &mut Slot<G::State>, deal: u64, row: Row<'_>) -> Result<()> {
         slot.state = self.game.new_deal(self.cfg.seed, deal)?;
         slot.search = search_rng(self.cfg.seed, deal);
+        slot.sampler = sampler_rng(self.cfg.seed, deal);
         slot.deal = deal;
         slot.done = false;
         *row.reset = true;
@@ -508,6 +526,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
                     state: state.clone(),
                     deal: 0,
                     search: search_rng(self.cfg.seed, 0),
+                    sampler: sampler_rng(self.cfg.seed, 0),
                     seat: 0,
                     done: false,
                     legal: Vec::new(),
@@ -565,6 +584,58 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
             }
         }
         self.each(Some(actions), out, |ctx, slot, a, row| ctx.step(slot, a, row))
+    }
+
+    fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
+        let n = self.spec.num_envs;
+        if self.slots.is_empty() {
+            return Err(ZhipaiError::invalid_value(
+                "call",
+                "sample_actions() before reset()",
+                "call reset() first",
+            ));
+        }
+        if out.len() != n {
+            return Err(ZhipaiError::invalid_value(
+                "buffer actions",
+                format!("of {} elements", out.len()),
+                format!("expected {n}"),
+            ));
+        }
+        let style = self.cfg.action_style;
+        let draw = |slot: &mut Slot<G::State>, a: &mut i64| {
+            let k = match style {
+                ActionStyle::Actions => slot.legal.iter().filter(|&&l| l).count(),
+                ActionStyle::Moves => slot.moves.len(),
+            };
+            *a = 0;
+            if slot.done || k == 0 {
+                return;
+            }
+            let pick = slot.sampler.random_range(0..k);
+            *a = match style {
+                ActionStyle::Actions => slot
+                    .legal
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &l)| l)
+                    .nth(pick)
+                    .map_or(0, |(i, _)| i) as i64,
+                ActionStyle::Moves => pick as i64,
+            };
+        };
+        let per = n.div_ceil(4 * self.pool.as_ref().map_or(1, |p| p.current_num_threads())).max(1);
+        let slots = &mut self.slots;
+        match &self.pool {
+            None => slots.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| draw(s, a)),
+            Some(pool) => pool.install(|| {
+                slots
+                    .par_chunks_mut(per)
+                    .zip(out.par_chunks_mut(per))
+                    .for_each(|(ss, aa)| ss.iter_mut().zip(aa).for_each(|(s, a)| draw(s, a)))
+            }),
+        }
+        Ok(())
     }
 }
 

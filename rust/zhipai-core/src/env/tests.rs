@@ -294,3 +294,54 @@ fn bad_settings_are_named() {
     assert!(e.contains("buffer obs"), "{e}");
     assert!("tensor".parse::<ActionStyle>().unwrap_err().to_string().contains("\"tensor\""));
 }
+
+#[test]
+fn sampled_actions_are_legal_uniform_and_the_same_for_any_thread_count() {
+    let r = gongzhu();
+    let run = |threads: usize, style: ActionStyle| {
+        let mut env = vector_env(&r, cfg(6, vec![0, 1, 2, 3], threads, style)).unwrap();
+        let mut out = Out::new(env.spec());
+        let mut a = vec![0i64; 6];
+        assert!(env.sample_actions(&mut a).unwrap_err().to_string().contains("before reset"));
+        env.reset(None, out.bufs()).unwrap();
+        let mut seen = Vec::new();
+        for _ in 0..150 {
+            env.sample_actions(&mut a).unwrap();
+            let w = env.spec().mask_len;
+            for i in 0..6 {
+                if out.terminated[i] {
+                    assert_eq!(a[i], 0);
+                } else {
+                    assert!(out.mask[i * w + a[i] as usize], "env {i} action {}", a[i]);
+                }
+            }
+            seen.push(a.clone());
+            env.step(&a, out.bufs()).unwrap();
+        }
+        assert!(env.sample_actions(&mut [0; 5]).is_err());
+        seen
+    };
+    for style in [ActionStyle::Actions, ActionStyle::Moves] {
+        let one = run(1, style);
+        assert_eq!(one, run(2, style));
+        assert_eq!(one, run(3, style));
+    }
+    // Uniform: from one position, each of the legal actions comes up about equally often.
+    let mut env = vector_env(&r, cfg(1, vec![0, 1, 2, 3], 1, ActionStyle::Actions)).unwrap();
+    let mut out = Out::new(env.spec());
+    env.reset(None, out.bufs()).unwrap();
+    let legal: Vec<usize> = (0..env.spec().mask_len).filter(|&k| out.mask[k]).collect();
+    assert!(legal.len() >= 2);
+    let mut hits = std::collections::HashMap::new();
+    let mut a = [0i64];
+    for _ in 0..4000 {
+        env.sample_actions(&mut a).unwrap();
+        *hits.entry(a[0] as usize).or_insert(0usize) += 1;
+    }
+    let expect = 4000.0 / legal.len() as f64;
+    for k in &legal {
+        let h = *hits.get(k).unwrap_or(&0) as f64;
+        assert!((h - expect).abs() < 5.0 * expect.sqrt() + 1.0, "action {k}: {h} vs {expect}");
+    }
+    assert_eq!(hits.len(), legal.len());
+}
