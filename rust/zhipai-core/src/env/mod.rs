@@ -33,7 +33,8 @@
 //!
 //! **Errors.** A step first checks every env's action (an action the mask does not allow, an
 //! index at or past `num_moves`): on an illegal one it returns `IllegalPlay` naming the env, the
-//! seat and the action, and changes nothing.
+//! seat and the action, and changes nothing. An error of the game or of an opponent while envs
+//! are stepped (none is expected: the actions were checked) leaves them part-stepped: `reset`.
 
 use crate::error::{Result, ZhipaiError};
 use crate::game::{Game, GameRng, GameState, TensorField};
@@ -310,8 +311,9 @@ impl<G: Game + 'static> Envs<G> {
         Ok(())
     }
 
-    /// Run `f` on every (slot, action, row), across the pool.
-    fn each<F>(&mut self, actions: Option<&[i64]>, out: Buffers<'_>, f: F) -> Result<()>
+    /// Run `f` on every (slot, value, row), across the pool (`values[i]` for env `i`: its action,
+    /// or the deal it starts).
+    fn each<F>(&mut self, actions: &[i64], out: Buffers<'_>, f: F) -> Result<()>
     where
         F: Fn(&Ctx<'_, G>, &mut Slot<G::State>, i64, Row<'_>) -> Result<()> + Sync,
     {
@@ -323,8 +325,6 @@ impl<G: Game + 'static> Envs<G> {
         let per = n.div_ceil(threads * 4).max(1);
         let chunks = n.div_ceil(per);
         let slots = &mut self.slots;
-        let zero = vec![0i64; n];
-        let actions = actions.unwrap_or(&zero);
         let mut obs = rows(out.obs, s.obs_len * per, chunks).into_iter();
         let mut mask = rows(out.mask, s.mask_len * per, chunks).into_iter();
         let mut features = rows(out.features, s.features_len * per, chunks).into_iter();
@@ -542,7 +542,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
             .enumerate()
             .map(|(i, s)| if fresh { i as i64 } else { (s.deal + n) as i64 })
             .collect();
-        self.each(Some(&idx), out, |ctx, slot, deal, row| ctx.start(slot, deal as u64, row))
+        self.each(&idx, out, |ctx, slot, deal, row| ctx.start(slot, deal as u64, row))
     }
 
     fn step(&mut self, actions: &[i64], out: Buffers<'_>) -> Result<()> {
@@ -583,7 +583,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
                 ));
             }
         }
-        self.each(Some(actions), out, |ctx, slot, a, row| ctx.step(slot, a, row))
+        self.each(actions, out, |ctx, slot, a, row| ctx.step(slot, a, row))
     }
 
     fn sample_actions(&mut self, out: &mut [i64]) -> Result<()> {
