@@ -298,7 +298,8 @@ def test_illegal_and_malformed_actions_are_refused_and_change_nothing() -> None:
         ({"controlled_seats": "0"}, "controlled_seats"),
         ({"opponents": "alphazero"}, "alphazero"),
         ({"action_style": "cards"}, "cards"),
-        ({"reward": "points"}, "points"),
+        ({"reward": "score"}, "score"),
+        ({"rules": "baohuang", "reward": "points"}, "points"),
         ({"max_moves": 0}, "max_moves 0"),
         ({"threads": -1}, "threads -1"),
         ({"seed": -1}, "seed -1"),
@@ -342,3 +343,32 @@ def test_sample_actions_are_legal_and_reproducible(style: str) -> None:
     one = run(1)
     assert all(np.array_equal(x, y) for x, y in zip(one, run(2)))
     assert len({tuple(x) for x in one}) > 10
+
+
+def test_points_rewards_add_up_to_the_card_points_won_in_tricks() -> None:
+    # Tractor, 2 decks: 200 card points in the deck; at the end every point not in the kitty was
+    # won in a trick, so the points rewards of all four seats add up to 200 - the kitty's points.
+    env = VectorEnv("tractor", 3, 6, controlled_seats=[0, 1, 2, 3], reward="points", threads=2)
+    obs, mask, info = env.reset()
+    total = np.zeros(3)
+    ended = np.zeros(3, bool)
+    mirror = [deal("tractor", i, seed=6) for i in range(3)]
+    for _ in range(3000):
+        a = env.sample_actions()
+        for i in range(3):
+            if not ended[i]:
+                mirror[i].apply_action(int(a[i]))
+        obs, rew, term, trunc, mask, info = env.step(a)
+        total += np.where(ended, 0.0, rew.sum(axis=1))
+        assert (rew[~ended] >= 0).all()
+        ended |= term
+        if ended.all():
+            break
+    assert ended.all()
+    value = {"5": 5, "10": 10, "K": 10}
+    for i in range(3):
+        s = mirror[i]
+        assert s.is_terminal()
+        kitty = next(k for k in (s.observation(p)["kitty"] for p in range(4)) if k)
+        kitty_points = sum(value.get(c.rank, 0) for c in zhipai.cards(kitty))
+        assert total[i] == 200 - kitty_points

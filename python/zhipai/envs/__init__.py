@@ -3,7 +3,8 @@ to PettingZoo (:func:`pettingzoo_env`), Gymnasium (:func:`gymnasium_env`) and Op
 (``zhipai.openspiel.register()``).
 
 ``VectorEnv(rules, num_envs, seed, controlled_seats=(0,), opponents="greedy", threads=None,
-action_style="actions", reward="return", max_moves=64)`` steps ``num_envs`` deals of ``rules``
+action_style="actions", reward="return", max_moves=64)`` (``reward="points"`` for per-trick
+shaping) steps ``num_envs`` deals of ``rules``
 (a ``zhipai.Rules`` or a preset name) together, in Rust, across ``threads`` threads (``None`` or
 0 = one per core, 1 = the calling thread), with the GIL released.
 
@@ -48,10 +49,17 @@ Random actions
     generator of each deal's own (seeded by ``seed`` and the deal's index, restarted with each
     deal), so random play too is the same for any thread count.
 
-Rewards (``reward="return"``)
-    Zero on every step but the one that ends a deal, where each controlled seat gets its return
-    (``GameState.returns()``: levels gained by the seat's team in the Shengji family, the settled
-    score in Hong Wu, Gongzhu and Baohuang) — all controlled seats on that same step.
+Rewards
+    ``reward="return"``: zero on every step but the one that ends a deal, where each controlled
+    seat gets its return (``GameState.returns()``: levels gained by the seat's team in the
+    Shengji family, the settled score in Hong Wu, Gongzhu and Baohuang) — all controlled seats on
+    that same step. ``reward="points"`` (per-trick shaping): every step gives each controlled
+    seat the change in the points it has won in play since the env's previous step (the
+    opponents' moves in between included) — in the Shengji family and Hong Wu the card points
+    (5s, 10s, Ks) of the tricks the seat won, in Gongzhu the raw score of the cards the seat took
+    with the exposure so far (the pig, the sheep, hearts, the transformer); over a deal they add
+    up to the seat's points at its end, not its return (the kitty and the final scoring are not
+    in them). Baohuang has no such points: ``reward="points"`` raises ``InvalidValueError``.
 
 Auto-reset (Gymnasium's next-step mode)
     The step that ends env ``i``'s deal returns that deal's last observation (of the seat that

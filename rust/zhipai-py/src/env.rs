@@ -169,7 +169,7 @@ impl PyVectorEnv {
         let player = guard(|| opponents.parse::<Player>())?;
         let style_text = text("action_style", action_style, "actions", "\"actions\" or \"moves\"")?;
         let style = guard(|| style_text.parse::<ActionStyle>())?;
-        let reward_text = text("reward", reward, "return", "\"return\"")?;
+        let reward_text = text("reward", reward, "return", "\"return\" or \"points\"")?;
         let reward = guard(|| reward_text.parse::<Reward>())?;
         let threads: usize = crate::convert::opt_int_in("threads", threads, 0, 1024)?.unwrap_or(0);
         let max_moves: usize =

@@ -23,7 +23,12 @@
 //! **Rewards** (`rewards[env * num_players + seat]`, zero for uncontrolled seats): with
 //! [`Reward::Return`], zero on every step but the one that ends the deal, where each controlled
 //! seat gets its return (`GameState::returns`: levels in the Shengji family, score in the other
-//! games), all on that one step.
+//! games), all on that one step. With [`Reward::Points`] (per-trick shaping), each step gives
+//! each controlled seat the change in its [`GameState::points_won`] since the env's previous
+//! step (the moves of the opponents in between included): card points of the tricks it won in
+//! the Shengji family and Hong Wu, the raw score of the cards it took (with the exposure so far)
+//! in Gongzhu; they add up over a deal to the seat's points at its end (not its return: the kitty
+//! and the final scoring are not in them). Baohuang has no such points (`InvalidValue`).
 //!
 //! **Auto-reset** (Gymnasium's *next-step* mode): the step that ends env `i`'s deal returns the
 //! final observation (of the seat that acted last), an all-false mask, the rewards and
@@ -75,6 +80,8 @@ impl std::str::FromStr for ActionStyle {
 pub enum Reward {
     /// Each controlled seat's return, on the step that ends the deal.
     Return,
+    /// Each controlled seat's gain in [`GameState::points_won`] since the env's last step.
+    Points,
 }
 
 impl std::str::FromStr for Reward {
@@ -82,7 +89,12 @@ impl std::str::FromStr for Reward {
     fn from_str(s: &str) -> Result<Reward> {
         match s {
             "return" => Ok(Reward::Return),
-            _ => Err(ZhipaiError::invalid_value("reward", format!("{s:?}"), "expected \"return\"")),
+            "points" => Ok(Reward::Points),
+            _ => Err(ZhipaiError::invalid_value(
+                "reward",
+                format!("{s:?}"),
+                "expected \"return\" or \"points\"",
+            )),
         }
     }
 }
@@ -196,6 +208,8 @@ struct Slot<S: GameState> {
     sampler: GameRng,
     /// The controlled seat deciding, or at the end the one that acted last.
     seat: usize,
+    /// [`Reward::Points`]: each seat's points when the env last wrote its rewards.
+    points: Vec<f64>,
     /// The deal ended on the last call: the next step starts the next deal.
     done: bool,
     /// `Actions` style: the legal actions offered.
@@ -248,6 +262,13 @@ impl<G: Game + 'static> Envs<G> {
                 "controlled_seats",
                 format!("{:?}", cfg.controlled),
                 format!("expected distinct seats from 0 to {}, at least one", n - 1),
+            ));
+        }
+        if cfg.reward == Reward::Points && first.points_won().is_none() {
+            return Err(ZhipaiError::invalid_value(
+                "reward",
+                "\"points\"",
+                "this game has no points won in play (use \"return\")",
             ));
         }
         let controlled: Vec<bool> = (0..n).map(|s| seats.contains(&s)).collect();
@@ -426,6 +447,7 @@ impl<G: Game> Ctx<'_, G> {
         slot.sampler = sampler_rng(self.cfg.seed, deal);
         slot.deal = deal;
         slot.done = false;
+        slot.points = vec![0.0; self.spec.num_players];
         *row.reset = true;
         row.rewards.fill(0.0);
         self.advance(slot, row)
@@ -447,11 +469,24 @@ impl<G: Game> Ctx<'_, G> {
         let over = slot.state.is_terminal();
         *row.terminated = over;
         slot.done = over;
-        if over {
-            let returns = slot.state.returns();
-            for (s, r) in row.rewards.iter_mut().enumerate() {
-                if self.controlled[s] {
-                    *r = returns[s] as f32;
+        match self.cfg.reward {
+            Reward::Return if over => {
+                let returns = slot.state.returns();
+                for (s, r) in row.rewards.iter_mut().enumerate() {
+                    if self.controlled[s] {
+                        *r = returns[s] as f32;
+                    }
+                }
+            }
+            Reward::Return => {}
+            Reward::Points => {
+                let now = slot.state.points_won().unwrap_or_default();
+                for (s, r) in row.rewards.iter_mut().enumerate() {
+                    let (new, old) = (now.get(s).copied().unwrap_or(0.0), slot.points[s]);
+                    if self.controlled[s] {
+                        *r = (new - old) as f32;
+                    }
+                    slot.points[s] = new;
                 }
             }
         }
@@ -528,6 +563,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
                     search: search_rng(self.cfg.seed, 0),
                     sampler: sampler_rng(self.cfg.seed, 0),
                     seat: 0,
+                    points: Vec::new(),
                     done: false,
                     legal: Vec::new(),
                     moves: Vec::new(),

@@ -345,3 +345,69 @@ fn sampled_actions_are_legal_uniform_and_the_same_for_any_thread_count() {
     }
     assert_eq!(hits.len(), legal.len());
 }
+
+#[test]
+fn points_rewards_are_the_changes_of_points_won() {
+    for preset in ["gongzhu", "hong_wu", "tractor"] {
+        let r = crate::rules(preset, &[]).unwrap();
+        let mut c = cfg(3, vec![0, 2], 2, ActionStyle::Actions);
+        c.reward = Reward::Points;
+        c.opponents = Player::Builtin(Policy::Random);
+        let mut env = vector_env(&r, c).unwrap();
+        let mut out = Out::new(env.spec());
+        env.reset(None, out.bufs()).unwrap();
+        let mut a = vec![0i64; 3];
+        // Per env: the rewards of seats 0 and 2 summed over its first deal, and its final points.
+        let mut sums = vec![[0f64; 4]; 3];
+        let mut ended = [false; 3];
+        let mut nonzero = false;
+        for _ in 0..3000 {
+            env.sample_actions(&mut a).unwrap();
+            env.step(&a, out.bufs()).unwrap();
+            for i in 0..3 {
+                if ended[i] {
+                    continue;
+                }
+                for s in 0..4 {
+                    sums[i][s] += out.rewards[i * 4 + s] as f64;
+                    nonzero |= out.rewards[i * 4 + s] != 0.0;
+                }
+                assert_eq!(out.rewards[i * 4 + 1], 0.0, "uncontrolled seat 1");
+                ended[i] = out.terminated[i];
+            }
+            if ended.iter().all(|&e| e) {
+                break;
+            }
+        }
+        assert!(ended.iter().all(|&e| e) && nonzero, "{preset}");
+        // The sums are the points of each deal's end: replay deal i with the same draws.
+        for (i, sum) in sums.iter().enumerate() {
+            let finals = crate::with_game!(&r, g => {
+                let mut s = g.new_deal(7, i as u64).unwrap();
+                let mut search = search_rng(7, i as u64);
+                let mut sampler = sampler_rng(7, i as u64);
+                while let Some(p) = s.current_player() {
+                    if p == 0 || p == 2 {
+                        let legal = s.legal_actions();
+                        let k = sampler.random_range(0..legal.len());
+                        s.apply_action(legal[k]).unwrap();
+                    } else {
+                        Player::Builtin(Policy::Random).play(&mut s, &mut search).unwrap();
+                    }
+                }
+                s.points_won().unwrap()
+            });
+            for s in [0, 2] {
+                assert!(
+                    (sum[s] - finals[s]).abs() < 1e-3,
+                    "{preset} env {i} seat {s}: {sum:?} {finals:?}"
+                );
+            }
+        }
+    }
+    let r = crate::rules("baohuang", &[]).unwrap();
+    let mut c = cfg(1, vec![0], 1, ActionStyle::Actions);
+    c.reward = Reward::Points;
+    let e = vector_env(&r, c).err().unwrap().to_string();
+    assert!(e.contains("reward \"points\""), "{e}");
+}
