@@ -358,7 +358,7 @@ fn points_rewards_are_the_changes_of_points_won() {
         env.reset(None, out.bufs()).unwrap();
         let mut a = vec![0i64; 3];
         // Per env: the rewards of seats 0 and 2 summed over its first deal, and its final points.
-        let mut sums = vec![[0f64; 4]; 3];
+        let mut sums = [[0f64; 4]; 3];
         let mut ended = [false; 3];
         let mut nonzero = false;
         for _ in 0..3000 {
@@ -368,9 +368,9 @@ fn points_rewards_are_the_changes_of_points_won() {
                 if ended[i] {
                     continue;
                 }
-                for s in 0..4 {
-                    sums[i][s] += out.rewards[i * 4 + s] as f64;
-                    nonzero |= out.rewards[i * 4 + s] != 0.0;
+                for (sum, &r) in sums[i].iter_mut().zip(&out.rewards[i * 4..i * 4 + 4]) {
+                    *sum += r as f64;
+                    nonzero |= r != 0.0;
                 }
                 assert_eq!(out.rewards[i * 4 + 1], 0.0, "uncontrolled seat 1");
                 ended[i] = out.terminated[i];
