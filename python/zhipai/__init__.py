@@ -7,6 +7,8 @@ Step-by-step play and Python policies: ``zhipai.Game(rules).new_deal(seed, index
 ``zhipai.simulate(rules, deals, policy=callable)`` (``zhipai.policy``). Players by name
 (``"greedy"``, ``"pimc(worlds=32,rollout=greedy)"``, ``"ismcts(iterations=2000)"``) wherever a
 policy goes; duplicate-deal tournaments: ``zhipai.arena(rules, ["random", "greedy"], deals=200)``.
+Reinforcement learning: ``zhipai.VectorEnv`` (many deals stepped in Rust), ``zhipai.envs``
+(PettingZoo and Gymnasium adapters), ``zhipai.openspiel``.
 
 Game modules: ``zhipai.shengji`` (Tractor / 升级 / 八十分, JJ 拖拉机), ``zhipai.hongwu`` (红五),
 ``zhipai.gongzhu`` (拱猪), ``zhipai.baohuang`` (青岛保皇) — all imported with the package.
@@ -44,6 +46,7 @@ from zhipai._errors import FileError, MissingDependencyError, ProgressError, Unk
 from zhipai.arena import ArenaResult, arena
 from zhipai.compare import Comparison, compare
 from zhipai.deal import Deal, deal, deal_batch
+from zhipai.envs import VectorEnv, observation_shape
 from zhipai.evaluate import Evaluation, EvaluationSummary, evaluate, evaluate_position, position_view
 from zhipai.game import Game, GameState
 from zhipai.policy import PolicyError
@@ -71,6 +74,7 @@ __all__ = [
     "SimResult",
     "SimulationInterrupted",
     "UnknownKeyError",
+    "VectorEnv",
     "ZhipaiError",
     "__version__",
     "arena",
@@ -87,6 +91,7 @@ __all__ = [
     "gongzhu",
     "hongwu",
     "keys",
+    "observation_shape",
     "policy",
     "position_view",
     "presets",

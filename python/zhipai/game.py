@@ -24,6 +24,19 @@ knows), ``history(seat=None)``, ``builtin_move(policy)`` / ``apply_builtin(polic
 :meth:`Game.from_json` (a record that replays to the same state; a record cut short or altered
 is refused). A ``GameState`` pickles as its record.
 
+Tensors for learning: ``observation_tensor(seat, perfect=False, out=None)`` (numpy ``float32`` of
+shape ``zhipai.observation_shape(rules)``, what ``seat`` knows — with ``perfect`` every hand too —
+written into ``out`` without allocating when given), ``observation_layout()`` (the fields as
+``(name, offset, length, meaning)``; each game's table is in its docs),
+``legal_move_features(limit=1000)`` (``uint8`` of shape ``(n_moves, 54)``: the card counts of
+``legal_moves(limit)``, in that order, card kinds as ``zhipai.cards_to_array``; a move without
+cards — a pass, a bid, a trump choice, ``"end exposure"`` — has a zero row and is told apart by
+its index and ``legal_moves(limit)`` text; what is listed where the move set is huge is said
+below), ``apply_move_index(i, limit=1000)`` (plays move ``i`` of ``legal_moves(limit)``) and
+``resample(seat, seed)`` (a world: every card ``seat`` cannot see redrawn uniformly among the
+deals consistent with what it knows; a world has no record). Many deals at once:
+``zhipai.VectorEnv`` (``help(zhipai.envs)``).
+
 Move text per game:
 
 * Shengji family (tractor, tractor_jj, eighty_points): ``"pass"``, ``"declare 2H 2H"``,

@@ -60,6 +60,14 @@ pub trait AnyState: Debug + Send + Sync {
     /// The card counts of at most `limit` legal moves (in `legal_moves` order), 54 per move, into
     /// `out` (cleared first); the number of moves.
     fn legal_move_features(&self, limit: usize, out: &mut Vec<u8>) -> usize;
+    /// Apply move `index` of `legal_moves(limit)`; its text. `InvalidValue` naming the index
+    /// when it is not below the number listed (the state unchanged).
+    fn apply_move_index(&mut self, index: usize, limit: usize) -> Result<String>;
+
+    /// A *world*: this deal with every card `seat` cannot see redrawn uniformly among the deals
+    /// consistent with what it knows ([`crate::search::determinize::resample`]), the world's
+    /// generator drawn from `rng`. Errors: a seat out of range, the game's.
+    fn resample(&self, seat: usize, rng: &mut GameRng) -> Result<Box<dyn AnyState>>;
 
     /// An independent copy (its generator too).
     fn clone_box(&self) -> Box<dyn AnyState>;
@@ -183,6 +191,28 @@ impl<S: GameState> AnyState for S {
             out.extend_from_slice(&self.move_cards(mv).counts());
         }
         moves.len()
+    }
+
+    fn apply_move_index(&mut self, index: usize, limit: usize) -> Result<String> {
+        let moves = GameState::legal_moves(self, limit);
+        let Some(mv) = moves.get(index) else {
+            return Err(crate::error::ZhipaiError::invalid_value(
+                "move index",
+                index,
+                format!(
+                    "{} legal moves are listed (legal_moves(limit={limit})){}",
+                    moves.len(),
+                    if moves.is_empty() { "" } else { ", indices from 0" }
+                ),
+            ));
+        };
+        GameState::apply_move(self, mv)?;
+        Ok(self.move_to_string(mv))
+    }
+
+    fn resample(&self, seat: usize, rng: &mut GameRng) -> Result<Box<dyn AnyState>> {
+        crate::game::check_seat(seat, GameState::num_players(self))?;
+        Ok(Box::new(crate::search::determinize::resample(self, seat, rng)?))
     }
 
     fn clone_box(&self) -> Box<dyn AnyState> {

@@ -469,6 +469,14 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
         Err(not_available("observation tensors"))
     }
 
+    /// The points each seat has won in play so far, for reward shaping (`None` in a game
+    /// without such points). Each game documents its unit: card points of the tricks the seat
+    /// won (Shengji family, Hong Wu), the raw score of the cards the seat took with the exposure
+    /// so far (Gongzhu).
+    fn points_won(&self) -> Option<Vec<f64>> {
+        None
+    }
+
     /// The cards a move puts on the table (or buries, declares, exposes; empty for a move
     /// without cards such as a pass or a bid): the features of whole moves.
     fn move_cards(&self, mv: &Self::Move) -> Multiset {

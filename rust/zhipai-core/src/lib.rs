@@ -16,12 +16,13 @@
 //!    (batch simulation), [`eval`] and [`eval_state`] (Monte Carlo evaluation of a hand, and of a deal in progress of any game), [`any_state`] and [`record`] (a deal
 //!    of any game behind one type, with its origin and JSON record), [`search`] (determinisation,
 //!    PIMC, ISMCTS, players by name), [`arena`] (a player per seat;
-//!    duplicate-deal tournaments)
+//!    duplicate-deal tournaments), [`env`] (vectorised environments for reinforcement learning)
 
 pub mod any_state;
 pub mod arena;
 pub mod cards;
 pub mod deal;
+pub mod env;
 pub mod error;
 pub mod eval;
 pub mod eval_state;

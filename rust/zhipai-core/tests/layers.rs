@@ -33,6 +33,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("search", 5),
     ("arena", 5),
     ("eval_state", 5),
+    ("env", 5),
 ];
 
 /// Module path (`games::shengji::state`) → file, for every non-test source file.

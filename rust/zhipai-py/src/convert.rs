@@ -84,6 +84,21 @@ pub fn text<'py>(what: &str, value: &Bound<'py, PyAny>, expected: &str) -> PyRes
     Err(invalid(what, value, format!("expected {expected}")))
 }
 
+/// A flag: a Python `bool` or a numpy bool (not an int, not a string).
+pub fn flag(what: &str, value: &Bound<'_, PyAny>) -> PyResult<bool> {
+    if let Ok(b) = value.cast::<PyBool>() {
+        return Ok(b.is_true());
+    }
+    let numpy_bool = value
+        .get_type()
+        .fully_qualified_name()
+        .is_ok_and(|n| n == "numpy.bool" || n == "numpy.bool_");
+    if numpy_bool {
+        return value.is_truthy();
+    }
+    Err(invalid(what, value, "expected a bool"))
+}
+
 /// A list of strings (e.g. the plays of a trick); a single string is refused rather than read
 /// as a list of one-character strings.
 pub fn text_list(what: &str, value: &Bound<'_, PyAny>, expected: &str) -> PyResult<Vec<String>> {

@@ -3,9 +3,9 @@
 //! history and the observation are the core's (`zhipai_core::game::GameState`).
 
 use crate::convert::{int_in, invalid, seed};
-use crate::errors::{guard, to_py};
+use crate::errors::{guard, guard_detached, to_py};
 use crate::rules::PyRules;
-use numpy::{PyArray1, ToPyArray};
+use numpy::{PyArray1, PyArrayMethods, PyUntypedArrayMethods, ToPyArray};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use zhipai_core::game::{quoted, DealSetup, Value};
@@ -26,6 +26,8 @@ const SHOWN_CHARS: usize = 80;
 #[pyclass(name = "GameState", module = "zhipai._core")]
 pub struct PyGameState {
     deal: TrackedDeal,
+    /// A world drawn by `resample`: its record would replay the real deal, so it has none.
+    world: bool,
     /// Per seat: its view of the history so far, kept as it grows (an observation copies it
     /// instead of rebuilding every entry).
     views: Vec<Option<View>>,
@@ -41,7 +43,7 @@ struct View {
 
 impl PyGameState {
     fn wrap(deal: TrackedDeal) -> PyGameState {
-        PyGameState { deal, views: Vec::new() }
+        PyGameState { deal, views: Vec::new(), world: false }
     }
 
     /// The state of a deal made elsewhere in the binding (a Shengji match hand).
@@ -195,10 +197,7 @@ impl PyGameState {
     /// At most ``limit`` legal moves as text, in the game's order.
     #[pyo3(signature = (limit = None))]
     fn legal_moves(&self, limit: Option<&Bound<'_, PyAny>>) -> PyResult<Vec<String>> {
-        let limit: usize = match limit {
-            Some(l) if !l.is_none() => int_in("limit", l, 1, u32::MAX as i128)?,
-            _ => 1000,
-        };
+        let limit = limit_arg(limit)?;
         Ok(self.deal.state.legal_moves(limit))
     }
 
@@ -277,6 +276,89 @@ impl PyGameState {
         guard(|| self.deal.state.string_to_action(&t))
     }
 
+    /// What ``seat`` knows now (with ``perfect``, every hand too) as a float32 array of shape
+    /// ``(L,)``, ``L`` the length of ``observation_layout()`` (``zhipai.observation_shape``);
+    /// written into ``out`` (a writable C-contiguous float32 array of shape ``(L,)``) and
+    /// returned when given, without allocating. Errors: ``InvalidValueError`` for a bad seat or
+    /// ``out``.
+    #[pyo3(signature = (seat, perfect = None, out = None), text_signature = "($self, seat, perfect=False, out=None)")]
+    fn observation_tensor<'py>(
+        &self,
+        py: Python<'py>,
+        seat: &Bound<'py, PyAny>,
+        perfect: Option<&Bound<'py, PyAny>>,
+        out: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyArray1<f32>>> {
+        let seat = self.seat_arg(seat)?;
+        let perfect = match perfect {
+            Some(p) => crate::convert::flag("perfect", p)?,
+            None => false,
+        };
+        let len: usize = self.deal.state.observation_layout().iter().map(|f| f.len).sum();
+        let arr = match out.filter(|o| !o.is_none()) {
+            None => PyArray1::<f32>::zeros(py, len, false),
+            Some(o) => {
+                let want = format!(
+                    "expected a writable C-contiguous float32 numpy array of shape ({len},)"
+                );
+                let a = o.cast::<PyArray1<f32>>().map_err(|_| invalid("out", o, &want))?.clone();
+                if a.len() != len || !a.is_c_contiguous() {
+                    return Err(invalid("out", o, want));
+                }
+                a
+            }
+        };
+        {
+            let mut rw = arr
+                .try_readwrite()
+                .map_err(|e| invalid("out", &arr, format!("not writable: {e}")))?;
+            let buf = rw.as_slice_mut().map_err(|e| invalid("out", &arr, e))?;
+            guard(|| self.deal.state.write_observation_tensor(seat, perfect, buf))?;
+        }
+        Ok(arr)
+    }
+
+    /// The fields of ``observation_tensor``: ``(name, offset, length, meaning)`` in order
+    /// (offsets and lengths in float32 entries; the game's docs give the table).
+    fn observation_layout(&self) -> Vec<(String, usize, usize, String)> {
+        self.deal
+            .state
+            .observation_layout()
+            .into_iter()
+            .map(|f| (f.name.to_string(), f.offset, f.len, f.meaning.to_string()))
+            .collect()
+    }
+
+    /// The cards of the first ``limit`` legal moves (``legal_moves(limit)``, in that order) as a
+    /// uint8 array of shape ``(n_moves, 54)``: copies of each card kind in the order of
+    /// ``zhipai.cards_to_array`` (♠2 … ♣A, SJ, BJ). A move without cards (a pass, a bid, a trump
+    /// choice, ``"end exposure"``) has a zero row: tell those apart by index and
+    /// ``legal_moves(limit)`` text. ``n_moves`` is 0 once over.
+    #[pyo3(signature = (limit = None))]
+    fn legal_move_features<'py>(
+        &self,
+        py: Python<'py>,
+        limit: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, numpy::PyArray2<u8>>> {
+        let limit = limit_arg(limit)?;
+        let mut buf = Vec::new();
+        let n = self.deal.state.legal_move_features(limit, &mut buf);
+        numpy::PyArray1::from_vec(py, buf).reshape([n, zhipai_core::NUM_KINDS])
+    }
+
+    /// Apply move ``index`` of ``legal_moves(limit)``; returns its text. Errors:
+    /// ``InvalidValueError`` for an index not below the number listed (the state unchanged).
+    #[pyo3(signature = (index, limit = None))]
+    fn apply_move_index(
+        &mut self,
+        index: &Bound<'_, PyAny>,
+        limit: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let limit = limit_arg(limit)?;
+        let i: usize = int_in("move index", index, 0, u32::MAX as i128)?;
+        guard(|| self.deal.state.apply_move_index(i, limit))
+    }
+
     /// The cards of a move being built action by action (``""`` when none).
     #[getter]
     fn pending_cards(&self) -> String {
@@ -349,7 +431,27 @@ impl PyGameState {
 
     /// An independent copy (its generator too).
     fn clone(&self) -> Self {
-        PyGameState::wrap(self.deal.clone())
+        PyGameState { world: self.world, ..PyGameState::wrap(self.deal.clone()) }
+    }
+
+    /// A *world* of this deal as ``seat`` sees it: every card ``seat`` cannot see redrawn
+    /// uniformly among the deals consistent with what it knows (its hand, the public history,
+    /// exposed and known cards, voids shown), the world's generator drawn from ``seed``; the
+    /// history and ``seat``'s observation are unchanged. A world has no record (``to_json`` and
+    /// pickling raise ``InvalidValueError``). Errors: ``InvalidValueError`` for a bad seat or seed.
+    fn resample(
+        &self,
+        py: Python<'_>,
+        seat: &Bound<'_, PyAny>,
+        seed: &Bound<'_, PyAny>,
+    ) -> PyResult<Self> {
+        let seat = self.seat_arg(seat)?;
+        let mut rng = zhipai_core::deal::deal_rng(crate::convert::seed(seed)?, 0);
+        let state = &self.deal.state;
+        let world = guard_detached(py, || state.resample(seat, &mut rng))?;
+        let deal =
+            TrackedDeal::with_state(self.deal.rules.clone(), self.deal.origin.clone(), world);
+        Ok(PyGameState { world: true, ..PyGameState::wrap(deal) })
     }
 
     fn __copy__(&self) -> Self {
@@ -361,14 +463,21 @@ impl PyGameState {
     }
 
     /// The deal as a JSON record (`zhipai.Game.from_json` replays it).
-    fn to_json(&self) -> String {
-        self.deal.to_json()
+    fn to_json(&self) -> PyResult<String> {
+        if self.world {
+            return Err(to_py(ZhipaiError::invalid_value(
+                "call",
+                "to_json() of a resampled world",
+                "a world has no record (its hidden cards were redrawn)",
+            )));
+        }
+        Ok(self.deal.to_json())
     }
 
     /// Pickled as its record (replayed on load).
     fn __reduce__<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let cls = py.get_type::<PyGameState>().getattr("_from_json")?;
-        Ok((cls, (self.deal.to_json(),)))
+        Ok((cls, (self.to_json()?,)))
     }
 
     fn __repr__(&self) -> String {
@@ -379,6 +488,14 @@ impl PyGameState {
             self.deal.rules.preset(),
             s.phase().name()
         )
+    }
+}
+
+/// The `limit` argument of the move listings: an integer from 1, 1000 by default.
+fn limit_arg(limit: Option<&Bound<'_, PyAny>>) -> PyResult<usize> {
+    match limit {
+        Some(l) if !l.is_none() => int_in("limit", l, 1, u32::MAX as i128),
+        _ => Ok(1000),
     }
 }
 

@@ -14,6 +14,7 @@ mod baohuang;
 mod cards;
 mod convert;
 mod deal;
+mod env;
 mod errors;
 mod evaluate;
 mod game_state;
@@ -37,6 +38,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     cards::register(m)?;
     convert::register(m)?;
     deal::register(m)?;
+    env::register(m)?;
     game_state::register(m)?;
     gongzhu::register(m)?;
     hongwu::register(m)?;

@@ -347,6 +347,19 @@ impl GameState for DealState {
         Ok(())
     }
 
+    /// Each seat's raw score of the cards it took so far, with the exposure levels so far
+    /// (gongzhu.md §A.4–A.10, §A.12; before the final multipliers and normalisation of the
+    /// result row).
+    fn points_won(&self) -> Option<Vec<f64>> {
+        let st = &self.state;
+        let exposure = st.exposure();
+        Some(
+            (0..4)
+                .map(|s| super::scoring::raw_score(st.rules(), st.taken(s), &exposure) as f64)
+                .collect(),
+        )
+    }
+
     /// The fields of the observation tensor (see [`DealState`]).
     fn observation_layout(&self) -> Vec<TensorField> {
         tensor::layout()

@@ -399,6 +399,12 @@ impl GameState for DealState {
         super::policy::play_out(&mut self.state, policy, &mut self.rng)
     }
 
+    /// Card points of the tricks each seat won so far (the kitty's points are added at the
+    /// end of the deal, not here).
+    fn points_won(&self) -> Option<Vec<f64>> {
+        Some(self.state.points_won().iter().map(|&p| p as f64).collect())
+    }
+
     /// The fields of [`super::tensor::LAYOUT`] (the table in [`DealState`]'s docs).
     fn observation_layout(&self) -> Vec<TensorField> {
         super::tensor::layout()

@@ -387,6 +387,12 @@ impl GameState for DealState {
     }
 
     /// The fields of the table in [`DealState`]'s docs.
+    /// Card points of the tricks each seat won so far (the kitty's points are added at the
+    /// end of the deal, not here).
+    fn points_won(&self) -> Option<Vec<f64>> {
+        Some(self.deal.points_won().iter().map(|&p| p as f64).collect())
+    }
+
     fn observation_layout(&self) -> Vec<TensorField> {
         tensor::layout()
     }
