@@ -495,7 +495,9 @@ KNOWN = mix(st.one_of(st.none(), st.fixed_dictionaries({}, optional={
     "hands": st.dictionaries(ints(0, 4), cards(3), max_size=2),
     "kitty": cards(2),
     "voids": st.dictionaries(ints(0, 4), st.sampled_from(["S", "H D", "SHDC", "AS"]), max_size=2)})))
-CANDIDATES = mix(st.one_of(st.none(), st.lists(st.one_of(st.none(), cards(2), st.sampled_from(["", "pass", "policy", "bid 60", "expose QS", "end exposure", "play 2S", "bid"])),
+#: Candidate texts: pass/policy, and move text (hand evaluation of Hong Wu and Gongzhu).
+MOVE_WORDS = ["", "pass", "policy", "bid 60", "expose QS", "end exposure", "play 2S", "bid"]
+CANDIDATES = mix(st.one_of(st.none(), st.lists(st.one_of(st.none(), cards(2), st.sampled_from(MOVE_WORDS)),
                                                 max_size=3)))
 SEAT_CARDS = mix(st.one_of(st.none(), st.dictionaries(ints(0, 4), cards(3), max_size=2),
                            st.lists(st.one_of(st.none(), cards(3)), max_size=5)))
@@ -551,6 +553,14 @@ ENTRIES: list[Entry] = [
     method("GameState.is_legal", STATE, "is_legal", legal_or_bad_move),
     method("GameState.why_illegal", STATE, "why_illegal", legal_or_bad_move),
     method("GameState.apply_action", STATE, "apply_action", action, weight=2),
+    method("GameState.observation_tensor", STATE, "observation_tensor", lambda _s: st.tuples(SEAT),
+           perfect=FLAG, out=mix(st.none(), st.sampled_from([np.zeros(3, np.float32), np.zeros(4000, np.float64), [0.0]]))),
+    method("GameState.observation_layout", STATE, "observation_layout"),
+    method("GameState.legal_move_features", STATE, "legal_move_features",
+           lambda _s: st.tuples(mix(st.one_of(st.none(), ints(1, 40))))),
+    method("GameState.apply_move_index", STATE, "apply_move_index",
+           lambda _s: st.tuples(mix(ints(0, 40)), mix(st.one_of(st.none(), ints(1, 40))))),
+    method("GameState.resample", STATE, "resample", lambda _s: st.tuples(SEAT, mix(ints(0, 2**64 - 1)))),
     method("GameState.action_to_string", STATE, "action_to_string", action),
     method("GameState.string_to_action", STATE, "string_to_action", action_name),
     method("GameState.apply_builtin", STATE, "apply_builtin", lambda _s: st.tuples(POLICY_NAME)),
@@ -592,6 +602,12 @@ ENTRIES: list[Entry] = [
     # policy
     fn("policy.seat_policies", zhipai.policy.seat_policies, POLICIES, mix(ints(4, 5))),
     fn("policy.player_name", zhipai.policy.player_name, PLAYER_NAME),
+    fn("observation_shape", zhipai.observation_shape, RULES),
+    fn("VectorEnv", zhipai.VectorEnv, RULES, mix(ints(1, 4)), SEED,
+       controlled_seats=mix(st.one_of(st.none(), st.lists(ints(0, 4), max_size=3))),
+       opponents=mix(st.sampled_from(["random", "greedy"])), threads=THREADS,
+       action_style=mix(st.sampled_from(["actions", "moves"])), reward=mix(st.sampled_from(["return", "points"])),
+       max_moves=mix(st.one_of(st.none(), ints(1, 64)))),
     fn("arena", zhipai.arena, RULES, mix(st.lists(st.sampled_from(["random", "greedy", "basic"]), min_size=2, max_size=4)),
        COUNT, SEED, THREADS, PROGRESS),
     fn("policy.play_deal", zhipai.policy.play_deal, mix(GAME), mix(ints(0, 9)), mix(ints(0, 9)),
