@@ -18,9 +18,15 @@ pub const COLUMNS_ONE_DECK: [Column; 21] = [
     Column { name: "final_1", doc: "credited result of seat 1" },
     Column { name: "final_2", doc: "credited result of seat 2" },
     Column { name: "final_3", doc: "credited result of seat 3" },
-    Column { name: "pig_taker", doc: "seat that took the (first) ♠Q" },
-    Column { name: "sheep_taker", doc: "seat that took the (first) ♦J" },
-    Column { name: "transformer_taker", doc: "seat that took the (first) ♣10" },
+    Column {
+        name: "pig_taker",
+        doc: "seat that took ♠Q (two decks: the lowest seat that took a copy; -1: none)",
+    },
+    Column { name: "sheep_taker", doc: "seat that took ♦J (two decks: the lowest such seat)" },
+    Column {
+        name: "transformer_taker",
+        doc: "seat that took ♣10 (two decks: the lowest such seat)",
+    },
     Column {
         name: "exposed_pig",
         doc: "exposure level e of ♠Q (factor 2^e; copies exposed in QQ mode)",
@@ -37,9 +43,13 @@ pub const COLUMNS_ONE_DECK: [Column; 21] = [
 ];
 
 pub const COLUMNS_TWO_DECK_EXTRA: [Column; 3] = [
-    Column { name: "pig_taker_2", doc: "seat that took the second ♠Q (two decks)" },
-    Column { name: "sheep_taker_2", doc: "seat that took the second ♦J (two decks)" },
-    Column { name: "transformer_taker_2", doc: "seat that took the second ♣10 (two decks)" },
+    Column {
+        name: "pig_taker_2",
+        doc: "two decks: the seat that took the other ♠Q (= pig_taker when it took both; seats \
+              in seat order, not in trick order; -1: none)",
+    },
+    Column { name: "sheep_taker_2", doc: "two decks: the seat that took the other ♦J" },
+    Column { name: "transformer_taker_2", doc: "two decks: the seat that took the other ♣10" },
 ];
 
 /// The columns of a result row under `rules` (all `i32`): raw and final scores per seat, takers
