@@ -227,3 +227,45 @@ fn best_index<M>(values: &[CandidateValue<M>]) -> usize {
     }
     best
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+    use crate::games::gongzhu::GongzhuRules;
+
+    #[test]
+    fn clearly_better_needs_the_paired_difference_above_one_standard_error() {
+        // Candidate 0 beats 1 by 1 in every world: no spread, clearly better.
+        let same = vec![vec![1.0, 0.0]; 4];
+        assert!(clearly_better(&same, 0, 1) && !clearly_better(&same, 1, 0));
+        // Differences +3, -1, +3, -1: mean 1, sd 2.31, se 1.15 > 1: not clearly better.
+        let noisy = vec![vec![3.0, 0.0], vec![-1.0, 0.0], vec![3.0, 0.0], vec![-1.0, 0.0]];
+        assert!(!clearly_better(&noisy, 0, 1));
+        // One world decides nothing.
+        assert!(!clearly_better(&[vec![5.0, 0.0]], 0, 1));
+    }
+
+    #[test]
+    fn with_one_world_pimc_plays_the_rollout_policys_move() {
+        // One world gives no standard error, so the policy's own move is always kept: the
+        // decision is greedy's move (which depends only on what the seat knows) wherever PIMC
+        // has a choice.
+        let rules = GongzhuRules::default();
+        let cfg = PimcConfig { worlds: 1, ..PimcConfig::default() };
+        let mut rng = deal_rng(8, 1);
+        let mut checked = 0;
+        for seed in 0..3 {
+            let mut st = rules.new_deal(seed, 0).unwrap();
+            while st.current_player().is_some() {
+                let greedy = st.clone().builtin_move(Policy::Greedy).unwrap();
+                let d = pimc(&st, &cfg, &mut rng).unwrap();
+                assert_eq!(d.choice, greedy, "seed {seed}");
+                assert!(d.values.iter().any(|v| v.mv == greedy));
+                checked += 1;
+                st.apply_builtin(Policy::Random).unwrap();
+            }
+        }
+        assert!(checked > 100, "{checked}");
+    }
+}
