@@ -185,3 +185,30 @@ fn iterate<S: GameState>(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::deal::deal_rng;
+    use crate::game::Game;
+    use crate::games::gongzhu::GongzhuRules;
+
+    #[test]
+    fn decisions_are_legal_reproducible_and_refused_once_the_deal_is_over() {
+        let rules = GongzhuRules::default();
+        let cfg = IsmctsConfig { iterations: 40, ..IsmctsConfig::default() };
+        let mut st = rules.new_deal(3, 0).unwrap();
+        let mut decisions = 0;
+        while st.current_player().is_some() {
+            let a = ismcts(&st, &cfg, &mut deal_rng(5, decisions)).unwrap();
+            let b = ismcts(&st, &cfg, &mut deal_rng(5, decisions)).unwrap();
+            assert_eq!(a.choice, b.choice, "the same generator gives the same decision");
+            st.check_move(&a.choice).unwrap();
+            st.apply_move(&a.choice).unwrap();
+            decisions += 1;
+        }
+        assert!(decisions >= 52, "{decisions}");
+        let e = ismcts(&st, &cfg, &mut deal_rng(5, 0)).unwrap_err();
+        assert!(e.to_string().contains("over"), "{e}");
+    }
+}
