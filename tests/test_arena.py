@@ -561,3 +561,20 @@ def test_cli_simulate_takes_names_per_seat(capsys):
     assert main(["simulate", "gongzhu", "-n", "2", "-q", "--policy-seat", "1=pimc(worlds=0)"]) == 2
     err = capsys.readouterr().err
     assert "invalid policy 'pimc(worlds=0)'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_concat_refuses_parts_of_other_arenas_and_bad_counts() -> None:
+    a = zhipai.arena("gongzhu", ["random", "greedy"], deals=3, seed=1, progress=False)
+    b = zhipai.arena("gongzhu", ["random", "greedy"], deals=2, seed=5, progress=False)
+    c = zhipai.arena("gongzhu", ["random", "basic"], deals=2, seed=1, progress=False)
+    joined = zhipai.ArenaResult.concat([a, a], 6)
+    assert joined.completed == 6 and np.array_equal(joined.returns[:, :, 3:], a.returns)
+    with pytest.raises(zhipai.InvalidValueError, match="seed 5 vs 1"):
+        zhipai.ArenaResult.concat([a, b], 5)
+    with pytest.raises(zhipai.InvalidValueError, match="policies"):
+        zhipai.ArenaResult.concat([a, c], 5)
+    with pytest.raises(zhipai.InvalidValueError, match="non-empty list"):
+        zhipai.ArenaResult.concat([], 0)
+    with pytest.raises(zhipai.InvalidValueError, match="requested 1"):
+        zhipai.ArenaResult.concat([a], 1)
+    assert a.to_dict()["options"]["decks"] == 1  # the rules travel with the result

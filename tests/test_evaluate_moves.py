@@ -67,3 +67,20 @@ def test_move_text_is_refused_where_hand_evaluation_reads_cards() -> None:
         zhipai.evaluate("hong_wu", 1, "AS KS", candidates=["bid 60"], samples=5, progress=False)
     with pytest.raises(zhipai.IllegalPlayError, match="bid 61"):
         zhipai.evaluate("hong_wu", 1, HAND, candidates=["bid 61"], samples=5, dealer=1, progress=False)
+
+
+def test_a_candidate_given_twice_is_refused() -> None:
+    s = zhipai.Game("hong_wu").new_deal(seed=5, index=2)
+    with pytest.raises(zhipai.InvalidValueError, match="pass is given twice"):
+        zhipai.evaluate_position(s, 1, candidates=["pass", " PASS ", None], samples=5)
+
+
+def test_a_candidate_never_played_is_no_answer() -> None:
+    # Seat 1 holds no QS: "expose QS" is never legal at its turn; the headline leaves it out.
+    hand = "2S 7S JS KS 10H AH 3D 4D QD KD AD QC KC"
+    ev = zhipai.evaluate("gongzhu", 1, hand, candidates=["expose QS", "end exposure", "expose AH"], samples=40,
+                         dealer=0, seed=2, threads=1, progress=False)
+    shares = ev.played_shares()
+    assert shares is not None and shares["expose QS"] == 0.0 and shares["end exposure"] == 1.0
+    head = ev.headline()
+    assert head is not None and "expose QS" not in head

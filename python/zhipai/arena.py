@@ -278,7 +278,9 @@ class ArenaResult:
     def to_dict(self) -> dict[str, Any]:
         """``{"preset", "deals" (completed), "policies": [{"name", "mean_return", "ci95": [lo,
         hi], "seconds_per_decision", "elo", "decisions"}], "pairs": [{"a", "b", "mean_diff",
-        "ci95", "wins", "draws", "losses"}], "seed", "requested", "interrupted", "lineups"}``;
+        "ci95", "wins", "draws", "losses"}], "seed", "requested", "interrupted", "lineups",
+        "options" (every rule option's value, so two arenas under different rules are told
+        apart)}``;
         undefined numbers (NaN: fewer than two deals, no decision) are ``None``."""
         def num(x: float) -> float | None:
             return None if math.isnan(x) else float(x)
@@ -301,6 +303,7 @@ class ArenaResult:
             "requested": self.requested,
             "interrupted": self.interrupted,
             "lineups": [list(lineup) for lineup in self.lineups],
+            "options": None if self.options is None else dict(self.options),
         }
 
     def to_json(self, indent: int | None = None) -> str:
@@ -345,8 +348,32 @@ class ArenaResult:
     @classmethod
     def concat(cls, parts: Sequence[ArenaResult], requested: int) -> ArenaResult:
         """Consecutive deal ranges of one arena joined in order (returns concatenated, clocks
-        added) as one result of ``requested`` deals."""
+        added) as one result of ``requested`` deals.
+
+        Raises ``InvalidValueError`` for parts that are not a non-empty list of ``ArenaResult``,
+        parts of different arenas (naming what differs: preset, rule options, policies, seed,
+        lineups), a part other than the last that stopped early, or more completed deals than
+        ``requested``. (A part does not record its first deal: that the ranges follow each
+        other is the caller's promise.)"""
+        if not isinstance(parts, (list, tuple)) or not parts or not all(isinstance(p, ArenaResult) for p in parts):
+            raise InvalidValueError(
+                f"invalid parts {_check.shown(parts)}: expected a non-empty list of ArenaResult")
         first = parts[0]
+        for i, p in enumerate(parts[1:], 1):
+            for what, a, b in (("preset", first.preset, p.preset), ("rule options", first.options, p.options),
+                               ("policies", first.names, p.names), ("seed", first.seed, p.seed),
+                               ("lineups", first.lineups, p.lineups)):
+                if a != b:
+                    raise InvalidValueError(f"invalid parts: part {i} is another arena ({what} {b!r} vs {a!r})")
+        for i, p in enumerate(parts[:-1]):
+            if p.completed < p.requested:
+                raise InvalidValueError(
+                    f"invalid parts: part {i} stopped after {p.completed} of {p.requested} deals; only "
+                    "the last part may be cut short")
+        total = sum(p.completed for p in parts)
+        if isinstance(requested, bool) or not isinstance(requested, (int, np.integer)) or requested < total:
+            raise InvalidValueError(
+                f"invalid requested {_check.shown(requested)}: expected an int ≥ the {total} completed deals")
         k = len(first.names)
         raw = {
             "lineups": first.lineups,

@@ -352,8 +352,8 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("preset", metavar="PRESET", help="a preset (see `zhipai presets`)")
     p.add_argument("--hand", help="the seat's whole hand, e.g. 'BJ SJ 2S 2S ...' (or use --position)")
     p.add_argument("--position", metavar="FILE",
-                   help="evaluate a Shengji-family deal in progress instead: a record written by "
-                   "zhipai.GameState.to_json (candidates default to every legal play)")
+                   help="evaluate a deal in progress of any game instead: a record written by "
+                   "zhipai.GameState.to_json (candidates: move text, default every legal move)")
     p.add_argument("--seat", type=int, default=0, help="the evaluated seat (default 0)")
     p.add_argument("--samples", "-n", type=count, default=10_000, help="sampled deals (default 10000; 1e4 accepted)")
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
@@ -425,7 +425,7 @@ def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--policy", "-p", action="append", metavar="POLICY",
                    help="a player name (random, greedy, basic, pimc, pimc(worlds=32,rollout=greedy), "
                    "ismcts(iterations=2000)) or MODULE:FUNCTION (a Python policy: the deals then run "
-                   "in a Python loop); give 2 to seats of them, in order")
+                   "in a Python loop); give 2 up to the number of seats, in order")
     p.add_argument("--deals", "-n", type=count, default=1000, help="duplicate deals (default 1000; 1e4 works)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed of the run (default 0)")
     p.add_argument("--threads", "-t", type=count, help="worker threads, 1-256 (default: every core); "
@@ -516,7 +516,7 @@ def _add_compare_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--deals", "-n", type=count, default=10_000, help="deals per variant (default 10000; 1e6 accepted)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
     p.add_argument("--policy", "-p", default="random",
-                   help="the player of every seat: random (default), greedy, basic, pimc(...), ismcts(...)")
+                   help="the player of every seat: random (default), greedy or basic")
     p.add_argument("--threads", "-t", type=count, help="worker threads, 1-256 (default: every core)")
     p.add_argument("--columns", default="key", choices=["key", "all"],
                    help="key (default: the game's key columns and events) or all (every column)")

@@ -293,11 +293,17 @@ class Evaluation:
     def headline(self) -> str | None:
         """"best for seat S: CANDIDATE — seat_return MEAN [CI]; +D [CI] over NEXT (paired)",
         the candidate with the highest mean seat return and by how much it leads the next one
-        (None with one candidate or no samples)."""
+        (None with one candidate or no samples). Candidates never played (not legal at the
+        seat's turn in any sample, :meth:`played_shares`) are left out."""
         if SEAT_RETURN not in self.columns or len(self.candidates) < 2 or self.completed < 2:
             return None
         rows = self.compare(SEAT_RETURN)
-        order = sorted(range(len(rows)), key=lambda i: -rows[i]["mean"])
+        played = self.played_shares() or {}
+        # A candidate never legal at the seat's turn was never played: it is no answer.
+        order = sorted((i for i in range(len(rows)) if played.get(self.candidates[i], 1.0) > 0),
+                       key=lambda i: -rows[i]["mean"])
+        if len(order) < 2:
+            return None
         best, nxt = order[0], order[1]
         lead = self.compare(SEAT_RETURN, against=nxt)[best]
         sure = "" if lead["diff_ci95"][0] > 0 else " (not significant: the CI includes 0)"

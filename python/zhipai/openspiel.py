@@ -196,13 +196,15 @@ class ZhipaiObserver:
         return repr(sorted(obs.items()))
 
 
-def register(presets: list[str] | None = None) -> list[str]:
-    """Register ``python_zhipai_<preset>`` with OpenSpiel for each of ``presets`` (default: all);
-    the names registered. Registering again is a no-op.
+def register(presets: list[str] | str | None = None) -> list[str]:
+    """Register ``python_zhipai_<preset>`` with OpenSpiel for each of ``presets`` (a preset
+    name, a list of them, default: all); the names registered. Registering again is a no-op.
 
     Raises:
         InvalidOptionError: an unknown preset.
     """
+    if isinstance(presets, str):
+        presets = [presets]
     names = []
     known = set(pyspiel.registered_names())
     for preset in presets if presets is not None else [p["name"] for p in zhipai.presets()]:

@@ -219,6 +219,20 @@ fn resolve_candidates<S: GameState>(
             }
         }
     }
+    for (i, c) in canonical.iter().enumerate() {
+        if canonical[..i].contains(c) {
+            let shown = c.as_deref().unwrap_or("policy (None)");
+            let given: Vec<String> = texts
+                .iter()
+                .map(|t| t.as_ref().map_or("None".into(), |t| format!("{t:?}")))
+                .collect();
+            return Err(ZhipaiError::invalid_value(
+                "candidates",
+                format!("[{}]", given.join(", ")),
+                format!("{shown} is given twice (the same move)"),
+            ));
+        }
+    }
     Ok((canonical, moves, legal, deferred))
 }
 
