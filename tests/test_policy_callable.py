@@ -167,7 +167,7 @@ def test_a_policy_that_raises_is_chained_with_the_deal_index():
         ({"0": "random", "others": "random"}, "seat keys ['0']"),
         ({-1: "random", True: "greedy", "others": "random"}, "seat keys [-1, True]"),
         ({0: "random"}, "no policy for seats [1, 2, 3]"),
-        (["random"] * 3, "list of 3 entries"),
+        (["random"] * 3, "list ['random', 'random', 'random'] of 3 entries"),
         ({0: "smart", "others": "random"}, "policy 'smart' for seat 0"),
         ([policy_fixtures.first_move, 42, "random", "random"], "policy 42 for seat 1"),
         ("smart", "invalid policy 'smart'"),

@@ -164,18 +164,20 @@ def seat_policies(policy: SeatPolicies, num_players: int) -> list[str | PolicyFn
         missing = [s for s in range(num_players) if s not in seats]
         if missing and others is None:
             raise InvalidValueError(
-                f"invalid policy mapping: no policy for seats {missing} (add them or an 'others' entry)"
+                f"invalid policy mapping {_short(policy)}: no policy for seats {missing} (add them or an "
+                "'others' entry)"
             )
         return [_one(seats[s], f"seat {s}") if s in seats else _one(others, "'others'") for s in range(num_players)]
     if isinstance(policy, Sequence) and not isinstance(policy, (bytes, bytearray)):
         items = list(policy)
         if len(items) != num_players:
             raise InvalidValueError(
-                f"invalid policy list of {len(items)} entries: expected one per seat ({num_players})"
+                f"invalid policy list {_short(items)} of {len(items)} entries: expected one per seat "
+                f"({num_players})"
             )
         return [_one(p, f"seat {s}") for s, p in enumerate(items)]
     raise InvalidValueError(
-        f"invalid policy {_short(policy)}: expected a player name (random, greedy, pimc(...), "
+        f"invalid policy {_short(policy)}: expected a player name (random, greedy, basic, pimc(...), "
         "ismcts(...)), a callable, a list per seat or a mapping {seat: policy, 'others': policy}"
     )
 

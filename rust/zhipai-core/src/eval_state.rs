@@ -162,7 +162,7 @@ fn check_position<S: GameState>(state: &S, seat: usize) -> Result<()> {
     if state.is_terminal() {
         return Err(ZhipaiError::invalid_value(
             "deal",
-            "(over)",
+            "(phase done)",
             "the deal is over: nothing left to evaluate",
         ));
     }
