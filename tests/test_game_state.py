@@ -714,3 +714,12 @@ def test_the_history_restarts_with_a_redeal():
     s = redealt()
     assert s.observation(0)["redeals"] == 1
     assert s.observation(1)["history"] == [] and s.history(1) == []
+
+
+def test_fields_that_need_the_hands_are_named_without_them() -> None:
+    with pytest.raises(zhipai.InvalidValueError, match="invalid dealer 1: a chosen scepter holder needs the 5 hands"):
+        zhipai.Game("baohuang").new_deal(seed=1, dealer=1)
+    with pytest.raises(zhipai.InvalidValueError, match="invalid trump H: given without the hands"):
+        zhipai.Game("tractor").new_deal(seed=1, trump="H")
+    with pytest.raises(zhipai.InvalidValueError, match="invalid kitty AS: given without the hands"):
+        zhipai.Game("tractor").new_deal(seed=1, kitty="AS")

@@ -538,6 +538,14 @@ impl Game for BaohuangRules {
     /// §C.2). A void deal ends the deal (see [`DealState::from_hands`]).
     fn deal_from(&self, setup: &DealSetup) -> Result<DealState> {
         refuse_foreign_fields(setup)?;
+        if let (true, Some(d)) = (setup.hands.is_empty(), setup.dealer) {
+            return Err(ZhipaiError::invalid_value(
+                "dealer",
+                d,
+                "a chosen scepter holder needs the 5 hands (hands=...); a shuffled Baohuang deal \
+                 is deal `index` of `seed` as simulate plays it (new_deal(seed, index))",
+            ));
+        }
         let hands: [Multiset; PLAYERS] = setup.hands.clone().try_into().map_err(|h: Vec<_>| {
             ZhipaiError::invalid_value("hands", format!("{} hands", h.len()), "Baohuang deals 5")
         })?;

@@ -455,6 +455,18 @@ impl Game for ShengjiRules {
             let deal = Deal::new(self, level_of(setup.level), dealer, &mut setup.rng())?;
             return Ok(DealState::new(deal));
         }
+        if setup.hands.is_empty() {
+            // A kitty or a known trump without the hands: name the field given.
+            let (what, value) = match (setup.trump, setup.kitty) {
+                (Some(t), _) => ("trump", t.map_or("NT".to_string(), |s| s.letter().to_string())),
+                (None, k) => ("kitty", k.map(|k| k.to_string()).unwrap_or_default()),
+            };
+            return Err(ZhipaiError::invalid_value(
+                what,
+                value,
+                "given without the hands: a known trump or kitty needs the 4 hands (hands=...)",
+            ));
+        }
         let hands: [Multiset; NUM_PLAYERS] =
             setup.hands.clone().try_into().map_err(|h: Vec<_>| {
                 ZhipaiError::invalid_value("hands", format!("{} hands", h.len()), "Shengji deals 4")
