@@ -84,3 +84,19 @@ def test_a_candidate_never_played_is_no_answer() -> None:
     assert shares is not None and shares["expose QS"] == 0.0 and shares["end exposure"] == 1.0
     head = ev.headline()
     assert head is not None and "expose QS" not in head
+
+
+def test_tractor_attacker_follow_candidates_are_counted_not_an_abort() -> None:
+    # With the declaration known (trump and dealer), an attacker's first play is usually a follow:
+    # a card candidate there is legal only in some samples (counted, not an abort).
+    hand = "2S 5S 7S 8S AS 3H 5H 8H 9H 9H 2D 3D 3D 4D 9D KD 2C 3C 4C 4C 6C 9C JC KC AC"
+    ev = zhipai.evaluate("tractor", 1, hand, candidates=["play AC", "play 2S"], trump="H", dealer=0, samples=200,
+                         seed=1, threads=2, progress=False)
+    shares = ev.played_shares()
+    assert shares is not None and all(0 < v < 1 for v in shares.values())
+    side = ev.outcomes("play AC")["side"]
+    sign = np.where(side == 1, 1, -1)  # seat 1 attacks: its return has the attackers' sign
+    assert np.array_equal(ev.outcomes("play AC")["seat_return"], sign * ev.outcomes("play AC")["levels"])
+    # The dealer's own hand evaluation keeps card candidates (its kitty is drawn per sample).
+    with pytest.raises(zhipai.InvalidCardError, match="play"):
+        zhipai.evaluate("tractor", 0, hand, candidates=["play AC"], trump="H", dealer=0, samples=5, progress=False)

@@ -359,8 +359,9 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--candidate", "-c", action="append", metavar="CARDS",
                    help="a first action to compare (cards; '' or 'pass' = pass, Baohuang scepter "
                    "holder: '' or 'abdicate' = 让位, 'grab' = 抢独, 'ascend 9C' = 登基; 'policy' = let "
-                   "the policy choose; Hong Wu and Gongzhu also move text such as 'bid 60', 'trump H', "
-                   "'expose QS': the seat's next decision, counted when not legal there), repeatable")
+                   "the policy choose; Hong Wu, Gongzhu, and Tractor with --trump/--dealer for a "
+                   "non-dealer, also move text such as 'bid 60', 'expose QS', 'play AC': the seat's next "
+                   "decision, counted when not legal there), repeatable")
     p.add_argument("--known", "--fixed", action="append", metavar="SEAT=CARDS",
                    help="cards known to be in another hand, e.g. --known '1=AS KS' (repeatable; the same "
                    "syntax as `zhipai deal --fixed`)")

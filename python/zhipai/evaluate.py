@@ -640,8 +640,9 @@ def evaluate(
             so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
             Baohuang: see :mod:`zhipai.baohuang` (the scepter holder's accession decision, or
             a play / pass made at the seat's first decision where it is legal).
-            Hong Wu and Gongzhu also take **move text** (``"bid 60"``, ``"pass"``, ``"trump H"``,
-            ``"expose QS"``, ``"end exposure"``, …: a first word of letters): the seat's next
+            Hong Wu and Gongzhu (and the Shengji family with ``trump`` and ``dealer`` given and
+            ``seat`` not the dealer) also take **move text** (``"bid 60"``, ``"pass"``,
+            ``"trump H"``, ``"expose QS"``, ``"play AC"``, …: a first word of letters): the seat's next
             decision, evaluated by :func:`evaluate_position` on a deal that gives the seat
             ``hand`` (the other cards redrawn in every sample, consistent with ``known``; the
             auction opener / first leader is ``dealer``, default drawn from ``seed``). A
@@ -688,7 +689,10 @@ def evaluate(
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
     _check_progress(progress)
-    if _move_candidates(candidates) and _resolve_rules(rules).preset in _MOVE_TEXT_GAMES:
+    if _move_candidates(candidates) and (
+        _resolve_rules(rules).preset in _MOVE_TEXT_GAMES
+        or (trump is not None and dealer is not None and dealer != seat)
+    ):
         # (search players are taken on this path)
         return _evaluate_moves(_resolve_rules(rules), seat, hand, known, list(candidates or []), samples,
                                policy, seed, threads, progress, dealer, chunk_size, level, trump)
@@ -738,6 +742,8 @@ def evaluate(
 
 #: Games whose hand evaluation also takes candidates as move text (their hands are dealt at
 #: once, so the seat's whole hand is known at its first decision): preset → (pack, kitty size).
+#: The Shengji family takes move text too once the declaration is known (``trump`` and
+#: ``dealer`` given, the seat not the dealer: every hand is whole at the burial).
 _MOVE_TEXT_GAMES = {"hong_wu": ("jokers", 8), "gongzhu": ("no_jokers", 0)}
 
 
@@ -764,22 +770,32 @@ def _evaluate_moves(
     :func:`evaluate_position` on a deal whose other hands are placeholders (hidden from the seat,
     so every sample redraws them). A candidate not legal at the seat's turn in a sample is
     counted in the column ``candidate_played`` (0), and the policy decides there."""
-    for name, value in (("level", level), ("trump", trump)):
-        if value is not None:
-            raise InvalidOptionError(f"invalid option {name}={value!r}: {rules.preset} has no {name}")
     from zhipai.game import Game
 
     game = Game(rules)
+    shengji = rules.preset not in _MOVE_TEXT_GAMES
+    if not shengji:
+        for name, value in (("level", level), ("trump", trump)):
+            if value is not None:
+                raise InvalidOptionError(f"invalid option {name}={value!r}: {rules.preset} has no {name}")
     players = game.num_players
     seat = int(_core._check_int("seat", seat, 0, players - 1))
     if dealer is not None:
         dealer = int(_core._check_int("dealer", dealer, 0, players - 1))
     cards = [str(c) for c in _core.cards(_cards_text(hand, "hand"))]
-    sizes = [len(game.new_deal(seed=0).observation(s)["hand"].split()) for s in range(players)]
+    if shengji:  # hand sizes at the burial: the dealer's holds the kitty then
+        dealt = game.new_deal(seed=0, dealer=0)
+        while dealt.phase == "dealing":
+            dealt.apply_builtin("random")
+        held = [len(dealt.observation(s)["hand"].split()) for s in range(players)]
+        sizes = [held[1]] * players
+        jokers, kitty_size = "jokers", sum(held) - players * held[1]
+    else:
+        sizes = [len(game.new_deal(seed=0).observation(s)["hand"].split()) for s in range(players)]
+        jokers, kitty_size = _MOVE_TEXT_GAMES[rules.preset]
     if len(cards) != sizes[seat]:
         raise InvalidValueError(
             f"invalid hand {_check.shown(hand)}: {len(cards)} cards; {rules.preset} deals {sizes[seat]}")
-    jokers, kitty_size = _MOVE_TEXT_GAMES[rules.preset]
     kinds = 54 if jokers == "jokers" else 52
     decks = (sum(sizes) + kitty_size) // kinds
     rest = Counter(str(c) for c in _core.cards_from_array(np.arange(kinds)) for _ in range(decks))
@@ -796,7 +812,8 @@ def _evaluate_moves(
             hands.append(" ".join(others[k:k + sizes[s]]))
             k += sizes[s]
     kitty = " ".join(others[k:]) if kitty_size else None
-    state = game.new_deal(seed=0 if seed is None else seed, hands=hands, kitty=kitty, dealer=dealer)
+    extra = {"level": level, "trump": trump} if shengji else {}
+    state = game.new_deal(seed=0 if seed is None else seed, hands=hands, kitty=kitty, dealer=dealer, **extra)
     return evaluate_position(state, seat, known=known, candidates=candidates, samples=samples, seed=seed,
                              policy=policy, threads=threads, progress=progress, chunk_size=chunk_size)
 
