@@ -1105,7 +1105,8 @@ mod tests {
     use crate::cards::Suit;
     use crate::deal::deal_rng;
     use crate::game::{DealSetup, Game, GameState};
-    use crate::games::shengji::{DealState, ShengjiRules};
+    use crate::games::shengji::game::DealState;
+    use crate::games::shengji::ShengjiRules;
     use crate::options::OptionValue;
     use crate::policy::Policy;
     use crate::simulator::DealSimulator;

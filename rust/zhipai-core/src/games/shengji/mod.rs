@@ -21,8 +21,6 @@ pub mod session;
 pub mod simulator;
 pub mod state;
 
-pub use game::DealState;
-
 #[cfg(test)]
 mod game_tests;
 #[cfg(test)]
