@@ -494,6 +494,67 @@ pub struct TensorField {
     pub meaning: &'static str,
 }
 
+/// A game's observation tensor declared once: its fields in order as (name, length, meaning);
+/// the offsets follow from the lengths.
+pub type TensorFields = [(&'static str, usize, &'static str)];
+
+impl TensorField {
+    /// The fields of `table` with their offsets ([`GameState::observation_layout`]).
+    pub fn layout(table: &TensorFields) -> Vec<TensorField> {
+        let mut offset = 0;
+        table
+            .iter()
+            .map(|&(name, len, meaning)| {
+                let f = TensorField { name, offset, len, meaning };
+                offset += len;
+                f
+            })
+            .collect()
+    }
+
+    /// The tensor's length (usable in constants).
+    pub const fn total_len(table: &TensorFields) -> usize {
+        let mut n = 0;
+        let mut i = 0;
+        while i < table.len() {
+            n += table[i].1;
+            i += 1;
+        }
+        n
+    }
+
+    /// The offset of field `name` (usable in constants, where a name not in `table` fails the
+    /// build).
+    pub const fn offset_of(table: &TensorFields, name: &str) -> usize {
+        let mut off = 0;
+        let mut i = 0;
+        while i < table.len() {
+            if same_text(table[i].0, name) {
+                return off;
+            }
+            off += table[i].1;
+            i += 1;
+        }
+        panic!("no such tensor field")
+    }
+}
+
+/// `a == b` for `const fn`s.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The error of a contract method a game does not implement yet.
 pub fn not_available(what: &str) -> ZhipaiError {
     ZhipaiError::invalid_option("game", what, "not available for this game yet")

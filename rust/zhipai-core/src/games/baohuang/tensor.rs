@@ -55,55 +55,15 @@ pub const FIELDS: [(&str, usize, &str); 29] = [
 
 /// Offset of field `name` (a const lookup: the writer's offsets).
 const fn offset(name: &str) -> usize {
-    let mut off = 0;
-    let mut i = 0;
-    while i < FIELDS.len() {
-        if eq(FIELDS[i].0, name) {
-            return off;
-        }
-        off += FIELDS[i].1;
-        i += 1;
-    }
-    panic!("no such field")
-}
-
-const fn eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    TensorField::offset_of(&FIELDS, name)
 }
 
 /// Length of the tensor.
-pub const LEN: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < FIELDS.len() {
-        n += FIELDS[i].1;
-        i += 1;
-    }
-    n
-};
+pub const LEN: usize = TensorField::total_len(&FIELDS);
 
 /// The layout as the trait returns it.
 pub fn layout() -> Vec<TensorField> {
-    let mut off = 0;
-    FIELDS
-        .iter()
-        .map(|&(name, len, meaning)| {
-            let f = TensorField { name, offset: off, len, meaning };
-            off += len;
-            f
-        })
-        .collect()
+    TensorField::layout(&FIELDS)
 }
 
 fn cards(out: &mut [f32], at: usize, m: &Multiset) {

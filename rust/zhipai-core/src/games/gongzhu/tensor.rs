@@ -47,27 +47,11 @@ pub const FIELDS: [(&str, usize, &str); 22] = [
 ];
 
 /// The tensor's length.
-pub const LEN: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < FIELDS.len() {
-        n += FIELDS[i].1;
-        i += 1;
-    }
-    n
-};
+pub const LEN: usize = TensorField::total_len(&FIELDS);
 
 /// The fields with their offsets.
 pub fn layout() -> Vec<TensorField> {
-    let mut offset = 0;
-    FIELDS
-        .iter()
-        .map(|&(name, len, meaning)| {
-            let f = TensorField { name, offset, len, meaning };
-            offset += len;
-            f
-        })
-        .collect()
+    TensorField::layout(&FIELDS)
 }
 
 /// Add the counts of `cards` to `out` (one entry per card kind).

@@ -49,56 +49,16 @@ pub const LAYOUT: [(&str, usize, &str); 23] = [
 ];
 
 /// The length of the tensor.
-pub const TENSOR_LEN: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < LAYOUT.len() {
-        n += LAYOUT[i].1;
-        i += 1;
-    }
-    n
-};
+pub const TENSOR_LEN: usize = TensorField::total_len(&LAYOUT);
 
 /// The layout as [`TensorField`]s with their offsets.
 pub fn layout() -> Vec<TensorField> {
-    let mut offset = 0;
-    LAYOUT
-        .iter()
-        .map(|&(name, len, meaning)| {
-            let f = TensorField { name, offset, len, meaning };
-            offset += len;
-            f
-        })
-        .collect()
+    TensorField::layout(&LAYOUT)
 }
 
 /// The offset of field `name` (a name of [`LAYOUT`]).
 const fn offset_of(name: &str) -> usize {
-    let mut off = 0;
-    let mut i = 0;
-    while i < LAYOUT.len() {
-        if const_eq(LAYOUT[i].0, name) {
-            return off;
-        }
-        off += LAYOUT[i].1;
-        i += 1;
-    }
-    panic!("no such field")
-}
-
-const fn const_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
+    TensorField::offset_of(&LAYOUT, name)
 }
 
 const HAND: usize = offset_of("hand");

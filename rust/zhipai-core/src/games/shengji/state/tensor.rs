@@ -87,27 +87,11 @@ pub const FIELDS: [(&str, usize, &str); 26] = [
 ];
 
 /// Length of the tensor.
-pub const TENSOR_LEN: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < FIELDS.len() {
-        n += FIELDS[i].1;
-        i += 1;
-    }
-    n
-};
+pub const TENSOR_LEN: usize = TensorField::total_len(&FIELDS);
 
 /// The fields with their offsets ([`crate::game::GameState::observation_layout`]).
 pub fn layout() -> Vec<TensorField> {
-    let mut offset = 0;
-    FIELDS
-        .iter()
-        .map(|&(name, len, meaning)| {
-            let f = TensorField { name, offset, len, meaning };
-            offset += len;
-            f
-        })
-        .collect()
+    TensorField::layout(&FIELDS)
 }
 
 /// Writes fields in order into the tensor, every slot of each.
