@@ -235,12 +235,7 @@ def _add_simulate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--first-deal", type=count, default=0,
                    help="index of the first deal (default 0): plays deals FIRST..FIRST+DEALS of the seed")
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local (default) or ray: split the deals over a Ray cluster, same result "
-                   "(needs pip install 'zhipai[ray]')")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
-    p.add_argument("--chunk-deals", type=count, help="deals per Ray task with --backend ray (default: automatic)")
+    _add_ray_arguments(p)
     p.set_defaults(func=_cmd_simulate)
 
 
@@ -413,6 +408,16 @@ def _cmd_arena(args: argparse.Namespace) -> int:
     return status
 
 
+def _add_ray_arguments(p: argparse.ArgumentParser) -> None:
+    """``--backend``, ``--ray-address`` and ``--chunk-deals`` (simulate, arena)."""
+    p.add_argument("--backend", choices=("local", "ray"), default="local",
+                   help="local (default) or ray: split the deals over a Ray cluster, same result "
+                   "(needs pip install 'zhipai[ray]')")
+    p.add_argument("--ray-address", metavar="ADDR",
+                   help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
+    p.add_argument("--chunk-deals", type=count, help="deals per Ray task with --backend ray (default: automatic)")
+
+
 def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "arena",
@@ -437,12 +442,10 @@ def _add_arena_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
-    p.add_argument("--backend", choices=("local", "ray"), default="local",
-                   help="local (default) or ray: split the deals over a Ray cluster, same result")
-    p.add_argument("--ray-address", metavar="ADDR",
-                   help="Ray cluster to join with --backend ray (e.g. auto; default RAY_ADDRESS or a local cluster)")
-    p.add_argument("--chunk-deals", type=count, help="deals per Ray task with --backend ray (default: automatic)")
+    _add_ray_arguments(p)
     p.set_defaults(func=_cmd_arena)
+
+
 def split_variant(item: str) -> dict[str, str]:
     """``"kitty_multiplier=power_of_two,chaodi=true"`` → ``{"kitty_multiplier": "power_of_two",
     "chaodi": "true"}``: one rule variant of ``zhipai compare -o``, options separated by commas

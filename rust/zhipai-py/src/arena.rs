@@ -4,11 +4,10 @@
 
 use crate::errors::guard;
 use crate::rules::PyRules;
-use crate::run::{columns_into, run_polled};
+use crate::run::{arrays, columns_into, run_polled, status_into};
 use crate::simulate::options;
-use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 use zhipai_core::arena::{lineups, num_players, play_arena, simulate_players};
 use zhipai_core::rollout::RunOptions;
 use zhipai_core::search::Player;
@@ -48,16 +47,9 @@ fn _simulate_players<'py>(
     })?;
     let d = PyDict::new(py);
     columns_into(&d, &rules.0.columns())?;
-    let data = PyList::empty(py);
-    for col in run.value.data {
-        data.append(PyArray1::from_vec(py, col))?;
-    }
-    d.set_item("data", data)?;
+    d.set_item("data", arrays(py, run.value.data)?)?;
     d.set_item("clock", clock(&run.value.clock))?;
-    d.set_item("requested", run.requested)?;
-    d.set_item("completed", run.completed)?;
-    d.set_item("interrupted", run.interrupted)?;
-    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    status_into(py, &d, (run.requested, run.completed, run.interrupted), exc)?;
     Ok(d)
 }
 
@@ -87,16 +79,9 @@ fn _arena<'py>(
     })?;
     let d = PyDict::new(py);
     d.set_item("lineups", &run.value.lineups)?;
-    let returns = PyList::empty(py);
-    for col in run.value.returns {
-        returns.append(PyArray1::from_vec(py, col))?;
-    }
-    d.set_item("returns", returns)?;
+    d.set_item("returns", arrays(py, run.value.returns)?)?;
     d.set_item("clock", clock(&run.value.clock))?;
-    d.set_item("requested", run.requested)?;
-    d.set_item("completed", run.completed)?;
-    d.set_item("interrupted", run.interrupted)?;
-    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    status_into(py, &d, (run.requested, run.completed, run.interrupted), exc)?;
     Ok(d)
 }
 

@@ -5,11 +5,10 @@
 use crate::errors::guard;
 use crate::game_state::PyGameState;
 use crate::rules::PyRules;
-use crate::run::{columns_into, run_polled};
+use crate::run::{arrays, columns_into, run_polled, status_into};
 use crate::simulate::options;
-use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
+use pyo3::types::PyDict;
 use zhipai_core::deal::Constraints;
 use zhipai_core::eval::{self, EvalRequest, Evaluation, KnownDeclaration};
 use zhipai_core::eval_state::{evaluate_tracked, StateRequest};
@@ -119,15 +118,8 @@ pub(crate) fn evaluation_dict<'py>(
     let labels: Vec<Option<String>> =
         run.value.candidates.iter().map(|c| c.map(|m| m.to_string())).collect();
     d.set_item("candidates", labels)?;
-    let data = PyList::empty(py);
-    for col in run.value.data {
-        data.append(PyArray1::from_vec(py, col))?;
-    }
-    d.set_item("data", data)?;
-    d.set_item("requested", run.requested)?;
-    d.set_item("completed", run.completed)?;
-    d.set_item("interrupted", run.interrupted)?;
-    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    d.set_item("data", arrays(py, run.value.data)?)?;
+    status_into(py, &d, (run.requested, run.completed, run.interrupted), exc)?;
     Ok(d)
 }
 
@@ -226,15 +218,8 @@ fn _evaluate_position<'py>(
     columns_into(&d, &run.value.columns)?;
     d.set_item("candidates", &run.value.candidates)?;
     d.set_item("legal", run.value.legal)?;
-    let data = PyList::empty(py);
-    for col in run.value.data {
-        data.append(PyArray1::from_vec(py, col))?;
-    }
-    d.set_item("data", data)?;
-    d.set_item("requested", run.requested)?;
-    d.set_item("completed", run.completed)?;
-    d.set_item("interrupted", run.interrupted)?;
-    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    d.set_item("data", arrays(py, run.value.data)?)?;
+    status_into(py, &d, (run.requested, run.completed, run.interrupted), exc)?;
     Ok(d)
 }
 

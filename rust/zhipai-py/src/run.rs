@@ -8,8 +8,9 @@
 //! (with the pending exception, which the Python layer raises with the result attached).
 
 use crate::errors::guard;
+use numpy::PyArray1;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -107,4 +108,28 @@ pub(crate) fn columns_into(d: &Bound<'_, PyDict>, columns: &[Column]) -> PyResul
     d.set_item("columns", columns.iter().map(|c| c.name).collect::<Vec<_>>())?;
     d.set_item("docs", columns.iter().map(|c| c.doc).collect::<Vec<_>>())?;
     Ok(())
+}
+
+/// `cols` as a list of int32 numpy arrays (numpy takes ownership of each `Vec`: no copy).
+pub fn arrays<'py>(py: Python<'py>, cols: Vec<Vec<i32>>) -> PyResult<Bound<'py, PyList>> {
+    let list = PyList::empty(py);
+    for col in cols {
+        list.append(PyArray1::from_vec(py, col))?;
+    }
+    Ok(list)
+}
+
+/// The end of every run's dict: `requested`, `completed`, `interrupted` and the `exception` that
+/// stopped it (Ctrl-C, a raising progress callback), which the Python layer raises with the
+/// result attached.
+pub fn status_into(
+    py: Python<'_>,
+    d: &Bound<'_, PyDict>,
+    (requested, completed, interrupted): (u64, u64, bool),
+    exc: Option<PyErr>,
+) -> PyResult<()> {
+    d.set_item("requested", requested)?;
+    d.set_item("completed", completed)?;
+    d.set_item("interrupted", interrupted)?;
+    d.set_item("exception", exc.map(|e| e.into_value(py)))
 }

@@ -3,8 +3,7 @@
 
 use crate::errors::guard;
 use crate::rules::PyRules;
-use crate::run::{columns_into, run_polled, stats_dict};
-use numpy::PyArray1;
+use crate::run::{arrays, columns_into, run_polled, stats_dict, status_into};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 use zhipai_core::policy::Policy;
@@ -37,18 +36,10 @@ pub(crate) fn run_sim<'py>(
     } else {
         let (run, exc) =
             run_polled(py, opts.deals, progress, |ctl| rollout::simulate_rows(sim, &opts, ctl))?;
-        let data = PyList::empty(py);
-        for col in run.value.data {
-            // numpy takes ownership of the Vec: no copy.
-            data.append(PyArray1::from_vec(py, col))?;
-        }
-        d.set_item("data", data)?;
+        d.set_item("data", arrays(py, run.value.data)?)?;
         (run.requested, run.completed, run.interrupted, exc)
     };
-    d.set_item("requested", requested)?;
-    d.set_item("completed", completed)?;
-    d.set_item("interrupted", interrupted)?;
-    d.set_item("exception", exc.map(|e| e.into_value(py)))?;
+    status_into(py, &d, (requested, completed, interrupted), exc)?;
     Ok(d)
 }
 
