@@ -253,11 +253,34 @@ pub fn check_follow(
     }
     if hand_s.len() > n {
         let required = structure_score(tr, lead, &hand_s, tr.longer_tuples_protected);
-        if structure_score(tr, lead, &play_s, false) < required {
+        if structure_score(tr, lead, &play_s, false) < required
+            || stand_in_refused(tr, lead, &hand_s, &play_s)
+        {
             return Err(FollowError::Structure);
         }
     }
     Ok(())
+}
+
+/// Whether `play_s` fills a tuple unit of a throw with part of a longer tuple while the cards
+/// kept could still make that unit from a tuple of its own size: refused under
+/// `longer_tuples_protected` when `longer_tuple_stands_in` is off (RB's reading; shengji.md §5 F2
+/// is silent). Protection spares a triple from being drawn by a pair lead; this reading also
+/// keeps it from standing in for the pair the follower does hold. Only simple units (pairs,
+/// triples) count, as in RB; a unit is covered by a kind played exactly its size times.
+fn stand_in_refused(tr: &TrickRules, lead: &Format, hand_s: &Multiset, play_s: &Multiset) -> bool {
+    if !tr.longer_tuples_protected || tr.longer_tuple_stands_in || !lead.is_throw() {
+        return false;
+    }
+    let mut kept = *hand_s;
+    if kept.remove_all(play_s).is_err() {
+        return false; // not held: reported by the caller's other checks
+    }
+    (2..=3).any(|n: u8| {
+        let slots = lead.units.iter().filter(|u| u.mult == n && u.len == 1).count();
+        let covered = play_s.exactly(n as usize).len() as usize;
+        slots > covered && kept.exactly(n as usize).len() as usize >= slots - covered
+    })
 }
 
 /// Distinct kinds of `m` with their counts, in kind order (stack buffer).
@@ -481,7 +504,10 @@ impl<'a> FollowMoves<'a> {
         }
         let trivial = self.required.is_zero();
         Items::of(&self.hand_s).for_each(self.ks, &mut |part| {
-            if trivial || structure_score(self.tr, self.lead, part, false) >= self.required {
+            if trivial
+                || structure_score(self.tr, self.lead, part, false) >= self.required
+                    && !stand_in_refused(self.tr, self.lead, &self.hand_s, part)
+            {
                 f(part)
             } else {
                 ControlFlow::Continue(())
@@ -837,6 +863,24 @@ mod tests {
     }
 
     #[test]
+    fn a_protected_triple_stands_in_for_a_pair_only_by_default() {
+        // shengji.md §5 F2 is silent; RB refuses the triple while the real pair stays in hand.
+        let mut t = tr(Rank::TWO, Suit::Spades, 3);
+        t.longer_tuples_protected = true;
+        let (lead, hand) = ("KH KH 8H", "9H 9H 9H 5H 5H 3H 4C");
+        assert!(legal(&t, lead, hand, "9H 9H 9H"));
+        t.longer_tuple_stands_in = false;
+        assert!(!legal(&t, lead, hand, "9H 9H 9H"));
+        assert!(legal(&t, lead, hand, "9H 9H 3H"), "a kind played exactly twice is a pair");
+        assert!(legal(&t, lead, hand, "5H 5H 9H"));
+        // The pair is broken too: nothing of its size is kept, so the triple may stand in.
+        assert!(legal(&t, "KH KH QH 8H", "9H 9H 9H 5H 5H 3H 4C", "9H 9H 9H 5H"));
+        // Without protection the reading does not apply.
+        t.longer_tuples_protected = false;
+        assert!(legal(&t, lead, hand, "9H 9H 9H"));
+    }
+
+    #[test]
     fn enumerate_count_sample_agree_on_f4() {
         let t = tr(Rank::TWO, Suit::Spades, 2);
         let lead =
@@ -942,6 +986,9 @@ mod properties {
                 lead.add(*c);
             }
         }
+        // Both readings of protection (drawn last, so the deal and lead above are unchanged).
+        tr.longer_tuples_protected = rng.random_bool(0.3);
+        tr.longer_tuple_stands_in = rng.random_bool(0.5);
         let f = decompose(&lead, &tr.order, Decomposition::MultiplicityFirst).unwrap();
         (tr, f, hand)
     }

@@ -45,7 +45,7 @@ pub use lead::{
     check_lead, check_lead_into, check_throw, for_each_unit_lead, LeadError, ThrowResult,
 };
 pub use rules::{
-    ForcedPlay, ShapeMatch, ShapeObligation, ThrowCheck, ThrowCompare, ThrowFollow, ThrowScope,
-    TrickRules,
+    ForcedPlay, HolderArrangement, ShapeMatch, ShapeObligation, ThrowCheck, ThrowCompare,
+    ThrowFollow, ThrowScope, TrickRules,
 };
 pub use winner::{trick_winner, trick_winner_of};

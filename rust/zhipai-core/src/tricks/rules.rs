@@ -73,6 +73,17 @@ pub enum ThrowCompare {
     HighestCard,
 }
 
+/// Which arrangement of the current winner's cards a challenger must beat under
+/// `throw_compare = all_components` (shengji.md §6.6 is silent; option `all_components_holder`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HolderArrangement {
+    /// The winner's first arrangement: its largest unit placed highest, the rest likewise.
+    First,
+    /// Every arrangement: each unit of the challenger must beat the best the winner's cards can
+    /// put in that unit (the winner keeps its strongest reading).
+    Every,
+}
+
 /// Which plays are eligible to win (shengji.md §5 F3, §6.2; hongwu.md §B.9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ShapeMatch {
@@ -109,11 +120,17 @@ pub struct TrickRules {
     pub partial_tractor_follow: bool,
     /// Triples need not be broken to follow pairs or tractors (RB option, shengji.md §5 F2).
     pub longer_tuples_protected: bool,
+    /// Under `longer_tuples_protected`: a tuple played whole may fill a shorter unit of a throw
+    /// (a triple as pair + single) while a tuple of the unit's own size stays in the hand. False
+    /// is RB's reading: the kept tuple must be played instead (option `longer_tuple_stands_in`).
+    pub longer_tuple_stands_in: bool,
     /// How a throw lead is followed (shengji.md §5 F2 `follow_throw_structure`).
     pub follow_throw_structure: ThrowFollow,
     /// How several eligible plays to a throw are compared (shengji.md §6.6 `throw_compare`;
     /// Hong Wu's `throw_compare` maps onto it).
     pub throw_compare: ThrowCompare,
+    /// Which arrangement of the current winner `all_components` compares against.
+    pub all_components_holder: HolderArrangement,
     pub shape_match: ShapeMatch,
 }
 
@@ -131,8 +148,10 @@ impl TrickRules {
             follow_shape_obligation: ShapeObligation::Standard,
             partial_tractor_follow: true,
             longer_tuples_protected: false,
+            longer_tuple_stands_in: true,
             follow_throw_structure: ThrowFollow::ComponentGreedy,
             throw_compare: ThrowCompare::LargestComponent,
+            all_components_holder: HolderArrangement::First,
             shape_match: ShapeMatch::Cover,
         }
     }

@@ -7,7 +7,7 @@
 //! one class a strictly higher value is needed (ties go to the earlier play, §3.3). Every
 //! arrangement of a play is considered, so a ruff is valued by its best arrangement.
 
-use super::rules::{ShapeMatch, ThrowCompare, TrickRules};
+use super::rules::{HolderArrangement, ShapeMatch, ThrowCompare, TrickRules};
 use crate::error::{Result, ZhipaiError};
 use crate::multiset::Multiset;
 use crate::tricks::combos::{decompose, one_bit, single_suit, Format, Unit, MAX_UNITS};
@@ -177,7 +177,11 @@ fn beats(
             largest_value(tr, format, challenger, s) > largest_value(tr, format, holder, s)
         }
         ThrowCompare::AllComponents => {
-            let Some(held) = first_arrangement(tr, format, holder, s) else { return true };
+            let held = match tr.all_components_holder {
+                HolderArrangement::First => first_arrangement(tr, format, holder, s),
+                HolderArrangement::Every => strongest_reading(tr, format, holder, s),
+            };
+            let Some(held) = held else { return true };
             let mut won = false;
             let _ = arrangements(tr, format, challenger, s, &mut |a| {
                 if (0..a.n).all(|k| a.tops[k] > held.tops[k]) {
@@ -204,6 +208,25 @@ fn largest_value(tr: &TrickRules, format: &Format, play: &Multiset, s: usize) ->
     }
     // Arrangements are searched with the largest unit (the format's first) placed highest first.
     first_arrangement(tr, format, play, s).map_or(0, |a| a.tops[0] as usize)
+}
+
+/// Unit by unit, the best top any arrangement of `play` gives (tops sorted inside groups of
+/// like units): a challenger beating this beats every arrangement of `play`.
+fn strongest_reading(
+    tr: &TrickRules,
+    format: &Format,
+    play: &Multiset,
+    s: usize,
+) -> Option<Arrangement> {
+    let mut best: Option<Arrangement> = None;
+    let _ = arrangements(tr, format, play, s, &mut |a| {
+        let b = best.get_or_insert(*a);
+        for k in 0..a.n {
+            b.tops[k] = b.tops[k].max(a.tops[k]);
+        }
+        ControlFlow::Continue(())
+    });
+    best
 }
 
 /// The first arrangement in search order (highest placements first), if any.
@@ -382,6 +405,20 @@ mod tests {
         let mut all = t.clone();
         all.throw_compare = ThrowCompare::AllComponents;
         assert_eq!(win(&all, w10), 1);
+    }
+
+    #[test]
+    fn all_components_against_the_first_or_every_arrangement_of_the_holder() {
+        // §6.6 is silent on which reading of P2's 5S 5S 9S 9S (pair + 2 singles) P3 must beat.
+        let mut t = tr(Rank::TWO, Some(Suit::Spades), 2);
+        t.throw_compare = ThrowCompare::AllComponents;
+        let plays = ["AD AD KD QD", "5S 5S 9S 9S", "10S 10S 6S 6S", "3C 4C 5C 6C"];
+        assert_eq!(win(&t, plays), 2, "(10S 10S; 6S, 6S) beats (9S 9S; 5S, 5S)");
+        t.all_components_holder = HolderArrangement::Every;
+        assert_eq!(win(&t, plays), 1, "nothing of P3 beats (5S 5S; 9S, 9S) too");
+        // A challenger beating every reading still takes the trick.
+        let plays = ["AD AD KD QD", "5S 5S 9S 9S", "JS JS 10S 10S", "3C 4C 5C 6C"];
+        assert_eq!(win(&t, plays), 2);
     }
 }
 

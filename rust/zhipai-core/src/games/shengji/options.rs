@@ -20,8 +20,8 @@ use crate::tricks::combos::{Format, Unit};
 use crate::tricks::lead::is_beaten;
 use crate::tricks::order::{CardOrder, TrumpTierTractors, TRUMP};
 use crate::tricks::{
-    Decomposition, ForcedPlay, ShapeMatch, ShapeObligation, ThrowCheck, ThrowCompare, ThrowFollow,
-    ThrowScope, TrickRules,
+    Decomposition, ForcedPlay, HolderArrangement, ShapeMatch, ShapeObligation, ThrowCheck,
+    ThrowCompare, ThrowFollow, ThrowScope, TrickRules,
 };
 
 /// Penalty for a failed throw (shengji.md §4.5 `throw_fail_penalty`). Applied by the deal state
@@ -215,6 +215,10 @@ const COMPARE: [(&str, ThrowCompare); 3] = [
     ("largest_component", ThrowCompare::LargestComponent),
     ("all_components", ThrowCompare::AllComponents),
     ("highest_card", ThrowCompare::HighestCard),
+];
+const HOLDER: [(&str, HolderArrangement); 2] = [
+    ("first_arrangement", HolderArrangement::First),
+    ("every_arrangement", HolderArrangement::Every),
 ];
 const KITTY: [(&str, KittyMultiplier); 6] = [
     ("twice_largest_unit", KittyMultiplier::TwiceLargestUnit),
@@ -418,10 +422,17 @@ game_options! {
             "a shorter tractor must be included when following a tractor (shengji.md §5)";
         pub longer_tuples_protected: bool = false, in FLAG,
             "triples need not be broken to follow pairs (shengji.md §5, 3 decks)";
+        pub longer_tuple_stands_in: bool = true, in FLAG,
+            "with longer_tuples_protected: a triple played whole may fill a throw's pair while a \
+             real pair stays in hand; false = RB (§5 F2 is silent)";
         pub follow_throw_structure: ThrowFollow = ThrowFollow::ComponentGreedy,
             in Choice::new(&THROW_FOLLOW), "how a throw lead is followed (shengji.md §5 F2)";
         pub throw_compare: ThrowCompare = ThrowCompare::LargestComponent,
             in Choice::new(&COMPARE), "how several ruffs of a throw are compared (shengji.md §6.6)";
+        pub all_components_holder: HolderArrangement = HolderArrangement::First,
+            in Choice::new(&HOLDER),
+            "throw_compare=all_components: the winner's arrangement a challenger must beat \
+             (first = largest unit highest; every = all of them; §6.6 is silent)";
         pub kitty_multiplier: KittyMultiplier = match preset {
                 "tractor_jj" => KittyMultiplier::JjPairsPlusOne,
                 "eighty_points" => KittyMultiplier::Lianzhong,
@@ -567,8 +578,10 @@ impl PlayOptions {
             follow_shape_obligation: ShapeObligation::Standard,
             partial_tractor_follow: self.partial_tractor_follow,
             longer_tuples_protected: self.longer_tuples_protected,
+            longer_tuple_stands_in: self.longer_tuple_stands_in,
             follow_throw_structure: self.follow_throw_structure,
             throw_compare: self.throw_compare,
+            all_components_holder: self.all_components_holder,
             shape_match: ShapeMatch::Cover,
         }
     }
