@@ -10,6 +10,7 @@
 //! The display/sort order and the "beats" relation are kept apart: nothing here sorts for display.
 
 use crate::cards::{Card, CardSet, Rank, Suit, NUM_KINDS};
+use std::sync::OnceLock;
 
 /// Effective suit index of the trumps.
 pub const TRUMP: usize = 4;
@@ -84,7 +85,30 @@ impl CardOrder {
     /// trump the off-suit level cards are 12 (all equal), the trump level card 13, SJ 14, BJ 15.
     /// No-trump: the four level cards are trump index 0 (all equal), SJ 1, BJ 2.
     /// `level_gap_bridging` (default true) makes the neighbours of the removed level rank adjacent.
+    ///
+    /// Built once per parameter set and copied afterwards: every deal needs its order once, and
+    /// building it was ≈ 3 % of a random 2-deck deal's instructions.
     pub fn shengji(
+        level: Rank,
+        trump: Option<Suit>,
+        level_gap_bridging: bool,
+        tiers: TrumpTierTractors,
+    ) -> CardOrder {
+        const N: usize = 2 * 3 * 13 * 5;
+        static BUILT: [OnceLock<CardOrder>; N] = [const { OnceLock::new() }; N];
+        let tier = match tiers {
+            TrumpTierTractors::Full => 0,
+            TrumpTierTractors::JokersOnly => 1,
+            TrumpTierTractors::NoCrossTier => 2,
+        };
+        let t = trump.map_or(4, |s| s.index());
+        let key = ((level_gap_bridging as usize * 3 + tier) * 13 + level.index()) * 5 + t;
+        BUILT[key]
+            .get_or_init(|| CardOrder::build_shengji(level, trump, level_gap_bridging, tiers))
+            .clone()
+    }
+
+    fn build_shengji(
         level: Rank,
         trump: Option<Suit>,
         level_gap_bridging: bool,
