@@ -704,6 +704,7 @@ fn sample_discards<R: Rng + ?Sized>(other: &Multiset, r: usize, rng: &mut R) -> 
 /// pair (a pair of the led suit when one is held and the structure must be matched; two distinct
 /// kinds of the suit when the suit holds no pair; the whole suit plus one discard when it holds
 /// two cards or one). Other leads go through [`FollowMoves`]. Errors as [`FollowMoves::new`].
+#[inline(always)]
 pub fn sample_follow<R: Rng + ?Sized>(
     tr: &TrickRules,
     lead: &Format,

@@ -65,6 +65,7 @@ pub(crate) fn for_each_run(
 
 /// The number of runs [`for_each_run`] visits, from index masks alone: a start kind at index `i`
 /// of a maximal linked run of held indices `low..=top` extends to `top - i` runs.
+#[inline(always)]
 pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
     let mut n = 0u32;
     for mult in 2..=(tr.decks as usize).min(3) {
@@ -90,6 +91,7 @@ pub(crate) fn count_runs(tr: &TrickRules, cards: &Multiset) -> u32 {
 }
 
 /// Bit `s` set = the whole holding of effective suit `s` is a throw that may be led.
+#[inline(always)]
 pub(crate) fn throw_suits(tr: &TrickRules, hand: &Multiset) -> u8 {
     let kinds = hand.kinds();
     let pairs = hand.pairs();
@@ -171,6 +173,7 @@ fn lead_candidates(
 
 /// A lead drawn uniformly from [`for_each_lead_candidate`]: singles, pairs and triples are
 /// counted by popcount, only tractor runs are enumerated (no allocation).
+#[inline(always)]
 pub fn sample_lead<R: RngCore + ?Sized>(tr: &TrickRules, hand: &Multiset, rng: &mut R) -> Multiset {
     let throws = throw_suits(tr, hand);
     let tuples: [CardSet; 3] = std::array::from_fn(|m| {

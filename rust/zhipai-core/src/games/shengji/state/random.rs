@@ -53,6 +53,7 @@ impl Deal {
     /// lead candidates ([`crate::tricks::lead_candidates::for_each_lead_candidate`]: not uniform
     /// over all legal leads); a follow drawn uniformly from the legal follows ([`sample_follow`],
     /// the distribution of `FollowMoves::sample`). `IllegalPlay` once the deal is over.
+    #[inline(always)]
     pub fn random_move(&mut self) -> Result<Move> {
         random_view!(self).draw(&mut self.rng)
     }
@@ -72,6 +73,7 @@ impl RandomView<'_> {
         &self.hands[*self.seat as usize]
     }
 
+    #[inline(always)]
     fn draw(&self, rng: &mut ChaCha8Rng) -> Result<Move> {
         Ok(match *self.phase {
             Phase::Done => {
