@@ -100,3 +100,18 @@ def test_tractor_attacker_follow_candidates_are_counted_not_an_abort() -> None:
     # The dealer's own hand evaluation keeps card candidates (its kitty is drawn per sample).
     with pytest.raises(zhipai.InvalidCardError, match="play"):
         zhipai.evaluate("tractor", 0, hand, candidates=["play AC"], trump="H", dealer=0, samples=5, progress=False)
+
+
+def test_tractor_card_candidates_not_legal_in_a_sample_are_counted_not_an_abort() -> None:
+    # Whole-hand evaluation with card candidates, the declaration drawn in every sample: the
+    # seat's first play is a follow in most samples, where a card of another suit may be illegal.
+    # This aborted with "illegal play follow AD: in deal 0 (seed 0)" before (issue 16 item 3).
+    hand = "JS JS QS QS KS QH KH AH 2D JD KD AD 5C 5C 8C 9C 10C JC QC QC KC KC AC SJ BJ"
+    ev = zhipai.evaluate("tractor", 0, hand, candidates=["AD", "5C"], samples=300, seed=0, threads=2, progress=False)
+    shares = ev.played_shares()
+    assert shares is not None and all(0 < v < 1 for v in shares.values()), shares
+    for c in ("AD", "5C"):
+        assert set(np.unique(ev.outcomes(c)["candidate_played"])) == {0, 1}
+    assert "candidate played at the seat's turn" in ev.report()
+    # The policy's own move (no candidate) has no such column.
+    assert zhipai.evaluate("tractor", 0, hand, samples=20, seed=0, progress=False).played_shares() is None

@@ -59,10 +59,11 @@ def test_two_decks_and_partnership() -> None:
 def test_illegal_candidates_are_named() -> None:
     with pytest.raises(zhipai.IllegalPlayError, match="JD"):
         zhipai.evaluate("gongzhu", 0, HIGH_SPADES, candidates=["JD"], samples=5, progress=False)
-    # ♣2 holder must lead it in the first deal of a match (§A.8): another lead is illegal.
+    # ♣2 holder must lead it in the first deal of a match (§A.8): another lead is illegal in
+    # every sample, so it is never played (counted, the policy leads ♣2), not an abort.
     hand = "2C AS KS QS JS 10S 9S 8S 3D 4D 5D 3C 4C"
-    with pytest.raises(zhipai.IllegalPlayError, match="3D"):
-        zhipai.evaluate("gongzhu", 0, hand, candidates=["3D"], samples=5, progress=False)
+    ev = zhipai.evaluate("gongzhu", 0, hand, candidates=["3D", "2C"], samples=5, progress=False)
+    assert ev.played_shares() == {"3D": 0.0, "2C": 1.0}
     no_exposure = zhipai.rules("gongzhu", exposure_mode="none")
     with pytest.raises(zhipai.IllegalPlayError, match="exposure_mode=none"):
         zhipai.evaluate(no_exposure, 0, hand, candidates=[""], samples=5, progress=False)

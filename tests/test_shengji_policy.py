@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 
-import pytest
 import zhipai
 from zhipai.cli import main
 
@@ -68,14 +67,15 @@ def test_a_strong_dealer_hand_concedes_fewer_points():
 
 def test_candidates_force_the_burial_and_the_first_lead():
     burial = "3H 3H 4H 4D 6D 7D 8D 9C"  # 8 cards = the kitty: buried by the dealer
-    mixed = "3H 3C"  # not 8 cards: the dealer's first lead, refused (two suits, §4.3)
+    mixed = "3H 3C"  # not 8 cards: the dealer's first lead, never legal (two suits, §4.3)
     r = evaluate(WEAK, candidates=[None, burial, "3C"], samples=200)
     assert r.candidates == ["policy", burial, "3C"]
     kitty = r.outcomes(burial)["kitty_points"]
     assert (kitty == 0).all(), "the forced burial has no points"
     assert len(r.outcomes("3C")["attacker_points"]) == 200
-    with pytest.raises(zhipai.IllegalPlayError):
-        evaluate(WEAK, candidates=[mixed], samples=10)
+    assert r.played_shares() == {"policy": 1.0, burial: 1.0, "3C": 1.0}
+    # An illegal lead is not played in any sample (the policy leads): counted, not an abort.
+    assert evaluate(WEAK, candidates=[mixed], samples=10).played_shares() == {mixed: 0.0}
 
 
 def test_evaluation_is_reproducible():

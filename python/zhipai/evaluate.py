@@ -638,6 +638,10 @@ def evaluate(
             kitty size (8 with 2 decks) for the dealer = its burial; anything else = the seat's
             first play — for the dealer after the policy's burial chosen from its other cards,
             so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
+            A card candidate not legal at that point in a sample (a follow of another suit, a
+            burial the rules refuse; in every game) is not played there: the policy decides,
+            and the column ``candidate_played`` (0) counts it (:meth:`Evaluation.played_shares`,
+            a line in the report) — never an abort.
             Baohuang: see :mod:`zhipai.baohuang` (the scepter holder's accession decision, or
             a play / pass made at the seat's first decision where it is legal).
             Hong Wu and Gongzhu (and the Shengji family with ``trump`` and ``dealer`` given and

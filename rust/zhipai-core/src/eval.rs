@@ -15,12 +15,18 @@
 //! * Parallelism, determinism, progress and cancellation come from the simulation driver
 //!   ([`crate::rollout::run_rows`]): the result is identical for any thread count.
 //!
+//! * A given candidate not legal at the seat's decision in a sample is not played there (the
+//!   policy decides; see each game's [`DealSimulator::play_from_deal`]): the column
+//!   [`CANDIDATE_PLAYED`], added after the game's columns when candidates are given, counts it
+//!   sample by sample, so an evaluation never aborts on it.
+//!
 //! Output: `samples × (candidates × columns)` values; [`Evaluation::stats`] and
 //! [`Evaluation::paired_difference`] give exact aggregates per candidate and against candidate 0.
 
 use crate::cards::{Rank, Suit};
 use crate::deal::{ConstrainedDealer, Constraints};
 use crate::error::{Result, ZhipaiError};
+use crate::eval_state::CANDIDATE_PLAYED;
 use crate::game::Column;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
@@ -166,7 +172,13 @@ pub fn evaluate_declared(
         }
     }
     let dealer = ConstrainedDealer::new(&shape, &req.known.clone().fix_hand(req.seat, req.hand))?;
-    let columns = game.columns();
+    let mut columns = game.columns();
+    let game_width = columns.len();
+    // Given candidates: whether each was played in the sample (else the policy decided there).
+    let counted = candidates.iter().any(Option::is_some);
+    if counted {
+        columns.push(CANDIDATE_PLAYED);
+    }
     let width = columns.len();
     let play = |rng: &mut ChaCha8Rng, row: &mut [i32]| -> Result<()> {
         let deal = dealer.deal(rng);
@@ -178,7 +190,13 @@ pub fn evaluate_declared(
                 .with_level(declared.level)
                 .with_trump(declared.trump)
                 .with_first_action(cand.as_ref());
-            game.play_from_deal(opts.policy, &start, &mut r, &mut row[c * width..(c + 1) * width])?;
+            let out = &mut row[c * width..(c + 1) * width];
+            let played =
+                game.play_from_deal(opts.policy, &start, &mut r, &mut out[..game_width])?;
+            if counted {
+                // The policy's own move (`None`) is always played.
+                out[game_width] = (played || cand.is_none()) as i32;
+            }
         }
         Ok(())
     };
@@ -307,6 +325,13 @@ mod tests {
         let d = e.paired_difference(2, 0);
         assert!(d.max <= 0 && (d.mean() + 2.0).abs() < 0.1);
         assert!(d.variance() < e.stats(2, 0).variance(), "CRN narrows the difference");
+        // Given candidates add `candidate_played`: the game's answer per sample (the toy plays
+        // every given candidate; `None`, the policy's move, is always played).
+        let k = e.columns.len() - 1;
+        assert_eq!(e.columns[k].name, "candidate_played");
+        assert!((0..3).all(|c| e.outcomes(c, k).iter().all(|&v| v == 1)));
+        let plain = run(&request(HAND, vec![]), 10, 1).unwrap().value;
+        assert!(plain.columns.iter().all(|c| c.name != "candidate_played"));
     }
 
     #[test]

@@ -65,11 +65,17 @@ pub trait DealSimulator: Sync {
     ///   `None` = choose as `play_deal` does (drawing from `rng`).
     /// * `start.first_action`: `Some(cards)` forces the *first decision of `start.seat`* (its
     ///   declaration, bury, exposure or first play, whichever comes first in the game) to the
-    ///   given cards; an empty multiset means "pass / declare nothing". If that action is
-    ///   illegal at that point, return [`ZhipaiError::IllegalPlay`] naming it. `None` = `policy`
-    ///   decides, as for every other decision.
+    ///   given cards; an empty multiset means "pass / declare nothing". What a game does when
+    ///   that action is illegal at that point is documented per game: a card play not legal at
+    ///   the seat's turn in this deal is not played (the policy decides; returns `false`), a
+    ///   candidate that cannot be a legal action at all is an [`ZhipaiError::IllegalPlay`]
+    ///   naming it. `None` = `policy` decides, as for every other decision.
     /// * All other randomness comes from `rng` (evaluation passes the same generator state to
     ///   every candidate action: common random numbers).
+    ///
+    /// Returns whether `start.first_action` was played (`false` when none was given, or when it
+    /// was not legal at the seat's decision in this deal and `policy` decided instead), so that
+    /// hand evaluation counts such samples instead of aborting (column `candidate_played`).
     ///
     /// The default returns [`ZhipaiError::InvalidOption`] "hand evaluation … not available".
     fn play_from_deal(
@@ -78,7 +84,7 @@ pub trait DealSimulator: Sync {
         start: &StartingDeal<'_>,
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let _ = (policy, start, rng, row);
         Err(ZhipaiError::invalid_option(
             "evaluate",

@@ -86,7 +86,7 @@ impl DealSimulator for CoinGame {
         start: &StartingDeal<'_>,
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let mut hand = start.deal.hands[start.seat];
         if let Some(action) = start.first_action {
             if !hand.contains_all(action) {
@@ -101,6 +101,6 @@ impl DealSimulator for CoinGame {
         self.play(policy, rng, row, 10 * aces(&hand) as u32)?;
         row[1] = aces(&start.deal.kitty) as i32;
         row[3] = start.dealer.map_or(-1, |d| d as i32);
-        Ok(())
+        Ok(start.first_action.is_some())
     }
 }

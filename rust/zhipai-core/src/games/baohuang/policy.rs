@@ -190,7 +190,7 @@ impl DealSimulator for BaohuangRules {
         start: &StartingDeal<'_>,
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let hands: [Multiset; PLAYERS] =
             start.deal.hands.clone().try_into().map_err(|h: Vec<Multiset>| {
                 ZhipaiError::invalid_value("deal", format!("{} hands", h.len()), "Baohuang deals 5")
@@ -225,7 +225,7 @@ impl DealSimulator for BaohuangRules {
             }
         }
         write_row(&state, 0, row);
-        Ok(())
+        Ok(start.first_action.is_some() && forced.is_none())
     }
 }
 

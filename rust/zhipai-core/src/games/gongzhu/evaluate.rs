@@ -100,19 +100,22 @@ pub fn starting_state<R: Rng + ?Sized>(
 }
 
 /// Play the deal of `start` to the end (see the module docs and the contract of
-/// [`crate::simulator::DealSimulator::play_from_deal`]) and return the finished state.
+/// [`crate::simulator::DealSimulator::play_from_deal`]) and return the finished state and
+/// whether the candidate was played (a first play not legal at the seat's turn in this deal —
+/// a card of another suit while it must follow — is not: the policy decides there).
 pub fn play_out_from<R: Rng + ?Sized>(
     rules: &GongzhuRules,
     policy: Policy,
     start: &StartingDeal<'_>,
     rng: &mut R,
-) -> Result<State> {
+) -> Result<(State, bool)> {
     if start.seat >= 4 {
         return Err(ZhipaiError::invalid_value("seat", start.seat, "expected a seat 0..4"));
     }
     let mut forced = start.first_action.map(|a| FirstAction::read(rules, a)).transpose()?;
     let mut state = starting_state(rules, start.deal, start.dealer, rng)?;
     let mut buf = Vec::with_capacity(64);
+    let mut played = false;
     while let Some(p) = state.current_player() {
         match (forced, p == start.seat, state.phase()) {
             (Some(FirstAction::Exposure(cards)), true, Phase::Exposure) => {
@@ -121,10 +124,17 @@ pub fn play_out_from<R: Rng + ?Sized>(
                 }
                 state.apply(Move::EndExposure)?;
                 forced = None;
+                played = true;
             }
             (Some(FirstAction::Play(play)), true, Phase::Play) => {
-                state.apply(Move::Play(play))?;
                 forced = None;
+                // A refused play leaves the state unchanged; the policy plays on the next turn
+                // of the loop.
+                match state.apply(Move::Play(play)) {
+                    Ok(()) => played = true,
+                    Err(ZhipaiError::IllegalPlay { .. }) => {}
+                    Err(e) => return Err(e),
+                }
             }
             _ => match choose(&state, policy, rng, &mut buf) {
                 Move::Play(play) => state.apply_play_unchecked(play),
@@ -132,7 +142,7 @@ pub fn play_out_from<R: Rng + ?Sized>(
             },
         }
     }
-    Ok(state)
+    Ok((state, played))
 }
 
 /// [`play_out_from`] and write the result row (layout of the simulation columns).
@@ -142,10 +152,10 @@ pub fn play_from_deal<R: Rng + ?Sized>(
     start: &StartingDeal<'_>,
     rng: &mut R,
     row: &mut [i32],
-) -> Result<()> {
-    let state = play_out_from(rules, policy, start, rng)?;
+) -> Result<bool> {
+    let (state, played) = play_out_from(rules, policy, start, rng)?;
     write_row(rules, &state.summary(), row);
-    Ok(())
+    Ok(played)
 }
 
 #[cfg(test)]
@@ -209,7 +219,8 @@ mod tests {
         let r = rules(&[]);
         let st =
             play_out_from(&r, Policy::Random, &StartingDeal::new(&deal, 1), &mut deal_rng(2, 0))
-                .unwrap();
+                .unwrap()
+                .0;
         let mut all = Multiset::EMPTY;
         for s in 0..4 {
             all.add_all(st.taken(s)).unwrap();
@@ -283,18 +294,19 @@ mod tests {
                 &mut [0; 21]
             )
             .is_ok());
-        let e = r
+        // Leading QS there is not legal: not played, the policy leads (the same deal as its own).
+        let (mut forced, mut free) = ([0; 21], [0; 21]);
+        let played = r
             .play_from_deal(
                 Policy::Random,
                 &start.with_first_action(Some(&lead)),
                 &mut deal_rng(0, 0),
-                &mut [0; 21],
+                &mut forced,
             )
-            .unwrap_err();
-        assert!(
-            matches!(e, ZhipaiError::IllegalPlay { .. }) && e.to_string().contains("QS"),
-            "{e}"
-        );
+            .unwrap();
+        assert!(!played);
+        assert!(!r.play_from_deal(Policy::Random, &start, &mut deal_rng(0, 0), &mut free).unwrap());
+        assert_eq!(forced, free);
         let empty = Multiset::EMPTY;
         let e = r
             .play_from_deal(

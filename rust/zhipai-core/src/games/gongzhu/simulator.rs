@@ -48,7 +48,7 @@ impl DealSimulator for GongzhuRules {
         start: &StartingDeal<'_>,
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
-    ) -> Result<()> {
+    ) -> Result<bool> {
         super::evaluate::play_from_deal(self, policy, start, rng, row)
     }
 }

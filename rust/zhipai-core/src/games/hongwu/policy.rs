@@ -411,14 +411,16 @@ impl DealSimulator for HongWuRules {
     /// (the dealer 庄家 is then found by bidding, §B.2; `None` draws the opener from `rng`).
     /// Bids are not cards, so `start.first_action` forces the seat's first *card* decision — its
     /// burial if it becomes dealer, else its first lead or follow — except that an empty
-    /// multiset means "pass" at its first bid. An illegal forced action is an `IllegalPlay`.
+    /// multiset means "pass" at its first bid. A burial or play not legal there in this deal is
+    /// not made: the policy decides and `false` is returned (move-text candidates, e.g. bids, go
+    /// through `evaluate_position`).
     fn play_from_deal(
         &self,
         policy: Policy,
         start: &StartingDeal<'_>,
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
-    ) -> Result<()> {
+    ) -> Result<bool> {
         let hands: [Multiset; 4] = start.deal.hands.clone().try_into().map_err(|h: Vec<_>| {
             ZhipaiError::invalid_value(
                 "deal",
@@ -432,6 +434,7 @@ impl DealSimulator for HongWuRules {
         };
         let mut state = HongWuState::with_hands(self, hands, start.deal.kitty, first)?;
         let mut forced = start.first_action.copied();
+        let mut played = false;
         while !state.is_over() {
             let seat = state.to_act().expect("deal not over");
             let action = match (forced, seat == start.seat, state.phase()) {
@@ -443,7 +446,15 @@ impl DealSimulator for HongWuRules {
             match action {
                 Some(a) => {
                     forced = None;
-                    state.apply(&a)?;
+                    // A refused action leaves the state unchanged: the policy decides instead.
+                    match state.apply(&a) {
+                        Ok(_) => played = true,
+                        Err(ZhipaiError::IllegalPlay { .. }) => {
+                            let a = choose(&state, policy, rng);
+                            state.apply_trusted(&a)?;
+                        }
+                        Err(e) => return Err(e),
+                    }
                 }
                 None => {
                     let a = choose(&state, policy, rng);
@@ -452,7 +463,7 @@ impl DealSimulator for HongWuRules {
             }
         }
         write_row(&state, row);
-        Ok(())
+        Ok(played)
     }
 }
 
@@ -506,18 +517,23 @@ mod tests {
         let cols = r.columns().len();
         let run = |start: &StartingDeal<'_>| {
             let mut row = vec![0; cols];
-            r.play_from_deal(Policy::Greedy, start, &mut deal_rng(9, 9), &mut row).map(|_| row)
+            r.play_from_deal(Policy::Greedy, start, &mut deal_rng(9, 9), &mut row)
+                .map(|played| (row, played))
         };
         let base = StartingDeal::new(&deal, 1).with_dealer(Some(2));
         assert_eq!(run(&base).unwrap(), run(&base).unwrap(), "reproducible");
-        // Seat 1 forced to lead/follow a card it does not hold: IllegalPlay.
+        assert!(!run(&base).unwrap().1, "no candidate: nothing forced");
+        // Seat 1 forced to lead/follow a card it does not hold: not played, the policy decides
+        // (the deal is the one the policy plays).
         let missing = Card::all().find(|&c| deal.hands[1].count(c) == 0).unwrap();
         let bad = Multiset::from_cards(&[missing]).unwrap();
-        let e = run(&base.with_first_action(Some(&bad))).unwrap_err();
-        assert!(matches!(e, ZhipaiError::IllegalPlay { .. }), "{e}");
+        assert_eq!(
+            run(&base.with_first_action(Some(&bad))).unwrap(),
+            (run(&base).unwrap().0, false)
+        );
         // An empty action is a pass at the first bid; the deal still settles.
         let empty = Multiset::EMPTY;
-        assert!(run(&base.with_first_action(Some(&empty))).is_ok());
+        assert!(run(&base.with_first_action(Some(&empty))).unwrap().1);
         let wrong = Deal { hands: deal.hands[..3].to_vec(), kitty: deal.kitty };
         assert!(run(&StartingDeal::new(&wrong, 0)).is_err());
     }

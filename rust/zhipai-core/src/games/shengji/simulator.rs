@@ -67,15 +67,18 @@ impl DealSimulator for ShengjiRules {
     ///   first follow or lead), after the policy's burial when it is the dealer (chosen from
     ///   the cards other than the candidate's, so that the lead stays possible).
     ///
-    /// An illegal forced action is an `IllegalPlay` naming it; a deal that does not have the
-    /// shape of [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
+    /// A play that is not legal at the seat's first play in a sample (a card of another suit
+    /// while it must follow, a burial that breaks a restriction) is not made there: the policy
+    /// decides and `false` is returned, as when a bid never becomes legal. A declaration the seat
+    /// does not hold is an `IllegalPlay` naming it; a deal that does not have the shape of
+    /// [`DealSimulator::deal_shape`] or a dealer outside 0..4 is an `InvalidValue`.
     fn play_from_deal(
         &self,
         policy: Policy,
         start: &StartingDeal<'_>,
         rng: &mut ChaCha8Rng,
         row: &mut [i32],
-    ) -> Result<()> {
+    ) -> Result<bool> {
         self.check_row(row)?;
         let hands: [Multiset; NUM_PLAYERS] =
             start.deal.hands.clone().try_into().map_err(|h: Vec<_>| {
@@ -107,6 +110,7 @@ impl DealSimulator for ShengjiRules {
         };
         let (_, kitty_size) = hand_and_kitty(self.decks);
         let mut forced = start.first_action.copied();
+        let mut played = false;
         // A declaration-shaped candidate is a bid (never a play), tried while declaring lasts.
         let bid = forced
             .filter(|_| start.trump.is_none())
@@ -151,13 +155,18 @@ impl DealSimulator for ShengjiRules {
                 }
                 Some(mv) => {
                     forced = None;
-                    deal.apply(mv)?;
+                    // A refused move leaves the deal unchanged: the policy decides instead.
+                    match deal.apply(mv) {
+                        Ok(()) => played = true,
+                        Err(ZhipaiError::IllegalPlay { .. }) => deal.policy_step(policy)?,
+                        Err(e) => return Err(e),
+                    }
                 }
                 None => deal.policy_step(policy)?,
             }
         }
         let r = *deal.result().expect("done");
         self.write_row_at(&r, level.rank(), row);
-        Ok(())
+        Ok(played)
     }
 }
