@@ -76,14 +76,15 @@ def test_a_candidate_given_twice_is_refused() -> None:
 
 
 def test_a_candidate_never_played_is_no_answer() -> None:
-    # Seat 1 holds no QS: "expose QS" is never legal at its turn; the headline leaves it out.
+    # Seat 1's next decision is its exposure (it holds AH): a play of 2S is never legal there;
+    # the headline leaves it out.
     hand = "2S 7S JS KS 10H AH 3D 4D QD KD AD QC KC"
-    ev = zhipai.evaluate("gongzhu", 1, hand, candidates=["expose QS", "end exposure", "expose AH"], samples=40,
+    ev = zhipai.evaluate("gongzhu", 1, hand, candidates=["2S", "end exposure", "expose AH"], samples=40,
                          dealer=0, seed=2, threads=1, progress=False)
     shares = ev.played_shares()
-    assert shares is not None and shares["expose QS"] == 0.0 and shares["end exposure"] == 1.0
+    assert shares is not None and shares["2S"] == 0.0 and shares["end exposure"] == 1.0
     head = ev.headline()
-    assert head is not None and "expose QS" not in head
+    assert head is not None and "2S" not in head
 
 
 def test_tractor_attacker_follow_candidates_are_counted_not_an_abort() -> None:
@@ -115,3 +116,18 @@ def test_tractor_card_candidates_not_legal_in_a_sample_are_counted_not_an_abort(
     assert "candidate played at the seat's turn" in ev.report()
     # The policy's own move (no candidate) has no such column.
     assert zhipai.evaluate("tractor", 0, hand, samples=20, seed=0, progress=False).played_shares() is None
+
+
+def test_move_text_naming_cards_not_held_is_refused_up_front() -> None:
+    # It could never be played: an IllegalPlayError naming it, not a candidate at 0.0 %.
+    hand = "JS JS QS QS KS QH KH AH 2D JD KD AD 5C 5C 8C 9C 10C JC QC QC KC KC AC SJ BJ"
+    with pytest.raises(zhipai.IllegalPlayError, match="play 3D.*3D ×1"):
+        zhipai.evaluate("tractor", 0, hand, candidates=["play 3D"], trump="H", dealer=1, samples=5, progress=False)
+    with pytest.raises(zhipai.IllegalPlayError, match="AD ×1"):
+        zhipai.evaluate("tractor", 0, hand, candidates=["play AD AD"], trump="H", dealer=1, samples=5, progress=False)
+    with pytest.raises(zhipai.IllegalPlayError, match="expose JD"):
+        zhipai.evaluate("gongzhu", 0, "QS AS KS 2S 3S 4H 4D 9C 2H KC 9H 8S 4C", candidates=["expose JD"], samples=5,
+                        progress=False)
+    # Words that are not cards are the game's to read (a bid).
+    assert zhipai.evaluate("hong_wu", 1, HAND, candidates=["bid 60", "pass"], samples=5, dealer=1,
+                           progress=False).completed == 5

@@ -355,8 +355,9 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
                    help="a first action to compare (cards; '' or 'pass' = pass, Baohuang scepter "
                    "holder: '' or 'abdicate' = 让位, 'grab' = 抢独, 'ascend 9C' = 登基; 'policy' = let "
                    "the policy choose; Hong Wu, Gongzhu, and Tractor with --trump/--dealer for a "
-                   "non-dealer, also move text such as 'bid 60', 'expose QS', 'play AC': the seat's next "
-                   "decision, counted when not legal there), repeatable")
+                   "non-dealer, also move text such as 'bid 60', 'expose QS', 'play AC' (a Gongzhu play "
+                   "is bare cards: 'AC'): the seat's next decision, counted when not legal there), "
+                   "repeatable")
     p.add_argument("--known", "--fixed", action="append", metavar="SEAT=CARDS",
                    help="cards known to be in another hand, e.g. --known '1=AS KS' (repeatable; the same "
                    "syntax as `zhipai deal --fixed`)")

@@ -347,7 +347,7 @@ class Evaluation:
         if played and min(played.values()) < 1:
             shares = ", ".join(f"{c} {100 * v:.1f}%" for c, v in played.items())
             lines.append(f"candidate played at the seat's turn (else not legal there and the policy "
-                         f"decided): {shares}")
+                         f"decided; Baohuang: at its first decision where legal): {shares}")
         keys = self.key_columns()
         key_names = [k.column for k in keys]
         for k in keys:
@@ -800,6 +800,8 @@ def _evaluate_moves(
     if len(cards) != sizes[seat]:
         raise InvalidValueError(
             f"invalid hand {_check.shown(hand)}: {len(cards)} cards; {rules.preset} deals {sizes[seat]}")
+    for c in candidates:
+        _check_held(c, cards, seat)
     kinds = 54 if jokers == "jokers" else 52
     decks = (sum(sizes) + kitty_size) // kinds
     rest = Counter(str(c) for c in _core.cards_from_array(np.arange(kinds)) for _ in range(decks))
@@ -820,6 +822,24 @@ def _evaluate_moves(
     state = game.new_deal(seed=0 if seed is None else seed, hands=hands, kitty=kitty, dealer=dealer, **extra)
     return evaluate_position(state, seat, known=known, candidates=candidates, samples=samples, seed=seed,
                              policy=policy, threads=threads, progress=progress, chunk_size=chunk_size)
+
+
+def _check_held(candidate: Any, hand: list[str], seat: int) -> None:
+    """Refuse up front a move-text candidate naming cards the seat does not hold (``"play 3D"``,
+    ``"expose JD"``): it could never be played. Text whose words after the first are not all
+    cards (``"bid 60"``, ``"trump H"``) is left to the game."""
+    if not isinstance(candidate, str) or len(candidate.split()) < 2:
+        return
+    words = candidate.split()
+    try:
+        named = [str(c) for c in _core.cards(" ".join(words[1:]))]
+    except ZhipaiError:
+        return
+    short = Counter(named) - Counter(hand)
+    if short:
+        missing = " ".join(f"{card} ×{n}" for card, n in sorted(short.items()))
+        raise _core.IllegalPlayError(
+            f"illegal play {candidate}: seat {seat} does not hold {missing} (candidate {candidate!r})")
 
 
 def _is_search_name(text: str) -> bool:

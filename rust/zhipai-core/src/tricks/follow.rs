@@ -150,19 +150,39 @@ fn take_any(rem: &mut Multiset, set: CardSet, n: usize, m: u8) -> usize {
     taken
 }
 
-/// Number of pairs in `cards` of suit `s` (a kind held 3 times gives one pair).
-fn pairs_in(tr: &TrickRules, s: usize, cards: &Multiset, protected: bool) -> usize {
+/// Number of pairs in `cards` of suit `s` (a kind held 3 times gives one pair). `protected`
+/// (`longer_tuples_protected`): a kind held more than twice counts only up to `triples`, the
+/// lead's triple units — protection spares a triple from being drawn as a pair, but where the
+/// lead asks for a triple, the triple played for it holds that unit's pair.
+fn pairs_in(tr: &TrickRules, s: usize, cards: &Multiset, protected: bool, triples: usize) -> usize {
     let mask = tr.order.suit_mask(s);
     if protected {
-        cards.exactly(2).intersect(mask).len() as usize
+        let longer = (cards.at_least(3).intersect(mask).len() as usize).min(triples);
+        cards.exactly(2).intersect(mask).len() as usize + longer
     } else {
         (cards.at_least(2).intersect(mask).len() + cards.at_least(4).intersect(mask).len()) as usize
     }
 }
 
+/// The score of a follow's s-cards: [`structure_score`] whose pair count is protected too under
+/// `longer_tuple_stands_in = false` (RB's reading): a tuple played whole then counts as a pair
+/// only where the lead asks for a tuple of its size, so it cannot stand in for the pair of a
+/// throw while the follower keeps a real pair (whose protected count requires it).
+fn play_score(tr: &TrickRules, lead: &Format, play_s: &Multiset) -> Score {
+    let count_protected = tr.longer_tuples_protected && !tr.longer_tuple_stands_in;
+    structure_score(tr, lead, play_s, false, count_protected)
+}
+
 /// The structure score of `cards` (s-cards only) against `lead` (module docs). `protected`
-/// applies `longer_tuples_protected` (used for the follower's whole holding).
-pub fn structure_score(tr: &TrickRules, lead: &Format, cards: &Multiset, protected: bool) -> Score {
+/// applies `longer_tuples_protected` to the matching of tractors and Titanics, `count_protected`
+/// to the final pair count (both for the follower's whole holding; see [`play_score`]).
+pub fn structure_score(
+    tr: &TrickRules,
+    lead: &Format,
+    cards: &Multiset,
+    protected: bool,
+    count_protected: bool,
+) -> Score {
     let mut sc = Score::new();
     if tr.follow_shape_obligation == ShapeObligation::SuitOnly {
         return sc;
@@ -196,7 +216,8 @@ pub fn structure_score(tr: &TrickRules, lead: &Format, cards: &Multiset, protect
             }
         }
     }
-    sc.push(lead.pair_count().min(pairs_in(tr, s, cards, protected)) as u16);
+    let triples = lead.units.iter().filter(|u| u.mult == 3).map(|u| u.len as usize).sum();
+    sc.push(lead.pair_count().min(pairs_in(tr, s, cards, count_protected, triples)) as u16);
     sc
 }
 
@@ -252,35 +273,13 @@ pub fn check_follow(
         return Err(FollowError::MustFollowSuit { need, got: play_s.len() });
     }
     if hand_s.len() > n {
-        let required = structure_score(tr, lead, &hand_s, tr.longer_tuples_protected);
-        if structure_score(tr, lead, &play_s, false) < required
-            || stand_in_refused(tr, lead, &hand_s, &play_s)
-        {
+        let p = tr.longer_tuples_protected;
+        let required = structure_score(tr, lead, &hand_s, p, p);
+        if play_score(tr, lead, &play_s) < required {
             return Err(FollowError::Structure);
         }
     }
     Ok(())
-}
-
-/// Whether `play_s` fills a tuple unit of a throw with part of a longer tuple while the cards
-/// kept could still make that unit from a tuple of its own size: refused under
-/// `longer_tuples_protected` when `longer_tuple_stands_in` is off (RB's reading; shengji.md §5 F2
-/// is silent). Protection spares a triple from being drawn by a pair lead; this reading also
-/// keeps it from standing in for the pair the follower does hold. Only simple units (pairs,
-/// triples) count, as in RB; a unit is covered by a kind played exactly its size times.
-fn stand_in_refused(tr: &TrickRules, lead: &Format, hand_s: &Multiset, play_s: &Multiset) -> bool {
-    if !tr.longer_tuples_protected || tr.longer_tuple_stands_in || !lead.is_throw() {
-        return false;
-    }
-    let mut kept = *hand_s;
-    if kept.remove_all(play_s).is_err() {
-        return false; // not held: reported by the caller's other checks
-    }
-    (2..=3).any(|n: u8| {
-        let slots = lead.units.iter().filter(|u| u.mult == n && u.len == 1).count();
-        let covered = play_s.exactly(n as usize).len() as usize;
-        slots > covered && kept.exactly(n as usize).len() as usize >= slots - covered
-    })
 }
 
 /// Distinct kinds of `m` with their counts, in kind order (stack buffer).
@@ -449,7 +448,8 @@ impl<'a> FollowMoves<'a> {
         let hand_s = hand.restrict(mask);
         let ks = n.min(hand_s.len());
         let required = if hand_s.len() > n {
-            structure_score(tr, lead, &hand_s, tr.longer_tuples_protected)
+            let p = tr.longer_tuples_protected;
+            structure_score(tr, lead, &hand_s, p, p)
         } else {
             Score::new()
         };
@@ -457,7 +457,7 @@ impl<'a> FollowMoves<'a> {
             && tr.follow_shape_obligation == ShapeObligation::Standard
             && lead.units.len() == 1
             && lead.largest().mult >= 2
-            && required == structure_score(tr, lead, &lead.largest().to_multiset(), false);
+            && required == structure_score(tr, lead, &lead.largest().to_multiset(), false, false);
         Ok(FollowMoves {
             tr,
             lead,
@@ -504,10 +504,7 @@ impl<'a> FollowMoves<'a> {
         }
         let trivial = self.required.is_zero();
         Items::of(&self.hand_s).for_each(self.ks, &mut |part| {
-            if trivial
-                || structure_score(self.tr, self.lead, part, false) >= self.required
-                    && !stand_in_refused(self.tr, self.lead, &self.hand_s, part)
-            {
+            if trivial || play_score(self.tr, self.lead, part) >= self.required {
                 f(part)
             } else {
                 ControlFlow::Continue(())
@@ -874,11 +871,35 @@ mod tests {
         assert!(!legal(&t, lead, hand, "9H 9H 9H"));
         assert!(legal(&t, lead, hand, "9H 9H 3H"), "a kind played exactly twice is a pair");
         assert!(legal(&t, lead, hand, "5H 5H 9H"));
-        // The pair is broken too: nothing of its size is kept, so the triple may stand in.
-        assert!(legal(&t, "KH KH QH 8H", "9H 9H 9H 5H 5H 3H 4C", "9H 9H 9H 5H"));
+        // No real pair held: the protected hand owes no pair, whatever is played.
+        assert!(legal(&t, lead, "9H 9H 9H 3H 4H 4C", "3H 4H 9H"));
+        assert!(legal(&t, lead, "9H 9H 9H 3H 4H 4C", "9H 9H 9H"));
+        // Two pairs led: the real pair must be one of them; the triple played whole is no pair.
+        let two = "KH KH 10H 10H 8H";
+        assert!(!legal(&t, two, "9H 9H 9H 5H 5H 3H 4H", "3H 4H 9H 9H 9H"));
+        assert!(legal(&t, two, "9H 9H 9H 5H 5H 3H 4H", "3H 4H 5H 5H 9H"));
         // Without protection the reading does not apply.
         t.longer_tuples_protected = false;
         assert!(legal(&t, lead, hand, "9H 9H 9H"));
+    }
+
+    #[test]
+    fn a_protected_triple_played_for_the_triple_is_not_also_the_pair() {
+        // Lead triple + pair: under protection (either reading) the real pair must fill the
+        // pair; the triple played for the triple unit does not count twice (§5 F2).
+        for stands_in in [true, false] {
+            let mut t = tr(Rank::TWO, Suit::Spades, 3);
+            t.longer_tuples_protected = true;
+            t.longer_tuple_stands_in = stands_in;
+            let lead = "KH KH KH QH QH";
+            let hand = "9H 9H 9H 5H 5H 3H 4H";
+            assert!(!legal(&t, lead, hand, "3H 5H 9H 9H 9H"), "{stands_in}");
+            assert!(!legal(&t, lead, hand, "3H 4H 9H 9H 9H"), "{stands_in}");
+            assert!(legal(&t, lead, hand, "5H 5H 9H 9H 9H"), "{stands_in}");
+            let two_triples = "9H 9H 9H 7H 7H 7H 5H 5H";
+            assert!(!legal(&t, lead, two_triples, "5H 7H 7H 7H 9H"), "{stands_in}");
+            assert!(legal(&t, lead, two_triples, "5H 5H 7H 7H 7H"), "{stands_in}");
+        }
     }
 
     #[test]
@@ -1107,10 +1128,10 @@ mod properties {
             let mask = tr.order.suit_mask(f.suit as usize);
             let hs = hand.restrict(mask);
             prop_assume!(!hs.is_empty());
-            let full = structure_score(&tr, &f, &hs, false);
+            let full = structure_score(&tr, &f, &hs, false, false);
             let mut less = hs;
             less.remove(hs.kinds().first().unwrap());
-            prop_assert!(structure_score(&tr, &f, &less, false) <= full);
+            prop_assert!(structure_score(&tr, &f, &less, false, false) <= full);
         }
     }
 

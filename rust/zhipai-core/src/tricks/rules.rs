@@ -79,8 +79,8 @@ pub enum ThrowCompare {
 pub enum HolderArrangement {
     /// The winner's first arrangement: its largest unit placed highest, the rest likewise.
     First,
-    /// Every arrangement: each unit of the challenger must beat the best the winner's cards can
-    /// put in that unit (the winner keeps its strongest reading).
+    /// Every arrangement: one reading of the challenger must beat every reading of the winner's
+    /// cards unit by unit, i.e. beat in each unit the best any reading of the winner puts there.
     Every,
 }
 
@@ -120,9 +120,10 @@ pub struct TrickRules {
     pub partial_tractor_follow: bool,
     /// Triples need not be broken to follow pairs or tractors (RB option, shengji.md §5 F2).
     pub longer_tuples_protected: bool,
-    /// Under `longer_tuples_protected`: a tuple played whole may fill a shorter unit of a throw
-    /// (a triple as pair + single) while a tuple of the unit's own size stays in the hand. False
-    /// is RB's reading: the kept tuple must be played instead (option `longer_tuple_stands_in`).
+    /// Under `longer_tuples_protected`: a triple played whole may count as the pair a throw asks
+    /// for (as pair + single) while a real pair stays in the hand. False is RB's reading: a
+    /// triple played whole counts as a pair only where the lead asks for a triple, so the real
+    /// pair must be played (option `longer_tuple_stands_in`).
     pub longer_tuple_stands_in: bool,
     /// How a throw lead is followed (shengji.md §5 F2 `follow_throw_structure`).
     pub follow_throw_structure: ThrowFollow,

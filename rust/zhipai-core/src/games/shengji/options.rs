@@ -425,16 +425,18 @@ game_options! {
         pub longer_tuples_protected: bool = false, in FLAG,
             "triples need not be broken to follow pairs (shengji.md §5, 3 decks)";
         pub longer_tuple_stands_in: bool = true, in FLAG,
-            "with longer_tuples_protected: a triple played whole may fill a throw's pair while a \
-             real pair stays in hand; false = RB (§5 F2 is silent)";
+            "with longer_tuples_protected: a triple played whole may count as a throw's pair while \
+             a real pair stays in hand; false = RB: only where the lead asks for a triple (§5 F2 \
+             is silent)";
         pub follow_throw_structure: ThrowFollow = ThrowFollow::ComponentGreedy,
             in Choice::new(&THROW_FOLLOW), "how a throw lead is followed (shengji.md §5 F2)";
         pub throw_compare: ThrowCompare = ThrowCompare::LargestComponent,
             in Choice::new(&COMPARE), "how several ruffs of a throw are compared (shengji.md §6.6)";
         pub all_components_holder: HolderArrangement = HolderArrangement::First,
             in Choice::new(&HOLDER),
-            "throw_compare=all_components: the winner's arrangement a challenger must beat \
-             (first = largest unit highest; every = all of them; §6.6 is silent)";
+            "throw_compare=all_components: which reading of the winner a challenger's reading must \
+             beat unit by unit (first = its largest unit placed highest; every = every reading at \
+             once; §6.6 is silent)";
         pub kitty_multiplier: KittyMultiplier = match preset {
                 "tractor_jj" => KittyMultiplier::JjPairsPlusOne,
                 "eighty_points" => KittyMultiplier::Lianzhong,
