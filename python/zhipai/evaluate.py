@@ -835,11 +835,11 @@ def _check_held(candidate: Any, hand: list[str], seat: int) -> None:
         named = [str(c) for c in _core.cards(" ".join(words[1:]))]
     except ZhipaiError:
         return
-    short = Counter(named) - Counter(hand)
+    want, held = Counter(named), Counter(hand)
+    short = sorted(card for card in want if want[card] > held[card])
     if short:
-        missing = " ".join(f"{card} ×{n}" for card, n in sorted(short.items()))
-        raise _core.IllegalPlayError(
-            f"illegal play {candidate}: seat {seat} does not hold {missing} (candidate {candidate!r})")
+        missing = ", ".join(f"{card} ×{want[card]} (holds {held[card]})" for card in short)
+        raise _core.IllegalPlayError(f"illegal candidate {candidate!r}: seat {seat} does not hold {missing}")
 
 
 def _is_search_name(text: str) -> bool:
