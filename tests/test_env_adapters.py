@@ -4,9 +4,12 @@ on every preset, and their rewards against a ``zhipai.GameState`` of the same de
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 import zhipai
+from zhipai.envs import gymnasium_env, pettingzoo_env
 
 PRESETS = [p["name"] for p in zhipai.presets()]
 
@@ -96,3 +99,32 @@ def test_gymnasium_illegal_action_ends_the_episode_by_default() -> None:
     assert terminated and reward == -1.0 and info == {"illegal_action": True}
     with pytest.raises(zhipai.InvalidValueError, match="illegal_action 'ignore'"):
         zhipai.envs.gymnasium_env("gongzhu", illegal_action="ignore")
+
+
+def test_adapters_refuse_bad_arguments_with_a_named_zhipai_error() -> None:
+    # Before: TypeError / KeyError / Gymnasium's own error, or a float action silently truncated.
+    bad_calls = [
+        (lambda: gymnasium_env("gongzhu", illegal_reward="a"), "illegal_reward 'a'"),
+        (lambda: gymnasium_env("gongzhu", illegal_reward=float("nan")), "illegal_reward nan"),
+        (lambda: gymnasium_env("gongzhu", seed=-1), "seed -1"),
+        (lambda: gymnasium_env("gongzhu").reset(seed=-1), "seed -1"),
+        (lambda: gymnasium_env("gongzhu").reset(seed=1.5), "seed 1.5"),
+        (lambda: pettingzoo_env("gongzhu", seed="abc"), "seed 'abc'"),
+        (lambda: pettingzoo_env("gongzhu").reset(seed=-5), "seed -5"),
+    ]
+    for call, named in bad_calls:
+        with pytest.raises(zhipai.InvalidValueError, match=re.escape(named)):
+            call()
+    env = gymnasium_env("gongzhu")
+    obs, _ = env.reset(seed=2**64 - 1)  # the whole seed range
+    for action in (None, 1.5, "3", True):
+        with pytest.raises(zhipai.InvalidValueError, match="invalid action"):
+            env.step(action)
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    assert env.step(np.array(legal))[2] in (True, False)  # a 0-d integer array is an action
+    aec = pettingzoo_env("gongzhu")
+    aec.reset(seed=2)
+    with pytest.raises(zhipai.InvalidValueError, match="agent 'nobody'.*seat_0"):
+        aec.observe("nobody")
+    with pytest.raises(zhipai.InvalidValueError, match="invalid action 2.0"):
+        aec.step(2.0)

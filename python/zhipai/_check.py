@@ -48,6 +48,25 @@ def integer(what: str, value: Any, lo: int, hi: int) -> int:
     return int(_core._check_int(what, value, lo, hi))
 
 
+def action(value: Any) -> int:
+    """An integer action index as environments receive it: a Python or numpy int, or a 0-d
+    integer array (what a policy network's argmax gives); a float, a bool, ``None`` or text is
+    refused (``int(1.7)`` would silently play action 1)."""
+    if isinstance(value, np.ndarray) and value.ndim == 0 and np.issubdtype(value.dtype, np.integer):
+        value = value.item()
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise invalid("action", value, "expected an integer action index (an int or a numpy integer)")
+    return int(value)
+
+
+def number(what: str, value: Any) -> float:
+    """A finite real number (Python or numpy int or float; bools and text refused)."""
+    ok = isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
+    if not ok or not np.isfinite(float(value)):
+        raise invalid(what, value, "expected a finite number")
+    return float(value)
+
+
 def seed(value: Any) -> int:
     """A seed in ``0..2**64 - 1``; ``None`` draws a fresh random one (record it!)."""
     if value is None:

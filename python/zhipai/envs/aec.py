@@ -14,6 +14,10 @@ a later ``reset()`` the next deal of the same seed. An illegal action raises
 Options: ``seed`` (int, default 0; the seed of the deals before any ``reset(seed=...)``),
 ``render_mode`` (``None`` or ``"ansi"``), and any rule option of the preset
 (``zhipai.rules(preset, **options)``).
+
+Bad arguments raise ``InvalidValueError`` naming the value: a seed outside ``0..2**64-1`` or not
+an int, an unknown agent in ``observe``, an action that is not an integer (``None`` is taken
+only for an agent already terminated, PettingZoo's dead step).
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     raise MissingDependencyError("zhipai.envs.pettingzoo_env needs PettingZoo: pip install 'zhipai[pettingzoo]'") from e
 
 import zhipai
+from zhipai import _check
 from zhipai.envs import observation_shape
 
 __all__ = ["ZhipaiAECEnv"]
@@ -62,7 +67,7 @@ class ZhipaiAECEnv(AECEnv):  # type: ignore[misc]
             }
         )
         self._act_space = spaces.Discrete(self._num_actions)
-        self._seed = int(seed)
+        self._seed = _check.integer("seed", seed, 0, _check.SEED_MAX)
         self._next_deal = 0
         self.state: zhipai.GameState = first
 
@@ -74,7 +79,7 @@ class ZhipaiAECEnv(AECEnv):  # type: ignore[misc]
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
-            self._seed = int(seed)
+            self._seed = _check.integer("seed", seed, 0, _check.SEED_MAX)
             self._next_deal = 0
         self.state = self.game.new_deal(seed=self._seed, index=self._next_deal)
         self._next_deal += 1
@@ -87,13 +92,19 @@ class ZhipaiAECEnv(AECEnv):  # type: ignore[misc]
         self._skip_agent_selection = None
         self._select()
 
+    def _agent_seat(self, agent: Any) -> int:
+        try:
+            return self._seat[agent]
+        except (KeyError, TypeError):
+            raise _check.invalid("agent", agent, f"expected one of {', '.join(self.possible_agents)}") from None
+
     def _select(self) -> None:
         p = self.state.current_player()
         if p is not None:
             self.agent_selection = self.possible_agents[p]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
+        seat = self._agent_seat(agent)
         mask = np.zeros(self._num_actions, dtype=np.int8)
         if self.state.current_player() == seat:
             mask[self.state.legal_action_mask()] = 1
@@ -104,7 +115,7 @@ class ZhipaiAECEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.state.apply_action(int(action))
+        self.state.apply_action(_check.action(action))
         self._cumulative_rewards[agent] = 0.0
         if self.state.is_terminal():
             returns = self.state.returns()

@@ -17,6 +17,10 @@ for classic games) ends the episode with reward ``illegal_reward`` (default -1.0
 
 Other options: ``seed`` (int, default 0: the seed of the deals before any ``reset(seed=...)``),
 ``render_mode`` (``None`` or ``"ansi"``) and any rule option of the preset.
+
+Bad arguments raise ``InvalidValueError`` naming the value: a seed outside ``0..2**64-1`` or not
+an int (also in ``reset``), an ``illegal_reward`` that is not a finite number, an action that is
+not an integer (a float, ``None``, text; a 0-d integer array is taken).
 """
 
 from __future__ import annotations
@@ -34,6 +38,7 @@ except ImportError as e:  # pragma: no cover - exercised without the extra
     raise MissingDependencyError("zhipai.envs.gymnasium_env needs Gymnasium: pip install 'zhipai[gymnasium]'") from e
 
 import zhipai
+from zhipai import _check
 from zhipai.envs import VectorEnv
 
 __all__ = ["ZhipaiGymEnv"]
@@ -60,11 +65,12 @@ class ZhipaiGymEnv(gymnasium.Env):  # type: ignore[misc]
         if render_mode not in (None, "ansi"):
             raise zhipai.InvalidValueError(f"invalid render_mode {render_mode!r}: expected None or 'ansi'")
         self.render_mode = render_mode
+        self._illegal_reward = _check.number("illegal_reward", illegal_reward)
         self.rules = zhipai.rules(preset, **options)
+        seed = _check.integer("seed", seed, 0, _check.SEED_MAX)
         self._env = VectorEnv(self.rules, 1, seed, controlled_seats=[seat], opponents=opponents, threads=1)
         self.seat = seat
         self._illegal_action = illegal_action
-        self._illegal_reward = float(illegal_reward)
         (length,) = self._env.observation_shape
         n = self._env.num_distinct_actions
         self.observation_space = spaces.Dict(
@@ -82,6 +88,8 @@ class ZhipaiGymEnv(gymnasium.Env):  # type: ignore[misc]
         return {"observation": obs[0].copy(), "action_mask": self._mask.astype(np.int8)}
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        if seed is not None:  # before Gymnasium's own check, which raises its own error type
+            seed = _check.integer("seed", seed, 0, _check.SEED_MAX)
         super().reset(seed=seed)
         obs, mask, info = self._env.reset(seed=seed)
         self._over = False
@@ -90,7 +98,7 @@ class ZhipaiGymEnv(gymnasium.Env):  # type: ignore[misc]
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         if self._over:
             raise zhipai.InvalidValueError("invalid call step() after the end of an episode: call reset() first")
-        a = int(action)
+        a = _check.action(action)
         if not (0 <= a < self._mask.size and self._mask[a]) and self._illegal_action == "end":
             self._over = True
             mask = np.zeros_like(self._mask)
