@@ -578,3 +578,16 @@ def test_concat_refuses_parts_of_other_arenas_and_bad_counts() -> None:
     with pytest.raises(zhipai.InvalidValueError, match="requested 1"):
         zhipai.ArenaResult.concat([a], 1)
     assert a.to_dict()["options"]["decks"] == 1  # the rules travel with the result
+
+
+def test_one_deal_prints_no_nan_confidence_intervals() -> None:
+    # A CI needs two deals: the table says n/a instead of [nan, nan]; to_json gives null.
+    res = zhipai.arena("gongzhu", ["random", "greedy"], deals=1, seed=1, progress=False)
+    text = str(res)
+    assert "nan" not in text and "n/a" in text
+    assert json.loads(res.to_json())["policies"][0]["ci95"] == [None, None]
+
+
+def test_a_player_parameter_given_twice_is_refused() -> None:
+    with pytest.raises(zhipai.InvalidValueError, match='"worlds" is given twice'):
+        zhipai.arena("gongzhu", ["pimc(worlds=2, worlds=3)", "greedy"], deals=2, seed=1, progress=False)

@@ -148,6 +148,13 @@ def bradley_terry(wins: np.ndarray, prior: float = ELO_PRIOR_DRAWS, tol: float =
     return np.asarray(ELO_MEAN + r - np.mean(r))
 
 
+def _ci_text(ci: tuple[float, float]) -> str:
+    """A 95% CI for the table: ``[lo, hi]``, or ``n/a`` when undefined (fewer than 2 deals)."""
+    if math.isnan(ci[0]) or math.isnan(ci[1]):
+        return "n/a"
+    return f"[{ci[0]:.3f}, {ci[1]:.3f}]"
+
+
 class ArenaResult:
     """The result of :func:`arena` (module docs for every statistic).
 
@@ -326,7 +333,7 @@ class ArenaResult:
         w = max([len("policy")] + [len(s.name) + 3 for s in stats])
         lines += ["", f"{'policy':<{w}}  {'mean return':>12}  {'95% CI':>22}  {'Elo':>6}  {'s/decision':>10}"]
         for letter, s in zip(letters, stats, strict=True):
-            ci = f"[{s.ci95[0]:.3f}, {s.ci95[1]:.3f}]"
+            ci = _ci_text(s.ci95)
             per = "-" if math.isnan(s.seconds_per_decision) else f"{s.seconds_per_decision:.3g}"
             lines.append(f"{letter + '  ' + s.name:<{w}}  {s.mean_return:>12.3f}  {ci:>22}  {s.elo:>6.0f}  {per:>10}")
         pairs = self.pairs
@@ -334,10 +341,12 @@ class ArenaResult:
         pw = max([len("a - b")] + [len(x) for x in labels])
         lines += ["", f"{'a - b':<{pw}}  {'mean diff':>10}  {'95% CI':>22}  {'a wins':>7}  {'draws':>7}  {'b wins':>7}"]
         for label, q in zip(labels, pairs, strict=True):
-            ci = f"[{q.ci95[0]:.3f}, {q.ci95[1]:.3f}]"
+            ci = _ci_text(q.ci95)
             lines.append(f"{label:<{pw}}  {q.mean_diff:>10.3f}  {ci:>22}  {q.wins:>7}  {q.draws:>7}  {q.losses:>7}")
         lines += ["", "mean return: per seat held, every lineup and deal; CIs over deals (paired lineups); "
                   "a - b: a's return minus b's on the same hands; wins/draws: lineups compared"]
+        if self.completed < 2:
+            lines.append("(a CI needs at least 2 deals: n/a)")
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -116,6 +116,12 @@ impl std::str::FromStr for Player {
                     .ok_or_else(|| bad_player(text, format!("{p:?} is not name=value")))
             })
             .collect::<Result<_>>()?;
+        // A parameter given twice is refused, never silently the last one.
+        for (i, (k, _)) in pairs.iter().enumerate() {
+            if pairs[..i].iter().any(|(seen, _)| seen == k) {
+                return Err(bad_player(text, format!("parameter {k:?} is given twice")));
+            }
+        }
         match name.as_str() {
             "pimc" => pimc_config(&pairs).map(Player::Pimc),
             "ismcts" => ismcts_config(&pairs).map(Player::Ismcts),
@@ -222,5 +228,8 @@ mod tests {
         assert!(err("pimc(worlds=3").contains("missing ')'"), "{}", err("pimc(worlds=3"));
         assert!(err("greedy(x=1)").contains("only pimc"), "{}", err("greedy(x=1)"));
         assert!(err("pimc(worlds)").contains("name=value"), "{}", err("pimc(worlds)"));
+        let twice = err("pimc(worlds=2, worlds=3)");
+        assert!(twice.contains("\"worlds\" is given twice"), "{twice}");
+        assert!(err("ismcts(c=1,iterations=5,c=2)").contains("\"c\" is given twice"));
     }
 }
