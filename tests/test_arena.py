@@ -19,6 +19,7 @@ import json
 import math
 import sys
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -591,3 +592,15 @@ def test_one_deal_prints_no_nan_confidence_intervals() -> None:
 def test_a_player_parameter_given_twice_is_refused() -> None:
     with pytest.raises(zhipai.InvalidValueError, match='"worlds" is given twice'):
         zhipai.arena("gongzhu", ["pimc(worlds=2, worlds=3)", "greedy"], deals=2, seed=1, progress=False)
+
+
+def test_more_than_two_policies_with_partners_warn() -> None:
+    with pytest.warns(UserWarning, match="partners sit opposite"):
+        zhipai.arena("tractor", ["random", "greedy", "basic"], deals=2, seed=1, progress=False)
+    with pytest.warns(UserWarning, match="partners"):
+        zhipai.arena(zhipai.rules("gongzhu", partnership=True), ["random", "greedy", "basic"], deals=2, seed=1,
+                     progress=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        zhipai.arena("gongzhu", ["random", "greedy", "basic"], deals=2, seed=1, progress=False)
+        zhipai.arena("tractor", ["random", "greedy"], deals=2, seed=1, progress=False)

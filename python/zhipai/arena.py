@@ -58,6 +58,7 @@ import json
 import math
 import statistics
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -146,6 +147,11 @@ def bradley_terry(wins: np.ndarray, prior: float = ELO_PRIOR_DRAWS, tol: float =
             break
     r = ELO_SCALE * np.log10(pi)
     return np.asarray(ELO_MEAN + r - np.mean(r))
+
+
+#: Presets without fixed partners (unless Gongzhu's ``partnership`` option): any number of
+#: policies compares fairly there.
+_NO_PARTNERS = {"gongzhu", "baohuang"}
 
 
 def _ci_text(ci: tuple[float, float]) -> str:
@@ -493,6 +499,11 @@ def arena(
         SimulationInterrupted: Ctrl-C; ``.result`` holds the completed prefix (an
             :class:`ArenaResult`).
         InvalidOptionError: unknown preset; a search player in a game without determinisation.
+
+    Warns:
+        UserWarning: more than 2 policies in a partnership game (the Shengji family, Hong Wu,
+            Gongzhu with ``partnership=True``), where a policy's return mixes in its partner's
+            (module docs, "Partners").
     """
     _sim = importlib.import_module("zhipai.simulate")  # the module (zhipai.simulate is the function)
 
@@ -520,6 +531,12 @@ def arena(
         else:
             raise InvalidValueError(f"invalid policy {_check.shown(p)} (policies[{j}]): {_policy.EXPECTED}")
     names = _labels(entries)
+    partners = rules.preset not in _NO_PARTNERS or dict(rules.options()).get("partnership") == "true"
+    if len(entries) > 2 and partners:
+        warnings.warn(
+            f"an arena of {len(entries)} policies at {rules.preset}: partners sit opposite, so the policies "
+            "do not partner themselves and their returns mix in their partners' (module docs, 'Partners'); "
+            "compare two policies at a time in this game", UserWarning, stacklevel=2)
     python = not all(isinstance(e, str) for e in entries)
     if backend == "ray" and python:
         raise InvalidValueError(
