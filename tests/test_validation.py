@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import zhipai
 import zhipai.shengji as sj
+from zhipai.cli import main
 
 R = zhipai.rules("tractor")
 
@@ -283,3 +284,24 @@ def test_shengji_state_arguments():
         zhipai.Game(R).new_deal(level="2", index=-1)
     assert d.observation(np.int64(0)) == d.observation(0)
     assert d.legal_moves(np.int64(2)) == d.legal_moves()[:2]
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["simulate", "tractor", "--decks", "1", "-o", "decks=2", "-n", "5"], "--decks 1: option decks is already set"),
+        (["simulate", "tractor", "-o", "decks=2", "-o", "decks=3", "-n", "5"], "option decks is already set to '2'"),
+        (["arena", "tractor", "-p", "random", "-p", "greedy", "--decks", "1", "-o", "decks=2", "-n", "2"],
+         "option decks is already set"),
+        (["compare", "tractor", "--base", "chaodi=true", "--base", "chaodi=false", "-o", "decks=1", "-n", "5"],
+         "--base 'chaodi=false': option chaodi is already set"),
+    ],
+)
+def test_an_option_given_twice_on_the_command_line_is_refused(argv, named, capsys) -> None:  # type: ignore[no-untyped-def]
+    # Before, the last value won silently (`--decks 1 -o decks=2` simulated 2 decks).
+    assert main(argv) == 2
+    assert named in capsys.readouterr().err
+
+
+def test_the_same_option_value_twice_is_harmless(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["simulate", "tractor", "--decks", "2", "-o", "decks=2", "-n", "5", "-q"]) == 0

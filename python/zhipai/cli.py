@@ -71,10 +71,18 @@ def _rules_from_args(args: argparse.Namespace) -> zhipai.Rules:
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise ValueError(f"invalid --option {item!r}: expected NAME=VALUE")
-        options[name.strip()] = value.strip()
+        _set_once(options, name.strip(), value.strip(), f"--option {item!r}")
     if args.decks is not None:
-        options["decks"] = str(args.decks)
+        _set_once(options, "decks", str(args.decks), f"--decks {args.decks}")
     return _core.rules(args.preset, options, text=True)
+
+
+def _set_once(options: dict[str, str], name: str, value: str, given: str) -> None:
+    """Set option ``name``; one given twice (``-o decks=2 -o decks=3``, ``--decks 1 -o decks=2``)
+    is refused, never silently the last one (the same value twice is harmless)."""
+    if name in options and options[name] != value:
+        raise ValueError(f"invalid {given}: option {name} is already set to {options[name]!r}")
+    options[name] = value
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
@@ -482,9 +490,10 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         check_plot_path(args.plot, "--plot")
     base: dict[str, str] = {}
     for item in args.base or []:
-        base.update(split_variant(item))
+        for name, value in split_variant(item).items():
+            _set_once(base, name, value, f"--base {item!r}")
     if args.decks is not None:
-        base["decks"] = str(args.decks)
+        _set_once(base, "decks", str(args.decks), f"--decks {args.decks}")
     rules = _core.rules(args.preset, base, text=True)
     variants = [split_variant(v) for v in args.variant]
     status = 0
