@@ -305,3 +305,18 @@ def test_an_option_given_twice_on_the_command_line_is_refused(argv, named, capsy
 
 def test_the_same_option_value_twice_is_harmless(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["simulate", "tractor", "--decks", "2", "-o", "decks=2", "-n", "5", "-q"]) == 0
+
+
+@pytest.mark.parametrize("preset, decks, jokers, size", [("gongzhu", 1, False, 13), ("tractor", 2, True, 25),
+                                                      ("hong_wu", 2, True, 25)])
+def test_given_hands_name_the_doubled_and_the_missing_card(preset: str, decks: int, jokers: bool, size: int) -> None:
+    # Before (Gongzhu, Tractor): the whole pack was listed with "must be exactly 1 deck(s)".
+    ranks = ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+    pack = [r + s for _ in range(decks) for s in "SHDC" for r in ranks] + (["SJ", "BJ"] * decks if jokers else [])
+    hands = [pack[k * size:(k + 1) * size] for k in range(4)]
+    kitty = pack[4 * size:]
+    lost, doubled = hands[1][0], hands[0][0]
+    hands[1][0] = doubled
+    kw = {"kitty": " ".join(kitty)} if kitty else {}
+    with pytest.raises(zhipai.InvalidValueError, match=rf"extra cards: {doubled}; missing cards: {lost}"):
+        zhipai.Game(preset).new_deal(seed=1, hands=[" ".join(h) for h in hands], **kw)

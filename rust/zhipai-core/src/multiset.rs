@@ -284,6 +284,28 @@ impl std::str::FromStr for Multiset {
 /// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
 /// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
 /// applied, listed or not).
+/// How `parts` together differ from `copies` full decks (`jokers` included or not):
+/// `"extra cards: 5S; missing cards: 4S"`, or `None` when they are exactly those decks. Counts
+/// in `usize`, so a part set with more copies than a `Multiset` holds is still described.
+pub fn deck_difference(parts: &[&Multiset], copies: usize, jokers: bool) -> Option<String> {
+    let mut count = [0usize; NUM_KINDS];
+    for c in parts.iter().flat_map(|m| m.iter()) {
+        count[c.index()] += 1;
+    }
+    let (mut extra, mut missing) = (Vec::new(), Vec::new());
+    for c in Card::all() {
+        let want = if c.is_joker() && !jokers { 0 } else { copies };
+        let n = count[c.index()];
+        extra.extend(std::iter::repeat_n(c, n.saturating_sub(want)));
+        missing.extend(std::iter::repeat_n(c, want.saturating_sub(n)));
+    }
+    if extra.is_empty() && missing.is_empty() {
+        return None;
+    }
+    let list = |v: &[Card]| if v.is_empty() { "none".to_string() } else { format_cards(v) };
+    Some(format!("extra cards: {}; missing cards: {}", list(&extra), list(&missing)))
+}
+
 pub fn sub_multisets(
     hand: &Multiset,
     k: usize,
@@ -340,6 +362,23 @@ pub fn sub_multisets(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deck_difference_names_the_extra_and_missing_cards() {
+        let deck = Multiset::full_decks(1, false).unwrap();
+        assert_eq!(deck_difference(&[&deck], 1, false), None);
+        let mut a = deck;
+        a.remove("4S".parse().unwrap());
+        let b: Multiset = "5S".parse().unwrap();
+        assert_eq!(
+            deck_difference(&[&a, &b], 1, false).unwrap(),
+            "extra cards: 5S; missing cards: 4S"
+        );
+        // More copies than a Multiset holds are still counted.
+        let four: Multiset = "BJ BJ BJ BJ".parse().unwrap();
+        let text = deck_difference(&[&four, &four], 1, true).unwrap();
+        assert!(text.starts_with("extra cards: BJ BJ BJ BJ BJ BJ BJ;"), "{text}");
+    }
     use proptest::prelude::*;
 
     fn ms(s: &str) -> Multiset {

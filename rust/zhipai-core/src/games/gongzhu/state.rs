@@ -252,7 +252,6 @@ impl State {
         holder: usize,
     ) -> Result<State> {
         let per = 13 * rules.decks as usize;
-        let mut all = Multiset::EMPTY;
         for (s, h) in hands.iter().enumerate() {
             if h.len() != per || !h.at_least(1).intersect(crate::cards::CardSet::JOKERS).is_empty()
             {
@@ -262,12 +261,12 @@ impl State {
                     format!("expected {per} cards without jokers"),
                 ));
             }
-            all.add_all(h)?;
         }
-        if all != Multiset::full_decks(rules.decks as usize, false)? {
+        let parts: Vec<&Multiset> = hands.iter().collect();
+        if let Some(diff) = crate::multiset::deck_difference(&parts, rules.decks as usize, false) {
             return Err(ZhipaiError::invalid_value(
                 "hands",
-                all,
+                format!("({diff})"),
                 format!("together the hands must be exactly {} deck(s)", rules.decks),
             ));
         }

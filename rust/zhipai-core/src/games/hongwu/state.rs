@@ -207,29 +207,12 @@ impl HongWuState {
                 format!("has {} cards, expected {KITTY_SIZE}", kitty.len()),
             ));
         }
-        // Count every kind (a Multiset would overflow at 5 copies) and name the difference from
-        // two decks rather than the 108 cards.
-        let mut count = [0usize; 54];
-        for c in hands.iter().chain(std::iter::once(&kitty)).flat_map(|h| h.iter()) {
-            count[c.index()] += 1;
-        }
-        let (mut extra, mut missing) = (Vec::new(), Vec::new());
-        for c in Card::all() {
-            let n = count[c.index()];
-            extra.extend(std::iter::repeat_n(c, n.saturating_sub(2)));
-            missing.extend(std::iter::repeat_n(c, 2usize.saturating_sub(n)));
-        }
-        if !extra.is_empty() || !missing.is_empty() {
-            let list = |v: &Vec<Card>| {
-                if v.is_empty() {
-                    "none".to_string()
-                } else {
-                    crate::cards::format_cards(v)
-                }
-            };
+        // Name the difference from two decks rather than the 108 cards.
+        let parts: Vec<&Multiset> = hands.iter().chain(std::iter::once(&kitty)).collect();
+        if let Some(diff) = crate::multiset::deck_difference(&parts, 2, true) {
             return Err(ZhipaiError::invalid_value(
                 "deal",
-                format!("(extra cards: {}; missing cards: {})", list(&extra), list(&missing)),
+                format!("({diff})"),
                 "hands and kitty must be exactly two decks with jokers (hongwu.md §B.1)",
             ));
         }

@@ -243,7 +243,6 @@ impl Deal {
     ) -> Result<Deal> {
         let level = check_start(rules, level.into(), dealer)?;
         let (hand_size, kitty_size) = hand_and_kitty(rules.decks);
-        let mut all = *kitty;
         for (p, h) in hands.iter().enumerate() {
             if h.len() != hand_size {
                 return Err(ZhipaiError::invalid_value(
@@ -252,7 +251,6 @@ impl Deal {
                     format!("expected {hand_size} cards with {} decks", rules.decks),
                 ));
             }
-            all.add_all(h)?;
         }
         if kitty.len() != kitty_size {
             return Err(ZhipaiError::invalid_value(
@@ -261,10 +259,11 @@ impl Deal {
                 format!("expected {kitty_size} cards with {} decks", rules.decks),
             ));
         }
-        if all != Multiset::full_decks(rules.decks as usize, true)? {
+        let parts: Vec<&Multiset> = hands.iter().chain(std::iter::once(kitty)).collect();
+        if let Some(diff) = crate::multiset::deck_difference(&parts, rules.decks as usize, true) {
             return Err(ZhipaiError::invalid_value(
                 "deal",
-                all,
+                format!("({diff})"),
                 format!("expected exactly {} full packs with jokers", rules.decks),
             ));
         }
