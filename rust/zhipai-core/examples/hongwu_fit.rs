@@ -21,7 +21,7 @@ fn main() {
     for i in 0..n {
         let mut s = rules.new_deal(seed, i).expect("a deal");
         let opener = s.current_player().expect("an opener");
-        let f = bid_features(&s.core().hand(opener), &orders);
+        let f = bid_features(&s.core().hand(opener), orders);
         for mv in ["bid 60", "pass", "pass", "pass"] {
             s.apply_move(&s.parse_move(mv).expect("a move")).expect("legal");
         }

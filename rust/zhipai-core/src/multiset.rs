@@ -195,6 +195,24 @@ impl Multiset {
         (0..MAX_COPIES).all(|k| other.planes[k] & !self.planes[k] == 0)
     }
 
+    /// Kinds held here more times than in `base`: plane by plane, as [`Multiset::contains_all`]
+    /// (a kind is held more times iff some plane has it here and not in `base`).
+    pub fn more_than(&self, base: &Multiset) -> CardSet {
+        CardSet((0..MAX_COPIES).fold(0, |a, k| a | self.planes[k] & !base.planes[k]))
+    }
+
+    /// Add 1.0 to `out[kind index]` for every card held (a tensor's count field; `out` holds
+    /// one entry per kind and is zeroed by the caller).
+    pub fn add_counts(&self, out: &mut [f32]) {
+        for plane in self.planes {
+            let mut bits = plane;
+            while bits != 0 {
+                out[bits.trailing_zeros() as usize] += 1.0;
+                bits &= bits - 1;
+            }
+        }
+    }
+
     /// Remove every card of `other`. Errors (changing nothing) if some card is not held.
     pub fn remove_all(&mut self, other: &Multiset) -> Result<()> {
         if !self.contains_all(other) {
@@ -288,6 +306,14 @@ impl std::str::FromStr for Multiset {
 /// `"extra cards: 5S; missing cards: 4S"`, or `None` when they are exactly those decks. Counts
 /// in `usize`, so a part set with more copies than a `Multiset` holds is still described.
 pub fn deck_difference(parts: &[&Multiset], copies: usize, jokers: bool) -> Option<String> {
+    // Every dealt deal passes here: the plane sums first, the kind-by-kind count only to name
+    // what differs.
+    let mut all = Multiset::EMPTY;
+    if parts.iter().all(|m| all.add_all(m).is_ok())
+        && Multiset::full_decks(copies, jokers).is_ok_and(|full| full == all)
+    {
+        return None;
+    }
     let mut count = [0usize; NUM_KINDS];
     for c in parts.iter().flat_map(|m| m.iter()) {
         count[c.index()] += 1;

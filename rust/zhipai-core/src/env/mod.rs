@@ -447,7 +447,7 @@ impl<G: Game> Ctx<'_, G> {
         slot.sampler = sampler_rng(self.cfg.seed, deal);
         slot.deal = deal;
         slot.done = false;
-        slot.points = vec![0.0; self.spec.num_players];
+        slot.points.fill(0.0); // allocated with the slot: no allocation per deal
         *row.reset = true;
         row.rewards.fill(0.0);
         self.advance(slot, row)
@@ -563,7 +563,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
                     search: search_rng(self.cfg.seed, 0),
                     sampler: sampler_rng(self.cfg.seed, 0),
                     seat: 0,
-                    points: Vec::new(),
+                    points: vec![0.0; self.spec.num_players],
                     done: false,
                     legal: Vec::new(),
                     moves: Vec::new(),

@@ -136,10 +136,10 @@ pub fn pimc<S: GameState>(
         policy => {
             let mut w = sampler.world(&mut deal_rng(seed, POLICY_WORLD))?;
             let mv = w.builtin_move(policy)?;
-            if !moves.contains(&mv) {
+            Some(moves.iter().position(|m| *m == mv).unwrap_or_else(|| {
                 moves.push(mv);
-            }
-            moves.iter().position(|m| *m == mv)
+                moves.len() - 1
+            }))
         }
     };
     let world = |w: u32| -> Result<Vec<f64>> {

@@ -17,13 +17,7 @@ pub const STOP: usize = NUM_KINDS;
 
 /// Kinds with copies left in `hand` beyond those already in `building`.
 pub fn remaining(hand: &Multiset, building: &Multiset) -> CardSet {
-    let mut out = CardSet::EMPTY;
-    for c in hand.kinds() {
-        if hand.count(c) > building.count(c) {
-            out.insert(c);
-        }
-    }
-    out
+    hand.more_than(building)
 }
 
 /// The mask of a lead being built from `hand`: any card of the effective suit already begun (any

@@ -151,12 +151,13 @@ fn take_any(rem: &mut Multiset, set: CardSet, n: usize, m: u8) -> usize {
 }
 
 /// Number of pairs in `cards` of suit `s` (a kind held 3 times gives one pair). `protected`
-/// (`longer_tuples_protected`): a kind held more than twice counts only up to `triples`, the
-/// lead's triple units — protection spares a triple from being drawn as a pair, but where the
-/// lead asks for a triple, the triple played for it holds that unit's pair.
-fn pairs_in(tr: &TrickRules, s: usize, cards: &Multiset, protected: bool, triples: usize) -> usize {
-    let mask = tr.order.suit_mask(s);
+/// (`longer_tuples_protected`): a kind held more than twice counts only up to the triple units
+/// of `lead` — protection spares a triple from being drawn as a pair, but where the lead asks
+/// for a triple, the triple played for it holds that unit's pair.
+fn pairs_in(tr: &TrickRules, lead: &Format, cards: &Multiset, protected: bool) -> usize {
+    let mask = tr.order.suit_mask(lead.suit as usize);
     if protected {
+        let triples = lead.units.iter().filter(|u| u.mult == 3).map(|u| u.len as usize).sum();
         let longer = (cards.at_least(3).intersect(mask).len() as usize).min(triples);
         cards.exactly(2).intersect(mask).len() as usize + longer
     } else {
@@ -216,8 +217,7 @@ pub fn structure_score(
             }
         }
     }
-    let triples = lead.units.iter().filter(|u| u.mult == 3).map(|u| u.len as usize).sum();
-    sc.push(lead.pair_count().min(pairs_in(tr, s, cards, count_protected, triples)) as u16);
+    sc.push(lead.pair_count().min(pairs_in(tr, lead, cards, count_protected)) as u16);
     sc
 }
 
@@ -544,9 +544,7 @@ impl<'a> FollowMoves<'a> {
         if b_o.len() > r || !self.other.contains_all(&b_o) || !self.hand_s.contains_all(&b_s) {
             return 0;
         }
-        let more = |m: &Multiset, base: &Multiset| {
-            m.kinds().iter().filter(|&c| m.count(c) > base.count(c)).fold(0u64, |a, c| a | c.bit())
-        };
+        let more = |m: &Multiset, base: &Multiset| m.more_than(base).0;
         let mut bits = 0u64;
         if self.suit_forced() || self.required.is_zero() && !self.exact_unit {
             // Every `ks`-card part of the suit holding is legal (or the whole holding is forced).

@@ -67,9 +67,7 @@ pub fn layout() -> Vec<TensorField> {
 }
 
 fn cards(out: &mut [f32], at: usize, m: &Multiset) {
-    for c in m.kinds().iter() {
-        out[at + c.index()] = m.count(c) as f32;
-    }
+    m.add_counts(&mut out[at..at + K]);
 }
 
 fn one_hot(out: &mut [f32], at: usize, i: Option<usize>) {

@@ -262,7 +262,7 @@ impl State {
                 ));
             }
         }
-        let parts: Vec<&Multiset> = hands.iter().collect();
+        let parts = [&hands[0], &hands[1], &hands[2], &hands[3]];
         if let Some(diff) = crate::multiset::deck_difference(&parts, rules.decks as usize, false) {
             return Err(ZhipaiError::invalid_value(
                 "hands",

@@ -56,9 +56,7 @@ pub fn layout() -> Vec<TensorField> {
 
 /// Add the counts of `cards` to `out` (one entry per card kind).
 fn put(out: &mut [f32], cards: &Multiset) {
-    for c in cards.iter() {
-        out[c.index()] += 1.0;
-    }
+    cards.add_counts(out);
 }
 
 /// Write what `seat` knows (every hand too with `perfect`) into `out` ([`LEN`] floats).

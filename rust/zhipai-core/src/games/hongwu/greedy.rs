@@ -48,7 +48,7 @@
 
 use super::auction::Bid;
 use super::follow::{play_wins, single_follow_pool};
-use super::order::{hongwu_order, RED_FIVE};
+use super::order::RED_FIVE;
 use super::state::{points_of, two_decks, Action, HongWuState, Phase};
 use super::KITTY_SIZE;
 use crate::cards::{Card, CardSet, Rank, Suit};
@@ -59,7 +59,6 @@ use crate::tricks::order::{CardOrder, TRUMP};
 use crate::tricks::winner::{trick_winner_of, tuple_winner};
 use crate::tricks::{FollowMoves, TrickRules};
 use std::ops::ControlFlow;
-use std::sync::OnceLock;
 
 /// Legal follows of a multi-card lead the player compares (besides the plays it builds).
 pub const FOLLOW_LIMIT: usize = 48;
@@ -105,16 +104,9 @@ fn trump_features(hand: &Multiset, o: &CardOrder) -> (i32, i32, i32) {
     (trumps.len() as i32, top, trumps.pairs().len() as i32)
 }
 
-/// The orders of the four trump suits (S H D C) under the options of `state`, built once per
-/// process for each of the four option pairs that shape the order.
+/// The orders of the four trump suits (S H D C) under the options of `state`.
 fn orders(state: &HongWuState) -> &'static [CardOrder; 4] {
-    use super::options::{OtherThrees, TractorAboveA};
-    static ORDERS: [OnceLock<[CardOrder; 4]>; 4] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
-    let o = &state.rules().options;
-    let k = 2 * (o.other_threes == OtherThrees::TrumpBelowFuCanmou) as usize
-        + (o.tractor_above_A == TractorAboveA::JokersOnly) as usize;
-    ORDERS[k].get_or_init(|| Suit::ALL.map(|t| hongwu_order(t, o.other_threes, o.tractor_above_A)))
+    trump_orders(state.rules())
 }
 
 /// The trump suit the hand would name: most trumps, weighted by strength and pairs.
@@ -155,10 +147,10 @@ pub fn expected_points(hand: &Multiset, orders: &[CardOrder; 4]) -> i32 {
     (-3259 + W.iter().zip(f).map(|(w, x)| w * x).sum::<i32>()) / 100
 }
 
-/// The trump orders of the options of `rules` (S H D C).
-pub fn trump_orders(rules: &super::HongWuRules) -> [CardOrder; 4] {
+/// The trump orders of the options of `rules` (S H D C; [`super::order::trump_orders`]).
+pub fn trump_orders(rules: &super::HongWuRules) -> &'static [CardOrder; 4] {
     let o = &rules.options;
-    Suit::ALL.map(|t| hongwu_order(t, o.other_threes, o.tractor_above_A))
+    super::order::trump_orders(o.other_threes, o.tractor_above_A)
 }
 
 fn bid(state: &HongWuState, hand: &Multiset) -> Bid {
@@ -782,11 +774,11 @@ mod tests {
         let hand =
             ms("5H 5H BJ BJ SJ 2H 2H 3H 3D 2S AH AH KH 10H 9H 8H AS KS 10S 9S 4C 6C 7C 8C 9C");
         let orders = trump_orders(&HongWuRules::default());
-        assert_eq!(trump_choice(&hand, &orders), Suit::Hearts);
-        assert_eq!(bid_features(&hand, &orders), [16, 10, 4, 50, 1, 1]);
-        assert_eq!(expected_points(&hand, &orders), 99);
+        assert_eq!(trump_choice(&hand, orders), Suit::Hearts);
+        assert_eq!(bid_features(&hand, orders), [16, 10, 4, 50, 1, 1]);
+        assert_eq!(expected_points(&hand, orders), 99);
         let weak = ms("4S 6S 7S 8S 9S 4H 6H 7H 8H 9H 4D 6D 7D 8D 9D 4C 6C 7C 8C 9C JS JH JD JC QS");
-        assert!(expected_points(&weak, &orders) < 60, "a weak hand passes");
+        assert!(expected_points(&weak, orders) < 60, "a weak hand passes");
     }
 
     /// The burial voids the plain suits that fit (here clubs and diamonds: 3 + 5 cards) rather

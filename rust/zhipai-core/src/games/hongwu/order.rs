@@ -32,19 +32,26 @@ fn run_four_to_ace(suit: Suit) -> impl Iterator<Item = Card> {
 /// Strength indices grow with strength. Every plain run and T's run 4 … A are chained for
 /// tractors; above T's A every level chains to the next with `TractorAboveA::FullChain`, and
 /// only SJ → BJ with `JokersOnly`.
-///
-/// Built once per parameter set and copied afterwards: every deal needs its order, and building
-/// it was ≈ 3 % of a random deal's instructions.
+/// A copy of [`trump_orders`]' entry, built once.
 pub fn hongwu_order(
     trump: Suit,
     other_threes: OtherThrees,
     tractor_above_a: TractorAboveA,
 ) -> CardOrder {
-    static BUILT: [OnceLock<CardOrder>; 16] = [const { OnceLock::new() }; 16];
-    let key = (other_threes == OtherThrees::TrumpBelowFuCanmou) as usize * 8
-        + (tractor_above_a == TractorAboveA::JokersOnly) as usize * 4
-        + trump.index();
-    BUILT[key].get_or_init(|| build(trump, other_threes, tractor_above_a)).clone()
+    trump_orders(other_threes, tractor_above_a)[trump.index()].clone()
+}
+
+/// The orders of the four trump suits (S H D C) under these options, built once per process
+/// for each of the four option pairs: every deal needs its order (building it was ≈ 3 % of a
+/// random deal's instructions) and the greedy bid compares all four.
+pub fn trump_orders(
+    other_threes: OtherThrees,
+    tractor_above_a: TractorAboveA,
+) -> &'static [CardOrder; 4] {
+    static BUILT: [OnceLock<[CardOrder; 4]>; 4] = [const { OnceLock::new() }; 4];
+    let key = 2 * (other_threes == OtherThrees::TrumpBelowFuCanmou) as usize
+        + (tractor_above_a == TractorAboveA::JokersOnly) as usize;
+    BUILT[key].get_or_init(|| Suit::ALL.map(|t| build(t, other_threes, tractor_above_a)))
 }
 
 fn build(trump: Suit, other_threes: OtherThrees, tractor_above_a: TractorAboveA) -> CardOrder {

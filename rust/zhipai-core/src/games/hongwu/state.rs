@@ -208,7 +208,7 @@ impl HongWuState {
             ));
         }
         // Name the difference from two decks rather than the 108 cards.
-        let parts: Vec<&Multiset> = hands.iter().chain(std::iter::once(&kitty)).collect();
+        let parts = [&hands[0], &hands[1], &hands[2], &hands[3], &kitty];
         if let Some(diff) = crate::multiset::deck_difference(&parts, 2, true) {
             return Err(ZhipaiError::invalid_value(
                 "deal",

@@ -87,9 +87,7 @@ const PERFECT_KITTY: usize = offset_of("perfect_kitty");
 
 /// Write the counts of `m` into the 54 values at `out[at..]`.
 fn cards(out: &mut [f32], at: usize, m: &Multiset) {
-    for c in m.kinds() {
-        out[at + c.index()] = m.count(c) as f32;
-    }
+    m.add_counts(&mut out[at..at + NUM_KINDS]);
 }
 
 /// Write what `seat` knows of `s` (with `perfect`, every hand and the kitty too) into `out`

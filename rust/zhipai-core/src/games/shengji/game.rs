@@ -386,13 +386,13 @@ impl GameState for DealState {
         Ok(())
     }
 
-    /// The fields of the table in [`DealState`]'s docs.
     /// Card points of the tricks each seat won so far (the kitty's points are added at the
     /// end of the deal, not here).
     fn points_won(&self) -> Option<Vec<f64>> {
         Some(self.deal.points_won().iter().map(|&p| p as f64).collect())
     }
 
+    /// The fields of the table in [`DealState`]'s docs.
     fn observation_layout(&self) -> Vec<TensorField> {
         tensor::layout()
     }
@@ -458,7 +458,7 @@ impl Game for ShengjiRules {
         if setup.hands.is_empty() {
             // A kitty or a known trump without the hands: name the field given.
             let (what, value) = match (setup.trump, setup.kitty) {
-                (Some(t), _) => ("trump", t.map_or("NT".to_string(), |s| s.letter().to_string())),
+                (Some(t), _) => ("trump", trump_text(t)),
                 (None, k) => ("kitty", k.map(|k| k.to_string()).unwrap_or_default()),
             };
             return Err(ZhipaiError::invalid_value(

@@ -259,7 +259,7 @@ impl Deal {
                 format!("expected {kitty_size} cards with {} decks", rules.decks),
             ));
         }
-        let parts: Vec<&Multiset> = hands.iter().chain(std::iter::once(kitty)).collect();
+        let parts = [&hands[0], &hands[1], &hands[2], &hands[3], kitty];
         if let Some(diff) = crate::multiset::deck_difference(&parts, rules.decks as usize, true) {
             return Err(ZhipaiError::invalid_value(
                 "deal",

@@ -109,14 +109,7 @@ impl Writer<'_> {
     }
 
     fn cards(&mut self, m: &Multiset) {
-        let s = self.take(K);
-        for plane in m.planes() {
-            let mut bits = plane;
-            while bits != 0 {
-                s[bits.trailing_zeros() as usize] += 1.0;
-                bits &= bits - 1;
-            }
-        }
+        m.add_counts(self.take(K));
     }
 
     fn one_hot(&mut self, len: usize, hot: Option<usize>) {
