@@ -366,6 +366,13 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
     /// Apply action `action` (`IllegalPlay` naming it when it is not legal, the state unchanged).
     fn apply_action(&mut self, action: usize) -> Result<()>;
 
+    /// Apply an action the caller took from this very state's `legal_actions` or mask (the
+    /// vector env checks every agent action against its list first). Games whose check is a
+    /// separate pass skip it here; the default checks anyway.
+    fn apply_legal_action(&mut self, action: usize) -> Result<()> {
+        self.apply_action(action)
+    }
+
     /// The action as text (`"9C"`, `"stop"`, `"bid 60"`), whether legal now or not; errors for an
     /// action outside `0..num_distinct_actions()`.
     fn action_to_string(&self, action: usize) -> Result<String>;
@@ -604,6 +611,17 @@ pub fn quoted(text: &str) -> String {
     } else {
         format!("'{head}'")
     }
+}
+
+/// The actions whose bits are set in `bits` (bit `a` = action `a`), ascending: the
+/// `legal_actions` of games that keep their legal actions as a bit mask.
+pub fn actions_of_bits(mut bits: u128) -> Vec<usize> {
+    let mut out = Vec::with_capacity(bits.count_ones() as usize);
+    while bits != 0 {
+        out.push(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+    out
 }
 
 /// Check a seat argument against `num_players`.

@@ -212,8 +212,8 @@ struct Slot<S: GameState> {
     points: Vec<f64>,
     /// The deal ended on the last call: the next step starts the next deal.
     done: bool,
-    /// `Actions` style: the legal actions offered.
-    legal: Vec<bool>,
+    /// `Actions` style: the legal actions offered, ascending.
+    legal: Vec<u32>,
     /// `Moves` style: the moves offered.
     moves: Vec<S::Move>,
 }
@@ -494,13 +494,16 @@ impl<G: Game> Ctx<'_, G> {
         match self.cfg.action_style {
             ActionStyle::Actions => {
                 *row.num_moves = 0;
-                if over {
-                    row.mask.fill(false);
-                } else {
-                    slot.state.legal_action_mask(row.mask);
-                }
+                row.mask.fill(false);
                 slot.legal.clear();
-                slot.legal.extend_from_slice(row.mask);
+                if !over {
+                    // The list, not the mask, is what the game computes: the mask is written
+                    // from it, and sampling and checking an action then scan nothing.
+                    for a in slot.state.legal_actions() {
+                        row.mask[a] = true;
+                        slot.legal.push(a as u32);
+                    }
+                }
             }
             ActionStyle::Moves => {
                 slot.moves = if over {
@@ -532,7 +535,7 @@ impl<G: Game> Ctx<'_, G> {
         *row.reset = false;
         row.rewards.fill(0.0);
         match self.cfg.action_style {
-            ActionStyle::Actions => slot.state.apply_action(action as usize)?,
+            ActionStyle::Actions => slot.state.apply_legal_action(action as usize)?,
             ActionStyle::Moves => {
                 let mv = slot.moves[action as usize];
                 slot.state.apply_move_unchecked(&mv);
@@ -604,7 +607,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
             }
             let ok = match self.cfg.action_style {
                 ActionStyle::Actions => {
-                    usize::try_from(a).is_ok_and(|a| slot.legal.get(a) == Some(&true))
+                    u32::try_from(a).is_ok_and(|a| slot.legal.binary_search(&a).is_ok())
                 }
                 ActionStyle::Moves => usize::try_from(a).is_ok_and(|a| a < slot.moves.len()),
             };
@@ -641,7 +644,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
         let style = self.cfg.action_style;
         let draw = |slot: &mut Slot<G::State>, a: &mut i64| {
             let k = match style {
-                ActionStyle::Actions => slot.legal.iter().filter(|&&l| l).count(),
+                ActionStyle::Actions => slot.legal.len(),
                 ActionStyle::Moves => slot.moves.len(),
             };
             *a = 0;
@@ -650,13 +653,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
             }
             let pick = slot.sampler.random_range(0..k);
             *a = match style {
-                ActionStyle::Actions => slot
-                    .legal
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, &l)| l)
-                    .nth(pick)
-                    .map_or(0, |(i, _)| i) as i64,
+                ActionStyle::Actions => i64::from(slot.legal[pick]),
                 ActionStyle::Moves => pick as i64,
             };
         };

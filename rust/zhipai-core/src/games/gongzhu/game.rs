@@ -248,6 +248,12 @@ impl GameState for DealState {
         self.apply_move(&Move::from_action(action)?)
     }
 
+    /// Skips [`State::check`], which lists the legal plays again.
+    fn apply_legal_action(&mut self, action: usize) -> Result<()> {
+        self.apply_move_unchecked(&Move::from_action(action)?);
+        Ok(())
+    }
+
     fn action_to_string(&self, action: usize) -> Result<String> {
         Ok(Move::from_action(action)?.to_string())
     }

@@ -107,11 +107,6 @@ pub fn legal_bits(s: &HongWuState, building: &Multiset) -> u128 {
     }
 }
 
-/// The actions of `bits`, ascending.
-pub fn actions_of(bits: u128) -> Vec<usize> {
-    (0..NUM_ACTIONS).filter(|&a| bits >> a & 1 == 1).collect()
-}
-
 /// The whole move `building` forms once it is complete: a burial of 8 cards, or a follow of the
 /// lead's size. `None` while more cards are needed (and for a lead, which ends with `stop`).
 pub fn completed(s: &HongWuState, building: &Multiset) -> Option<Action> {

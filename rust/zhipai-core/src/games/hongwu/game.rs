@@ -281,7 +281,7 @@ impl GameState for DealState {
     }
 
     fn legal_actions(&self) -> Vec<usize> {
-        actions::actions_of(actions::legal_bits(&self.state, &self.building))
+        crate::game::actions_of_bits(actions::legal_bits(&self.state, &self.building))
     }
 
     fn legal_action_mask(&self, out: &mut [bool]) {

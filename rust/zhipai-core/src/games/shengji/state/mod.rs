@@ -773,8 +773,7 @@ impl Deal {
 
     /// Legal actions as a list of action ids (see [`Deal::legal_action_mask`]).
     pub fn legal_actions(&self) -> Vec<usize> {
-        let m = self.legal_action_mask();
-        (0..NUM_ACTIONS).filter(|a| m & (1 << a) != 0).collect()
+        crate::game::actions_of_bits(u128::from(self.legal_action_mask()))
     }
 
     fn bury_mask(&self) -> u64 {
