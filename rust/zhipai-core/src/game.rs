@@ -501,6 +501,53 @@ pub struct TensorField {
     pub meaning: &'static str,
 }
 
+/// Writes an observation tensor's fields in order, every entry of each, so the tensor needs no
+/// clearing first: a count field is written dense ([`Multiset::write_counts`]), any other field
+/// is cleared as it is handed out. (Clearing a whole 1457-float tensor and then scattering the
+/// counts into it was the larger part of a vector-env step.)
+pub struct TensorWriter<'a> {
+    out: &'a mut [f32],
+    at: usize,
+}
+
+impl<'a> TensorWriter<'a> {
+    pub fn new(out: &'a mut [f32]) -> TensorWriter<'a> {
+        TensorWriter { out, at: 0 }
+    }
+
+    /// The next `len` entries, cleared.
+    pub fn take(&mut self, len: usize) -> &mut [f32] {
+        let s = &mut self.out[self.at..self.at + len];
+        self.at += len;
+        s.fill(0.0);
+        s
+    }
+
+    /// A count field: the counts of `m` per card kind ([`crate::cards::NUM_KINDS`] entries).
+    pub fn cards(&mut self, m: &Multiset) {
+        let k = crate::cards::NUM_KINDS;
+        m.write_counts(&mut self.out[self.at..self.at + k]);
+        self.at += k;
+    }
+
+    /// A one-hot field of `len` entries (all zeros for `None`).
+    pub fn one_hot(&mut self, len: usize, hot: Option<usize>) {
+        let s = self.take(len);
+        if let Some(i) = hot {
+            s[i] = 1.0;
+        }
+    }
+
+    pub fn scalar(&mut self, x: f32) {
+        self.take(1)[0] = x;
+    }
+
+    /// Entries written so far.
+    pub fn written(&self) -> usize {
+        self.at
+    }
+}
+
 /// A game's observation tensor declared once: its fields in order as (name, length, meaning);
 /// the offsets follow from the lengths.
 pub type TensorFields = [(&'static str, usize, &'static str)];

@@ -4,6 +4,7 @@
 //!
 //! At each decision of each deal:
 //! * a state that is not terminal has a seat to act, legal actions and legal moves;
+//! * the observation tensor of every seat is written whole (no entry left from before);
 //! * the action mask equals the action list; every legal action applies (on a clone) and every
 //!   other action is refused with the state unchanged;
 //! * every listed move passes `check_move` and applies on a clone; no list is longer than
@@ -99,6 +100,17 @@ fn check_decision(name: &str, s: &dyn AnyState, rng: &mut ChaCha8Rng) {
     let from_mask: Vec<usize> = (0..n).filter(|&a| mask[a]).collect();
     assert_eq!(from_mask, actions, "{}: mask and action list differ", at());
     let before = snapshot(s);
+    // The observation tensor is written whole: a buffer full of NaN comes out as a zeroed one.
+    let len: usize = s.observation_layout().iter().map(|f| f.len).sum();
+    for seat in 0..s.num_players() {
+        for perfect in [false, true] {
+            let (mut dirty, mut clean) = (vec![f32::NAN; len], vec![0.0; len]);
+            s.write_observation_tensor(seat, perfect, &mut dirty).expect("tensor");
+            s.write_observation_tensor(seat, perfect, &mut clean).expect("tensor");
+            let same = dirty.iter().zip(&clean).all(|(a, b)| a.to_bits() == b.to_bits());
+            assert!(same, "{}: seat {seat} (perfect {perfect}): an entry left unwritten", at());
+        }
+    }
     // Every legal action applies; an illegal one is refused with the state unchanged.
     for &a in actions.iter().take(8) {
         let mut c = s.clone_box();

@@ -547,6 +547,14 @@ impl State {
 
     /// The legal action codes, ascending.
     pub fn legal_actions(&self) -> Vec<usize> {
+        if self.phase == Phase::Play {
+            // Straight from the plays (no list of moves in between: a vector-env step asks).
+            let mut plays = Vec::with_capacity(32);
+            self.legal_plays_into(&mut plays);
+            let mut a: Vec<usize> = plays.into_iter().map(|p| Move::Play(p).action()).collect();
+            a.sort_unstable();
+            return a;
+        }
         let mut a: Vec<usize> = self.legal_moves().iter().map(Move::action).collect();
         a.sort_unstable();
         a

@@ -15,7 +15,7 @@ use super::scoring::raw_score;
 use super::state::{Phase, State};
 use crate::cards::NUM_KINDS;
 use crate::error::{Result, ZhipaiError};
-use crate::game::{check_seat, TensorField};
+use crate::game::{check_seat, TensorField, TensorWriter};
 use crate::multiset::Multiset;
 
 const K: usize = NUM_KINDS;
@@ -54,12 +54,8 @@ pub fn layout() -> Vec<TensorField> {
     TensorField::layout(&FIELDS)
 }
 
-/// Add the counts of `cards` to `out` (one entry per card kind).
-fn put(out: &mut [f32], cards: &Multiset) {
-    cards.add_counts(out);
-}
-
-/// Write what `seat` knows (every hand too with `perfect`) into `out` ([`LEN`] floats).
+/// Write what `seat` knows (every hand too with `perfect`) into `out` ([`LEN`] floats, every one
+/// written: the caller need not clear it).
 pub fn write(state: &State, seat: usize, perfect: bool, out: &mut [f32]) -> Result<()> {
     check_seat(seat, 4)?;
     if out.len() != LEN {
@@ -69,22 +65,17 @@ pub fn write(state: &State, seat: usize, perfect: bool, out: &mut [f32]) -> Resu
             format!("the Gongzhu tensor has {LEN} floats"),
         ));
     }
-    out.fill(0.0);
     let rules = state.rules();
     let decks = rules.decks as f32;
     let rel = |s: usize| (s + 4 - seat) % 4;
-    let mut fields = out;
-    let mut next = |len: usize| {
-        let (head, tail) = std::mem::take(&mut fields).split_at_mut(len);
-        fields = tail;
-        head
-    };
-    put(next(K), state.hand(seat));
-    let played = next(4 * K);
-    for s in 0..4 {
-        put(&mut played[rel(s) * K..][..K], state.played_by(s));
+    // Seat at observer-relative index r.
+    let at = |r: usize| (seat + r) % 4;
+    let mut w = TensorWriter::new(out);
+    w.cards(state.hand(seat));
+    for r in 0..4 {
+        w.cards(state.played_by(at(r)));
     }
-    let trick = next(4 * K);
+    let trick = w.take(4 * K);
     let (leader, plays) = state.current_trick();
     let mut s = leader;
     for p in plays {
@@ -93,65 +84,55 @@ pub fn write(state: &State, seat: usize, perfect: bool, out: &mut [f32]) -> Resu
         }
         s = rules.next_seat(s);
     }
-    let taken = next(4 * K);
-    for s in 0..4 {
-        put(&mut taken[rel(s) * K..][..K], state.taken(s));
+    for r in 0..4 {
+        w.cards(state.taken(at(r)));
     }
-    let exposed = next(4 * K);
-    for s in 0..4 {
-        put(&mut exposed[rel(s) * K..][..K], state.exposed(s).0);
+    for r in 0..4 {
+        w.cards(state.exposed(at(r)).0);
     }
-    let known = next(4 * K);
-    for s in 0..4 {
-        put(&mut known[rel(s) * K..][..K], &super::view::known_in_hand(state, seat, s));
+    for r in 0..4 {
+        w.cards(&super::view::known_in_hand(state, seat, at(r)));
     }
-    put(next(K), state.exposed(seat).1);
-    let hands = next(4 * K);
-    if perfect {
-        for s in 0..4 {
-            put(&mut hands[rel(s) * K..][..K], state.hand(s));
-        }
+    w.cards(state.exposed(seat).1);
+    for r in 0..4 {
+        w.cards(if perfect { state.hand(at(r)) } else { &Multiset::EMPTY });
     }
-    let sizes = next(4);
-    let closed = next(4);
-    for s in 0..4 {
-        sizes[rel(s)] = state.hand(s).len() as f32 / (13.0 * decks);
-        closed[rel(s)] = state.exposed(s).1.len() as f32 / 4.0;
+    for (r, o) in w.take(4).iter_mut().enumerate() {
+        *o = state.hand(at(r)).len() as f32 / (13.0 * decks);
+    }
+    for (r, o) in w.take(4).iter_mut().enumerate() {
+        *o = state.exposed(at(r)).1.len() as f32 / 4.0;
     }
     let exposure = super::greedy::known_exposure(state, seat);
-    for (o, &l) in next(4).iter_mut().zip(&exposure.level) {
+    for (o, &l) in w.take(4).iter_mut().zip(&exposure.level) {
         *o = l as f32 / 4.0;
     }
-    let voids = next(16);
-    for s in 0..4 {
-        let v = state.exposure_voids_seen_by(s, seat);
+    let voids = w.take(16);
+    for r in 0..4 {
+        let v = state.exposure_voids_seen_by(at(r), seat);
         for suit in 0..4 {
-            voids[4 * rel(s) + suit] = ((v >> suit) & 1) as f32;
+            voids[4 * r + suit] = ((v >> suit) & 1) as f32;
         }
     }
-    let phase = next(3);
-    phase[match state.phase() {
-        Phase::Exposure => 0,
-        Phase::Play => 1,
-        Phase::Done => 2,
-    }] = 1.0;
-    let to_act = next(4);
-    if let Some(p) = state.current_player() {
-        to_act[rel(p)] = 1.0;
+    w.one_hot(
+        3,
+        Some(match state.phase() {
+            Phase::Exposure => 0,
+            Phase::Play => 1,
+            Phase::Done => 2,
+        }),
+    );
+    w.one_hot(4, state.current_player().map(rel));
+    w.one_hot(4, Some(rel(leader)));
+    w.one_hot(4, Some(rel(state.first_leader())));
+    w.scalar(state.tricks_played() as f32 / (13.0 * decks));
+    w.one_hot(2, plays.first().map(|lead| lead.len() - 1));
+    for (r, o) in w.take(4).iter_mut().enumerate() {
+        *o = raw_score(rules, state.taken(at(r)), &exposure) as f32 / 400.0;
     }
-    next(4)[rel(leader)] = 1.0;
-    next(4)[rel(state.first_leader())] = 1.0;
-    next(1)[0] = state.tricks_played() as f32 / (13.0 * decks);
-    let shape = next(2);
-    if let Some(lead) = plays.first() {
-        shape[lead.len() - 1] = 1.0;
-    }
-    let raw = next(4);
-    for s in 0..4 {
-        raw[rel(s)] = raw_score(rules, state.taken(s), &exposure) as f32 / 400.0;
-    }
-    next(1)[0] = (rules.decks == 2) as u8 as f32;
-    next(1)[0] = rules.partnership as u8 as f32;
-    next(1)[0] = (rules.exposure_mode == ExposureMode::ClosedOpen) as u8 as f32;
+    w.scalar((rules.decks == 2) as u8 as f32);
+    w.scalar(rules.partnership as u8 as f32);
+    w.scalar((rules.exposure_mode == ExposureMode::ClosedOpen) as u8 as f32);
+    debug_assert_eq!(w.written(), LEN, "every field written");
     Ok(())
 }

@@ -9,7 +9,7 @@
 use super::{hand_and_kitty, Deal, Phase, NUM_PLAYERS};
 use crate::cards::NUM_KINDS;
 use crate::error::{Result, ZhipaiError};
-use crate::game::TensorField;
+use crate::game::{TensorField, TensorWriter};
 use crate::multiset::Multiset;
 use crate::tricks::order::NUM_EFFECTIVE_SUITS;
 
@@ -94,36 +94,6 @@ pub fn layout() -> Vec<TensorField> {
     TensorField::layout(&FIELDS)
 }
 
-/// Writes fields in order into the tensor, every slot of each.
-struct Writer<'a> {
-    out: &'a mut [f32],
-    at: usize,
-}
-
-impl Writer<'_> {
-    fn take(&mut self, len: usize) -> &mut [f32] {
-        let s = &mut self.out[self.at..self.at + len];
-        self.at += len;
-        s.fill(0.0);
-        s
-    }
-
-    fn cards(&mut self, m: &Multiset) {
-        m.add_counts(self.take(K));
-    }
-
-    fn one_hot(&mut self, len: usize, hot: Option<usize>) {
-        let s = self.take(len);
-        if let Some(i) = hot {
-            s[i] = 1.0;
-        }
-    }
-
-    fn scalar(&mut self, x: f32) {
-        self.take(1)[0] = x;
-    }
-}
-
 impl Deal {
     /// Write the observation tensor of `seat` ([`FIELDS`]; with `perfect`, every hand too) into
     /// `out` (length [`TENSOR_LEN`]), without allocating. `InvalidValue` for a seat outside 0..4
@@ -145,7 +115,7 @@ impl Deal {
         let rel = |p: usize| (p + P - s) % P;
         let (hand_size, kitty) = hand_and_kitty(self.rules.decks);
         let scale = 100.0 * self.rules.decks as f32;
-        let mut w = Writer { out, at: 0 };
+        let mut w = TensorWriter::new(out);
         let trick = self.current_trick();
         let trick_of = |p: usize| {
             let i = (p + P - self.leader as usize) % P;
@@ -239,7 +209,7 @@ impl Deal {
         w.scalar(self.tricks as f32 / hand_size as f32);
         w.scalar(self.penalty as f32 / scale);
         w.scalar(if self.dealer.is_some() && self.is_attacker(seat) { 1.0 } else { 0.0 });
-        debug_assert_eq!(w.at, TENSOR_LEN, "every field written");
+        debug_assert_eq!(w.written(), TENSOR_LEN, "every field written");
         Ok(())
     }
 }
