@@ -163,6 +163,9 @@ pub struct Deal {
     played: u8,
     /// The format of the current trick's lead (meaningful while `played > 0`), written in place.
     lead_format: Format,
+    /// Card points of the current trick's plays so far, added as each play is taken (where a
+    /// single card's points are one look-up), so the trick's end reads one number.
+    trick_card_points: i32,
     trick_points: i32,
     dealer_team_points: i32,
     penalty: i32,
@@ -320,6 +323,7 @@ impl Deal {
             plays: [Multiset::EMPTY; NUM_PLAYERS],
             played: 0,
             lead_format: Format::EMPTY,
+            trick_card_points: 0,
             trick_points: 0,
             dealer_team_points: 0,
             penalty: 0,
@@ -639,6 +643,7 @@ impl Deal {
             // The table saw the whole attempt: what was not played stays known (§4.5).
             self.shown[p] = max_counts(&self.shown[p], &cards);
         }
+        self.trick_card_points = 0;
         self.take_play(p, &played)?;
         self.plays[0] = played;
         self.played = 1;
@@ -680,7 +685,8 @@ impl Deal {
             trick_winner_of(self.tr(), format, &self.plays)?
         };
         let winner = (self.leader + w as u8) % 4;
-        let points: i32 = self.plays.iter().map(points_of).sum();
+        let points = self.trick_card_points;
+        debug_assert_eq!(points, self.plays.iter().map(points_of).sum::<i32>());
         self.won[winner as usize] += points;
         if self.is_attacker(winner) {
             self.trick_points += points;
@@ -954,12 +960,13 @@ impl Deal {
 
 impl Deal {
     /// Move a play from seat `p`'s hand to the cards it played (one card by its count planes,
-    /// the common case); one copy of each card played is no longer known in its hand. Errors
-    /// (changing nothing) when the cards are not held.
+    /// the common case) and add its points to the trick's; one copy of each card played is no
+    /// longer known in its hand. Errors (changing nothing) when the cards are not held.
     #[inline(always)]
     fn take_play(&mut self, p: usize, cards: &Multiset) -> Result<()> {
         match single_card(cards) {
             Some(card) if self.hands[p].remove(card) => {
+                self.trick_card_points += POINTS[card.index()] as i32;
                 self.played_by[p].add(card);
                 if !self.shown[p].is_empty() {
                     self.shown[p].remove(card);
@@ -967,6 +974,7 @@ impl Deal {
             }
             _ => {
                 self.hands[p].remove_all(cards)?;
+                self.trick_card_points += points_of(cards);
                 self.note_played(p, cards);
             }
         }
