@@ -430,22 +430,34 @@ impl Deal {
 
     /// Draw cards until somebody has a declaration to decide, or the phase ends.
     fn run_dealing(&mut self) {
-        let total = self.hand_size * NUM_PLAYERS;
+        // (Never past the stock: the bound lets the loop below index it unchecked.)
+        let total = (self.hand_size * NUM_PLAYERS).min(self.stock.len());
         // Only level cards and jokers can make a new bid possible.
         let bid_cards = self.level.map_or(CardSet::EMPTY, CardSet::rank_mask) | CardSet::JOKERS;
-        while self.dealt < total {
-            let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
-            let card = self.stock[self.dealt];
-            self.hands[p as usize].add(card);
-            self.dealt += 1;
+        // Bit p: seat p is known to have no legal bid, so its next card needs no look-up unless
+        // it is a bid card. The loop keeps its position in a local (a hundred cards a deal).
+        let mut quiet = self.quiet_seats();
+        let first = self.first_drawer as usize;
+        let mut dealt = self.dealt;
+        while dealt < total {
+            let p = (first + dealt) % NUM_PLAYERS;
+            let card = self.stock[dealt];
+            self.hands[p].add(card);
+            dealt += 1;
             if bid_cards.contains(card) {
-                self.bid_cache[p as usize] = None;
+                self.bid_cache[p] = None;
+                quiet &= !(1 << p);
             }
-            if self.can_declare(p) {
-                self.to_move = p;
-                return;
+            if quiet & 1 << p == 0 {
+                self.dealt = dealt;
+                if self.can_declare(p as u8) {
+                    self.to_move = p as u8;
+                    return;
+                }
+                quiet |= 1 << p;
             }
         }
+        self.dealt = dealt;
         while self.final_round > 0 {
             let p = (self.first_drawer + NUM_PLAYERS as u8 - self.final_round) % 4;
             self.final_round -= 1;
@@ -458,8 +470,20 @@ impl Deal {
         self.finish_declaring();
     }
 
-    /// Whether `p` has a legal bid now: the cached answer while it holds (checked after every
-    /// card dealt, so kept inline), else [`Deal::find_bid`].
+    /// Bit p set: the cached answer for seat p holds and is "no legal bid" (see
+    /// [`Deal::can_declare`]).
+    fn quiet_seats(&self) -> u8 {
+        let mut quiet = 0;
+        for (p, cached) in self.bid_cache.iter().enumerate() {
+            if *cached == Some((self.declarations, false)) {
+                quiet |= 1 << p;
+            }
+        }
+        quiet
+    }
+
+    /// Whether `p` has a legal bid now: the cached answer while it holds, else
+    /// [`Deal::find_bid`].
     #[inline(always)]
     fn can_declare(&mut self, p: u8) -> bool {
         match self.bid_cache[p as usize] {
