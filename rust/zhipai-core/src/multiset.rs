@@ -153,14 +153,12 @@ impl Multiset {
     /// Remove one copy of `card`; returns `false` (and changes nothing) when none is held.
     #[inline]
     pub fn remove(&mut self, card: Card) -> bool {
-        let b = card.bit();
-        let held = self.planes[0] & b != 0;
-        // The top copy goes: each plane keeps the card only where the plane above has it.
-        for k in 0..MAX_COPIES - 1 {
-            self.planes[k] &= !b | self.planes[k + 1];
+        let k = self.count(card);
+        if k == 0 {
+            return false;
         }
-        self.planes[MAX_COPIES - 1] &= !b;
-        held
+        self.planes[k - 1] &= !card.bit();
+        true
     }
 
     /// Remove up to `n` copies of `card` (as many as are held); returns how many were removed.
