@@ -153,15 +153,18 @@ impl Multiset {
         Err(ZhipaiError::invalid_value("cards", card, "more than 4 copies of one card"))
     }
 
-    /// Add one copy of `card`. The caller guarantees fewer than 4 copies are held (debug-checked).
+    /// Add one copy of `card`. The caller guarantees fewer than 4 copies are held (debug-checked;
+    /// a fifth copy changes nothing).
     #[inline]
     pub fn add(&mut self, card: Card) {
         let b = card.bit();
-        let k = self.count(card);
-        debug_assert!(k < MAX_COPIES, "fifth copy of {card}");
-        if k < MAX_COPIES {
-            self.planes[k] |= b;
+        debug_assert!(self.planes[MAX_COPIES - 1] & b == 0, "fifth copy of {card}");
+        // The planes are nested, so the new copy lands on the first plane without the card:
+        // each plane takes the card where the plane below has it (no count, no branch).
+        for k in (1..MAX_COPIES).rev() {
+            self.planes[k] |= self.planes[k - 1] & b;
         }
+        self.planes[0] |= b;
     }
 
     /// Remove one copy of `card`; returns `false` (and changes nothing) when none is held.

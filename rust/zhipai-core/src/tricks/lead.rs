@@ -90,9 +90,11 @@ pub struct ThrowResult {
 /// holds a higher combination of its shape in the same effective suit. On failure the forced
 /// part follows `tr.throw_fail_forced` (§4.5). A lead of one unit is always valid.
 pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> ThrowResult {
-    let whole = format_cards_multiset(format);
+    // The whole lead is rebuilt only when it stands (most random throws fail).
+    let stands =
+        || ThrowResult { valid: true, played: format_cards_multiset(format), beaten_cards: 0 };
     if !format.is_throw() {
-        return ThrowResult { valid: true, played: whole, beaten_cards: 0 };
+        return stands();
     }
     let units = format.units.as_slice();
     let mut beaten = [false; crate::tricks::combos::MAX_UNITS];
@@ -115,7 +117,7 @@ pub fn check_throw(tr: &TrickRules, format: &Format, others: &[Multiset]) -> Thr
         }
     }
     if !any {
-        return ThrowResult { valid: true, played: whole, beaten_cards: 0 };
+        return stands();
     }
     let beaten_units = || units.iter().zip(beaten.iter()).filter(|(_, b)| **b).map(|(u, _)| u);
     // "Lowest index" ties are broken by the unit's lowest index, then its top.
@@ -232,7 +234,16 @@ pub fn is_beaten(tr: &TrickRules, u: &Unit, h: &Multiset) -> bool {
 
 /// `masks[m - 1]` = strength indices of effective suit `s` at which `h` holds a kind ≥ m times.
 fn index_masks(tr: &TrickRules, s: usize, h: &Multiset) -> [u32; MAX_COPIES] {
-    std::array::from_fn(|k| tr.order.index_mask(s, h.at_least(k + 1)))
+    let mut masks = [0; MAX_COPIES];
+    let suit = tr.order.suit_mask(s);
+    for (k, mask) in masks.iter_mut().enumerate() {
+        let kinds = h.at_least(k + 1).intersect(suit);
+        if kinds.is_empty() {
+            break; // the planes are nested: no kind is held more often either
+        }
+        *mask = tr.order.index_mask(s, kinds);
+    }
+    masks
 }
 
 /// [`is_beaten`] on a hand's [`index_masks`] in the unit's suit.

@@ -115,9 +115,11 @@ fn single_card_winner(tr: &TrickRules, led: usize, plays: &[Multiset]) -> usize 
 pub(crate) fn tuple_winner(tr: &TrickRules, led: usize, mult: u8, plays: &[Multiset]) -> usize {
     // Key 0 = not eligible; else (trump, index) packed so that integer order is the ruling.
     let key = |p: &Multiset| -> u32 {
+        debug_assert_eq!(p.len(), mult as usize, "plays have the lead's size");
         let kinds = p.kinds();
         let Some(c) = kinds.first() else { return 0 };
-        if !one_bit(kinds.0) || p.count(c) != mult as usize {
+        // A play of `mult` cards of one kind holds it `mult` times: no count needed.
+        if !one_bit(kinds.0) {
             return 0;
         }
         let s = tr.order.suit(c);

@@ -163,6 +163,9 @@ pub struct Deal {
     played: u8,
     /// The format of the current trick's lead (meaningful while `played > 0`), written in place.
     lead_format: Format,
+    /// Card points of the current trick's plays so far, added as each play is taken (where a
+    /// single card's points are one look-up), so the trick's end reads one number.
+    trick_card_points: i32,
     trick_points: i32,
     dealer_team_points: i32,
     penalty: i32,
@@ -320,6 +323,7 @@ impl Deal {
             plays: [Multiset::EMPTY; NUM_PLAYERS],
             played: 0,
             lead_format: Format::EMPTY,
+            trick_card_points: 0,
             trick_points: 0,
             dealer_team_points: 0,
             penalty: 0,
@@ -426,22 +430,34 @@ impl Deal {
 
     /// Draw cards until somebody has a declaration to decide, or the phase ends.
     fn run_dealing(&mut self) {
-        let total = self.hand_size * NUM_PLAYERS;
+        // (Never past the stock: the bound lets the loop below index it unchecked.)
+        let total = (self.hand_size * NUM_PLAYERS).min(self.stock.len());
         // Only level cards and jokers can make a new bid possible.
         let bid_cards = self.level.map_or(CardSet::EMPTY, CardSet::rank_mask) | CardSet::JOKERS;
-        while self.dealt < total {
-            let p = ((self.first_drawer as usize + self.dealt) % NUM_PLAYERS) as u8;
-            let card = self.stock[self.dealt];
-            self.hands[p as usize].add(card);
-            self.dealt += 1;
+        // Bit p: seat p is known to have no legal bid, so its next card needs no look-up unless
+        // it is a bid card. The loop keeps its position in a local (a hundred cards a deal).
+        let mut quiet = self.quiet_seats();
+        let first = self.first_drawer as usize;
+        let mut dealt = self.dealt;
+        while dealt < total {
+            let p = (first + dealt) % NUM_PLAYERS;
+            let card = self.stock[dealt];
+            self.hands[p].add(card);
+            dealt += 1;
             if bid_cards.contains(card) {
-                self.bid_cache[p as usize] = None;
+                self.bid_cache[p] = None;
+                quiet &= !(1 << p);
             }
-            if self.can_declare(p) {
-                self.to_move = p;
-                return;
+            if quiet & 1 << p == 0 {
+                self.dealt = dealt;
+                if self.can_declare(p as u8) {
+                    self.to_move = p as u8;
+                    return;
+                }
+                quiet |= 1 << p;
             }
         }
+        self.dealt = dealt;
         while self.final_round > 0 {
             let p = (self.first_drawer + NUM_PLAYERS as u8 - self.final_round) % 4;
             self.final_round -= 1;
@@ -454,8 +470,20 @@ impl Deal {
         self.finish_declaring();
     }
 
-    /// Whether `p` has a legal bid now: the cached answer while it holds (checked after every
-    /// card dealt, so kept inline), else [`Deal::find_bid`].
+    /// Bit p set: the cached answer for seat p holds and is "no legal bid" (see
+    /// [`Deal::can_declare`]).
+    fn quiet_seats(&self) -> u8 {
+        let mut quiet = 0;
+        for (p, cached) in self.bid_cache.iter().enumerate() {
+            if *cached == Some((self.declarations, false)) {
+                quiet |= 1 << p;
+            }
+        }
+        quiet
+    }
+
+    /// Whether `p` has a legal bid now: the cached answer while it holds, else
+    /// [`Deal::find_bid`].
     #[inline(always)]
     fn can_declare(&mut self, p: u8) -> bool {
         match self.bid_cache[p as usize] {
@@ -639,6 +667,7 @@ impl Deal {
             // The table saw the whole attempt: what was not played stays known (§4.5).
             self.shown[p] = max_counts(&self.shown[p], &cards);
         }
+        self.trick_card_points = 0;
         self.take_play(p, &played)?;
         self.plays[0] = played;
         self.played = 1;
@@ -680,7 +709,8 @@ impl Deal {
             trick_winner_of(self.tr(), format, &self.plays)?
         };
         let winner = (self.leader + w as u8) % 4;
-        let points: i32 = self.plays.iter().map(points_of).sum();
+        let points = self.trick_card_points;
+        debug_assert_eq!(points, self.plays.iter().map(points_of).sum::<i32>());
         self.won[winner as usize] += points;
         if self.is_attacker(winner) {
             self.trick_points += points;
@@ -953,12 +983,13 @@ impl Deal {
 
 impl Deal {
     /// Move a play from seat `p`'s hand to the cards it played (one card by its count planes,
-    /// the common case); one copy of each card played is no longer known in its hand. Errors
-    /// (changing nothing) when the cards are not held.
+    /// the common case) and add its points to the trick's; one copy of each card played is no
+    /// longer known in its hand. Errors (changing nothing) when the cards are not held.
     #[inline(always)]
     fn take_play(&mut self, p: usize, cards: &Multiset) -> Result<()> {
         match single_card(cards) {
             Some(card) if self.hands[p].remove(card) => {
+                self.trick_card_points += POINTS[card.index()] as i32;
                 self.played_by[p].add(card);
                 if !self.shown[p].is_empty() {
                     self.shown[p].remove(card);
@@ -966,6 +997,7 @@ impl Deal {
             }
             _ => {
                 self.hands[p].remove_all(cards)?;
+                self.trick_card_points += points_of(cards);
                 self.note_played(p, cards);
             }
         }
