@@ -331,10 +331,6 @@ impl std::str::FromStr for Multiset {
     }
 }
 
-/// Up to `limit` distinct `k`-card sub-multisets of `hand` accepted by `ok`, in lexicographic
-/// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
-/// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
-/// applied, listed or not).
 /// How `parts` together differ from `copies` full decks (`jokers` included or not):
 /// `"extra cards: 5S; missing cards: 4S"`, or `None` when they are exactly those decks. Counts
 /// in `usize`, so a part set with more copies than a `Multiset` holds is still described.
@@ -365,6 +361,10 @@ pub fn deck_difference(parts: &[&Multiset], copies: usize, jokers: bool) -> Opti
     Some(format!("extra cards: {}; missing cards: {}", list(&extra), list(&missing)))
 }
 
+/// Up to `limit` distinct `k`-card sub-multisets of `hand` accepted by `ok`, in lexicographic
+/// order of card kinds (lowest kinds first), looking at no more than `scan` candidates: the
+/// burial list of `legal_moves()` (a burial has millions of choices; any legal one may be
+/// applied, listed or not).
 pub fn sub_multisets(
     hand: &Multiset,
     k: usize,

@@ -109,17 +109,11 @@ impl Unit {
         m
     }
 
-    /// Sort key "bigger unit first": more cards, then higher multiplicity, then higher top.
+    /// Sort key "bigger unit first": more cards, then higher multiplicity, then higher top,
+    /// packed into one word (`cards` ≤ 255 × 255 fits in 16 bits, `mult` and `top` in 8 each) so
+    /// sorting compares one integer.
     #[inline]
-    pub fn size_key(&self) -> (usize, u8, u8) {
-        (self.cards(), self.mult, self.top)
-    }
-
-    /// [`Unit::size_key`] packed into one word of the same order (`cards` ≤ 255 × 255 fits in 16
-    /// bits, `mult` and `top` in 8 each): sorting compares one integer instead of a tuple, with
-    /// the same outcome for every pair, hence the same sorted order.
-    #[inline]
-    fn packed_size_key(&self) -> u32 {
+    pub fn size_key(&self) -> u32 {
         (self.cards() as u32) << 16 | (self.mult as u32) << 8 | self.top as u32
     }
 }
@@ -192,7 +186,7 @@ impl Units {
 
     /// Sort bigger units first ([`Unit::size_key`] descending).
     pub fn sort_by_size(&mut self) {
-        self.as_mut_slice().sort_unstable_by_key(|u| std::cmp::Reverse(u.packed_size_key()));
+        self.as_mut_slice().sort_unstable_by_key(|u| std::cmp::Reverse(u.size_key()));
     }
 }
 

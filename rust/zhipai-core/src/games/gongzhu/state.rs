@@ -534,30 +534,29 @@ impl State {
                 }
                 out.push(Move::EndExposure);
             }
-            Phase::Play => {
-                // Sized once: a hand's plays rarely pass 32 (growing the list cost ~3% of an
-                // env step).
-                let mut plays = Vec::with_capacity(32);
-                self.legal_plays_into(&mut plays);
-                out = plays.into_iter().map(Move::Play).collect();
-            }
+            Phase::Play => out = self.play_list().into_iter().map(Move::Play).collect(),
         }
         out
     }
 
     /// The legal action codes, ascending.
     pub fn legal_actions(&self) -> Vec<usize> {
-        if self.phase == Phase::Play {
-            // Straight from the plays (no list of moves in between: a vector-env step asks).
-            let mut plays = Vec::with_capacity(32);
-            self.legal_plays_into(&mut plays);
-            let mut a: Vec<usize> = plays.into_iter().map(|p| Move::Play(p).action()).collect();
-            a.sort_unstable();
-            return a;
-        }
-        let mut a: Vec<usize> = self.legal_moves().iter().map(Move::action).collect();
+        // In play straight from the plays (no list of moves in between: a vector-env step asks).
+        let mut a: Vec<usize> = if self.phase == Phase::Play {
+            self.play_list().into_iter().map(|p| Move::Play(p).action()).collect()
+        } else {
+            self.legal_moves().iter().map(Move::action).collect()
+        };
         a.sort_unstable();
         a
+    }
+
+    /// The legal plays (play phase only), sized once: a hand's plays rarely pass 32 (growing the
+    /// list cost ~3 % of an env step).
+    fn play_list(&self) -> Vec<Play> {
+        let mut plays = Vec::with_capacity(32);
+        self.legal_plays_into(&mut plays);
+        plays
     }
 
     /// The legal plays (play phase only) into a reusable buffer: no allocation once it has grown.

@@ -104,11 +104,6 @@ fn trump_features(hand: &Multiset, o: &CardOrder) -> (i32, i32, i32) {
     (trumps.len() as i32, top, trumps.pairs().len() as i32)
 }
 
-/// The orders of the four trump suits (S H D C) under the options of `state`.
-fn orders(state: &HongWuState) -> &'static [CardOrder; 4] {
-    trump_orders(state.rules())
-}
-
 /// The trump suit the hand would name: most trumps, weighted by strength and pairs.
 fn trump_choice(hand: &Multiset, orders: &[CardOrder; 4]) -> Suit {
     let score = |o: &CardOrder| {
@@ -155,7 +150,7 @@ pub fn trump_orders(rules: &super::HongWuRules) -> &'static [CardOrder; 4] {
 
 fn bid(state: &HongWuState, hand: &Multiset) -> Bid {
     let Some((lo, _)) = state.auction().bid_range() else { return Bid::Pass };
-    let want = expected_points(hand, orders(state)) - BID_MARGIN;
+    let want = expected_points(hand, trump_orders(state.rules())) - BID_MARGIN;
     if lo as i32 <= want {
         Bid::Points(lo)
     } else {
@@ -164,7 +159,7 @@ fn bid(state: &HongWuState, hand: &Multiset) -> Bid {
 }
 
 fn best_trump(state: &HongWuState, hand: &Multiset) -> Suit {
-    trump_choice(hand, orders(state))
+    trump_choice(hand, trump_orders(state.rules()))
 }
 
 // ------------------------------------------------------------------------------ burial
