@@ -355,6 +355,13 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
     /// The legal actions now, ascending (`[]` once over).
     fn legal_actions(&self) -> Vec<usize>;
 
+    /// [`GameState::legal_actions`] into `out` (cleared first): a vector env lists them at
+    /// every step into one buffer per env, so games override this to skip the allocation.
+    fn legal_actions_into(&self, out: &mut Vec<usize>) {
+        out.clear();
+        out.extend(self.legal_actions());
+    }
+
     /// `out[a]` = whether action `a` is legal now (`out.len() == num_distinct_actions()`).
     fn legal_action_mask(&self, out: &mut [bool]) {
         out.fill(false);

@@ -46,7 +46,8 @@ use crate::game::{Game, GameRng, GameState, TensorField};
 use crate::rules::Rules;
 use crate::search::{search_rng, Player};
 use rand::Rng;
-use rayon::prelude::*;
+
+mod team;
 
 /// Card counts per move in [`ActionStyle::Moves`] (one per card kind, `NUM_KINDS`).
 pub const MOVE_FEATURES: usize = crate::cards::NUM_KINDS;
@@ -110,7 +111,8 @@ pub struct EnvConfig {
     pub controlled: Vec<usize>,
     /// The player of every other seat.
     pub opponents: Player,
-    /// Threads of the pool: 0 = one per core, 1 = the calling thread only.
+    /// Threads stepping the envs, the calling thread included: 0 = one per core, 1 = the
+    /// calling thread only.
     pub threads: usize,
     pub action_style: ActionStyle,
     pub reward: Reward,
@@ -213,7 +215,7 @@ struct Slot<S: GameState> {
     /// The deal ended on the last call: the next step starts the next deal.
     done: bool,
     /// `Actions` style: the legal actions offered, ascending.
-    legal: Vec<u32>,
+    legal: Vec<usize>,
     /// `Moves` style: the moves offered.
     moves: Vec<S::Move>,
 }
@@ -284,12 +286,17 @@ impl<G: Game + 'static> Envs<G> {
             features_len: if moves { cfg.max_moves * MOVE_FEATURES } else { 0 },
             layout,
         };
-        let pool = if cfg.threads == 1 {
+        let threads = match cfg.threads {
+            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            t => t,
+        };
+        // The calling thread is one of the `threads` (`team`): the pool has the others.
+        let pool = if threads == 1 {
             None
         } else {
             Some(
                 rayon::ThreadPoolBuilder::new()
-                    .num_threads(cfg.threads)
+                    .num_threads(threads - 1)
                     .thread_name(|i| format!("zhipai-env-{i}"))
                     .build()
                     .map_err(|e| {
@@ -340,10 +347,12 @@ impl<G: Game + 'static> Envs<G> {
     {
         let s = &self.spec;
         let n = s.num_envs;
-        let threads = self.pool.as_ref().map_or(1, |p| p.current_num_threads());
-        // Chunks of envs: a few per thread, so uneven steps (an opponent's search, a deal's
-        // end) balance out; each env's work depends on nothing else, whatever the chunking.
-        let per = n.div_ceil(threads * 4).max(1);
+        // The caller works alongside the pool's threads (`team`).
+        let threads = 1 + self.pool.as_ref().map_or(0, |p| p.current_num_threads());
+        // Chunks of envs: several per thread, claimed one at a time, so uneven steps (an
+        // opponent's search, a deal's end) balance out; each env's work depends on nothing
+        // else, whatever the chunking.
+        let per = n.div_ceil(threads * 8).max(1);
         let chunks = n.div_ceil(per);
         let slots = &mut self.slots;
         let mut obs = rows(out.obs, s.obs_len * per, chunks).into_iter();
@@ -401,7 +410,7 @@ impl<G: Game + 'static> Envs<G> {
         };
         match &self.pool {
             None => work.into_iter().try_for_each(run),
-            Some(pool) => pool.install(|| work.into_par_iter().try_for_each(run)),
+            Some(pool) => team::run_shared(pool, work, run),
         }
     }
 }
@@ -499,9 +508,9 @@ impl<G: Game> Ctx<'_, G> {
                 if !over {
                     // The list, not the mask, is what the game computes: the mask is written
                     // from it, and sampling and checking an action then scan nothing.
-                    for a in slot.state.legal_actions() {
+                    slot.state.legal_actions_into(&mut slot.legal);
+                    for &a in &slot.legal {
                         row.mask[a] = true;
-                        slot.legal.push(a as u32);
                     }
                 }
             }
@@ -607,7 +616,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
             }
             let ok = match self.cfg.action_style {
                 ActionStyle::Actions => {
-                    u32::try_from(a).is_ok_and(|a| slot.legal.binary_search(&a).is_ok())
+                    usize::try_from(a).is_ok_and(|a| slot.legal.binary_search(&a).is_ok())
                 }
                 ActionStyle::Moves => usize::try_from(a).is_ok_and(|a| a < slot.moves.len()),
             };
@@ -653,21 +662,12 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
             }
             let pick = slot.sampler.random_range(0..k);
             *a = match style {
-                ActionStyle::Actions => i64::from(slot.legal[pick]),
+                ActionStyle::Actions => slot.legal[pick] as i64,
                 ActionStyle::Moves => pick as i64,
             };
         };
-        let per = n.div_ceil(4 * self.pool.as_ref().map_or(1, |p| p.current_num_threads())).max(1);
-        let slots = &mut self.slots;
-        match &self.pool {
-            None => slots.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| draw(s, a)),
-            Some(pool) => pool.install(|| {
-                slots
-                    .par_chunks_mut(per)
-                    .zip(out.par_chunks_mut(per))
-                    .for_each(|(ss, aa)| ss.iter_mut().zip(aa).for_each(|(s, a)| draw(s, a)))
-            }),
-        }
+        // On the calling thread: a draw per env is a few ns, less than waking the pool.
+        self.slots.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| draw(s, a));
         Ok(())
     }
 }

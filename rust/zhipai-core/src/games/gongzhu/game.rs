@@ -237,6 +237,10 @@ impl GameState for DealState {
         self.state.legal_actions()
     }
 
+    fn legal_actions_into(&self, out: &mut Vec<usize>) {
+        self.state.legal_actions_into(out);
+    }
+
     fn legal_action_mask(&self, out: &mut [bool]) {
         out.fill(false);
         for mv in self.state.legal_moves() {

@@ -183,7 +183,7 @@ impl Position {
 }
 
 /// Push every legal play of `pos` into `out` (cleared first). Never empty for a non-empty hand.
-pub fn legal_plays(rules: &GongzhuRules, pos: &Position, out: &mut Vec<Play>) {
+pub fn legal_plays(rules: &GongzhuRules, pos: &Position, out: &mut impl PlaySink) {
     out.clear();
     if let Some(card) = pos.forced {
         if pos.lead.is_none() && pos.hand.contains(card) {
@@ -200,6 +200,41 @@ pub fn legal_plays(rules: &GongzhuRules, pos: &Position, out: &mut Vec<Play>) {
         // The restriction left nothing (e.g. two decks, only exposed cards of the led suit):
         // the exposed cards are then played like the singleton of §A.7.
         push_plays(rules, &pos.hand, pos.lead, out);
+    }
+}
+
+/// Where [`legal_plays`] lists the plays: a list of plays, or [`ActionCodes`].
+pub trait PlaySink {
+    fn clear(&mut self);
+    fn push(&mut self, play: Play);
+    fn is_empty(&self) -> bool;
+}
+
+impl PlaySink for Vec<Play> {
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    fn push(&mut self, play: Play) {
+        Vec::push(self, play);
+    }
+    fn is_empty(&self) -> bool {
+        Vec::is_empty(self)
+    }
+}
+
+/// The plays' action codes ([`Play::action`]) pushed straight into a list of codes: a vector
+/// env's step lists the legal actions with no list of plays in between (no allocation).
+pub struct ActionCodes<'a>(pub &'a mut Vec<usize>);
+
+impl PlaySink for ActionCodes<'_> {
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+    fn push(&mut self, play: Play) {
+        self.0.push(play.action());
+    }
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
     }
 }
 
@@ -249,14 +284,14 @@ fn nth_card(set: CardSet, i: usize) -> Card {
     Card::from_index(bit.trailing_zeros() as usize).expect("a card of the set")
 }
 
-fn push_singles(set: CardSet, out: &mut Vec<Play>) {
+fn push_singles(set: CardSet, out: &mut impl PlaySink) {
     for c in set {
         out.push(Play::single(c));
     }
 }
 
 /// Push every pair of distinct kinds of `set`.
-fn push_two_distinct(set: CardSet, out: &mut Vec<Play>) {
+fn push_two_distinct(set: CardSet, out: &mut impl PlaySink) {
     let mut rest = set;
     while let Some(a) = rest.first() {
         rest.remove(a);
@@ -266,7 +301,7 @@ fn push_two_distinct(set: CardSet, out: &mut Vec<Play>) {
     }
 }
 
-fn push_plays(rules: &GongzhuRules, hand: &Multiset, lead: Option<Play>, out: &mut Vec<Play>) {
+fn push_plays(rules: &GongzhuRules, hand: &Multiset, lead: Option<Play>, out: &mut impl PlaySink) {
     let kinds = hand.kinds();
     let Some(lead) = lead else {
         push_singles(kinds, out);

@@ -151,6 +151,10 @@ impl Takes {
     /// The summary of `taken` (bit counts on its planes; cheap enough for every deal).
     #[inline(always)]
     pub fn of(taken: &Multiset) -> Takes {
+        // At most one copy of each kind (always in one deck): the bitboard summary.
+        if taken.planes()[1] == 0 {
+            return Takes::of_set(taken.planes()[0]);
+        }
         Takes {
             hearts: taken.count_in(Suit::Hearts.mask()) as u32,
             heart_points: taken.planes().iter().map(|&plane| heart_value(plane)).sum(),

@@ -5,7 +5,7 @@
 //! `0..NUM_ACTIONS`: plays as [`Play::action`], then the exposure actions (see [`Move`]).
 
 use super::options::{ExposureMode, FirstLead, GongzhuRules, NextLeader};
-use super::play::{legal_plays, suit_of, trick_winner, Play, Position, PLAY_ACTIONS};
+use super::play::{legal_plays, suit_of, trick_winner, ActionCodes, Play, Position, PLAY_ACTIONS};
 use super::scoring::{
     exposable_index, final_scores, raw_scores, DealScore, Exposure, EXPOSABLE, PIG,
 };
@@ -456,8 +456,13 @@ impl State {
     /// copies everyone knows are still in its hand.
     pub fn known_exposed(&self, seat: usize) -> Multiset {
         let mut m = Multiset::EMPTY;
-        if self.open[seat].is_empty() {
+        let (open, played) = (self.open[seat].planes(), self.played_by[seat].planes());
+        if open[0] == 0 {
             return m;
+        }
+        if open[1] == 0 && played[1] == 0 {
+            // One copy at most of each (one deck): a set difference.
+            return Multiset::from_set(CardSet(open[0] & !played[0]));
         }
         for &c in &EXPOSABLE {
             let n = self.open[seat].count(c).saturating_sub(self.played_by[seat].count(c));
@@ -541,14 +546,21 @@ impl State {
 
     /// The legal action codes, ascending.
     pub fn legal_actions(&self) -> Vec<usize> {
-        // In play straight from the plays (no list of moves in between: a vector-env step asks).
-        let mut a: Vec<usize> = if self.phase == Phase::Play {
-            self.play_list().into_iter().map(|p| Move::Play(p).action()).collect()
-        } else {
-            self.legal_moves().iter().map(Move::action).collect()
-        };
-        a.sort_unstable();
+        let mut a = Vec::new();
+        self.legal_actions_into(&mut a);
         a
+    }
+
+    /// The legal action codes, ascending, into `out` (cleared first; no allocation once it
+    /// has grown).
+    pub fn legal_actions_into(&self, out: &mut Vec<usize>) {
+        out.clear();
+        if self.phase == Phase::Play {
+            legal_plays(&self.rules, &self.position(), &mut ActionCodes(out));
+        } else {
+            out.extend(self.legal_moves().iter().map(Move::action));
+        }
+        out.sort_unstable();
     }
 
     /// The legal plays (play phase only), sized once: a hand's plays rarely pass 32 (growing the

@@ -1,0 +1,128 @@
+//! A step's work shared between the calling thread and a rayon pool's workers.
+//!
+//! `ThreadPool::install` parks the caller until the pool is done, and a vector-env step is
+//! short (hundreds of µs): on a virtual machine the caller's wake-up alone cost about as much
+//! as 100 envs' steps, and the workers slept between steps. Here the caller works too: every
+//! thread claims the next unclaimed piece until none is left, so a worker that wakes late
+//! only takes fewer pieces, and the caller waits for the last piece by spinning, never asleep.
+
+use crate::error::{Result, ZhipaiError};
+use rayon::ThreadPool;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
+
+/// Run `f` on every item of `items`, on the calling thread and one job per worker of `pool`.
+/// Every item is run (an error does not stop the others: an env's step depends on no other);
+/// the error returned is the one of the lowest-indexed failing item, whatever the timing.
+pub fn run_shared<T, F>(pool: &ThreadPool, items: Vec<T>, f: F) -> Result<()>
+where
+    T: Send,
+    F: Fn(T) -> Result<()> + Sync,
+{
+    let cells: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<(usize, ZhipaiError)>> = Mutex::new(None);
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        let Some(cell) = cells.get(i) else { break };
+        // Each index is claimed once, so the lock is never contended.
+        let item = cell.lock().unwrap_or_else(PoisonError::into_inner).take();
+        if let Some(Err(e)) = item.map(&f) {
+            let mut slot = failed.lock().unwrap_or_else(PoisonError::into_inner);
+            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                *slot = Some((i, e));
+            }
+        }
+    };
+    let helpers = pool.current_num_threads();
+    let busy = AtomicUsize::new(helpers);
+    pool.in_place_scope(|s| {
+        for _ in 0..helpers {
+            s.spawn(|_| {
+                // Counted down even if `f` panics (the scope then re-raises the panic).
+                let _done = CountDown(&busy);
+                work();
+            });
+        }
+        work();
+        wait_for(&busy);
+    });
+    match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Decrements its counter when dropped.
+struct CountDown<'a>(&'a AtomicUsize);
+
+impl Drop for CountDown<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Release);
+    }
+}
+
+/// Spin until `busy` is 0: the helpers are at most one piece from done, far shorter than a
+/// sleeping thread's wake-up. Yields now and then so a shared core is not held.
+fn wait_for(busy: &AtomicUsize) {
+    let mut spins = 0u32;
+    while busy.load(Ordering::Acquire) != 0 {
+        spins = spins.wrapping_add(1);
+        if spins % 64 == 0 {
+            std::thread::yield_now();
+        } else {
+            std::hint::spin_loop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(workers: usize) -> ThreadPool {
+        rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap()
+    }
+
+    #[test]
+    fn runs_every_item_once() {
+        let p = pool(2);
+        let seen: Vec<AtomicUsize> = (0..100).map(|_| AtomicUsize::new(0)).collect();
+        let items: Vec<usize> = (0..100).collect();
+        run_shared(&p, items, |i| {
+            seen[i].fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        })
+        .unwrap();
+        assert!(seen.iter().all(|c| c.load(Ordering::Relaxed) == 1));
+    }
+
+    #[test]
+    fn reports_the_lowest_failing_item() {
+        let p = pool(3);
+        for _ in 0..20 {
+            let items: Vec<usize> = (0..64).collect();
+            let err = run_shared(&p, items, |i| {
+                if i % 10 == 7 {
+                    Err(ZhipaiError::invalid_value("item", i, "odd one"))
+                } else {
+                    Ok(())
+                }
+            })
+            .unwrap_err();
+            assert!(err.to_string().contains("item 7"), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_panic_reaches_the_caller() {
+        let p = pool(1);
+        let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            run_shared(&p, (0..8).collect(), |i: usize| {
+                assert!(i != 5, "boom");
+                Ok(())
+            })
+        }));
+        assert!(caught.is_err());
+    }
+}
