@@ -10,6 +10,9 @@ the auto-reset convention).
 
 from __future__ import annotations
 
+import threading
+import time
+
 import numpy as np
 import pytest
 import zhipai
@@ -372,3 +375,35 @@ def test_points_rewards_add_up_to_the_card_points_won_in_tricks() -> None:
         kitty = next(k for k in (s.observation(p)["kitty"] for p in range(4)) if k)
         kitty_points = sum(value.get(c.rank, 0) for c in zhipai.cards(kitty))
         assert total[i] == 200 - kitty_points
+
+
+def test_a_second_thread_gets_a_clear_error_while_a_step_runs() -> None:
+    # Opponents that search make one step long enough for a second thread to arrive during it.
+    env = VectorEnv("gongzhu", 2, seed=5, controlled_seats=[0], opponents="pimc(worlds=400)", threads=1)
+    env.reset()
+    errors: list[BaseException] = []
+    started = threading.Event()
+
+    def stepper() -> None:
+        started.set()
+        for _ in range(3):
+            env.step(env.sample_actions().copy())
+
+    t = threading.Thread(target=stepper)
+    t.start()
+    started.wait()
+    busy_seen = False
+    while t.is_alive():
+        assert env.num_envs == 2  # getters never wait for the step
+        try:
+            env.sample_actions()
+        except zhipai.InvalidValueError as e:
+            assert "in use" in str(e) and "one env per thread" in str(e)
+            busy_seen = True
+        except BaseException as e:  # pragma: no cover - the failure being tested
+            errors.append(e)
+        time.sleep(0.001)
+    t.join()
+    assert not errors
+    assert busy_seen
+    env.step(env.sample_actions())  # and the env is still usable afterwards

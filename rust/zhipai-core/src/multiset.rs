@@ -241,7 +241,8 @@ impl Multiset {
         }
         tail.copy_from_slice(&row(NUM_KINDS / 8)[..NUM_KINDS % 8]);
         if self.planes[1] != 0 {
-            Multiset { planes: [0, self.planes[1], self.planes[2], self.planes[3]] }.add_counts(out);
+            Multiset { planes: [0, self.planes[1], self.planes[2], self.planes[3]] }
+                .add_counts(out);
         }
     }
 

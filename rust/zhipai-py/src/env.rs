@@ -9,7 +9,8 @@ use crate::rules::PyRules;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
-use zhipai_core::env::{vector_env, ActionStyle, Buffers, EnvConfig, Reward, VectorEnv};
+use std::sync::{Mutex, MutexGuard, TryLockError};
+use zhipai_core::env::{vector_env, ActionStyle, Buffers, EnvConfig, Reward, Spec, VectorEnv};
 use zhipai_core::search::Player;
 use zhipai_core::Rules;
 
@@ -38,10 +39,14 @@ fn observation_layout(rules: &Bound<'_, PyAny>) -> PyResult<Vec<(String, usize, 
 }
 
 /// Vectorised environments (see `zhipai.envs` for the whole contract).
-#[pyclass(name = "VectorEnv", module = "zhipai._core")]
+///
+/// Frozen, with the env behind a lock: a call from a second Python thread while one runs (its
+/// GIL released) gets a `ZhipaiError` saying the env is in use, never PyO3's borrow error, and
+/// the getters read the copied spec without waiting.
+#[pyclass(name = "VectorEnv", module = "zhipai._core", frozen)]
 pub struct PyVectorEnv {
-    env: Box<dyn VectorEnv>,
-    seed: u64,
+    inner: Mutex<Inner>,
+    spec: Spec,
     controlled: Vec<usize>,
     opponents: String,
     style: &'static str,
@@ -56,6 +61,13 @@ pub struct PyVectorEnv {
     seat: Py<PyArray1<i64>>,
     deal: Py<PyArray1<u64>>,
     sampled: Py<PyArray1<i64>>,
+}
+
+/// What `reset` and `step` change.
+struct Inner {
+    env: Box<dyn VectorEnv>,
+    /// The seed of the last `reset` that gave one (else the constructor's).
+    seed: u64,
 }
 
 /// Type of `reset`'s result.
@@ -73,10 +85,11 @@ type StepOut<'py> = (
 impl PyVectorEnv {
     /// Borrow every array mutably and run `f` on the buffers with the GIL released.
     fn run(
-        &mut self,
+        &self,
         py: Python<'_>,
-        f: impl FnOnce(&mut dyn VectorEnv, Buffers<'_>) -> zhipai_core::Result<()> + Send,
+        f: impl FnOnce(&mut Inner, Buffers<'_>) -> zhipai_core::Result<()> + Send,
     ) -> PyResult<()> {
+        let mut inner = self.lock(py)?;
         let busy = |e: numpy::BorrowError| {
             invalid("buffers", &PyString::new(py, "in use"), format!("cannot write them: {e}"))
         };
@@ -105,8 +118,25 @@ impl PyVectorEnv {
             seat: seat.as_slice_mut().map_err(contiguous)?,
             deal: deal.as_slice_mut().map_err(contiguous)?,
         };
-        let env = self.env.as_mut();
-        guard_detached(py, move || f(env, bufs))
+        let inner = &mut *inner;
+        guard_detached(py, move || f(inner, bufs))
+    }
+
+    /// The env, or `InvalidValue` while another thread's call holds it (a call never waits:
+    /// a second thread stepping the same envs is a bug in the caller).
+    fn lock(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Inner>> {
+        match self.inner.try_lock() {
+            Ok(g) => Ok(g),
+            // A panic inside a call was already reported as an error; the env is still whole
+            // enough to be reset.
+            Err(TryLockError::Poisoned(p)) => Ok(p.into_inner()),
+            Err(TryLockError::WouldBlock) => Err(invalid(
+                "VectorEnv",
+                &PyString::new(py, "in use"),
+                "another thread is in reset(), step() or sample_actions() of this env; \
+                 use one env per thread",
+            )),
+        }
     }
 
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -191,8 +221,7 @@ impl PyVectorEnv {
         let mut sorted = controlled;
         sorted.sort_unstable();
         Ok(PyVectorEnv {
-            env,
-            seed,
+            inner: Mutex::new(Inner { env, seed }),
             controlled: sorted,
             opponents: player.to_string(),
             style: if moves { "moves" } else { "actions" },
@@ -208,13 +237,14 @@ impl PyVectorEnv {
             seat: PyArray1::zeros(py, n, false).unbind(),
             deal: PyArray1::zeros(py, n, false).unbind(),
             sampled: PyArray1::zeros(py, n, false).unbind(),
+            spec: s,
         })
     }
 
     /// Start a deal in every env: ``(obs, mask, info)`` (module docs).
     #[pyo3(signature = (seed = None))]
     fn reset<'py>(
-        &mut self,
+        &self,
         py: Python<'py>,
         seed: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<ResetOut<'py>> {
@@ -222,10 +252,11 @@ impl PyVectorEnv {
             Some(s) => Some(crate::convert::seed(s)?),
             None => None,
         };
-        self.run(py, move |env, bufs| env.reset(seed, bufs))?;
-        if let Some(s) = seed {
-            self.seed = s;
-        }
+        self.run(py, move |inner, bufs| {
+            inner.env.reset(seed, bufs)?;
+            inner.seed = seed.unwrap_or(inner.seed);
+            Ok(())
+        })?;
         Ok((
             self.obs.bind(py).clone().into_any(),
             self.mask.bind(py).clone().into_any(),
@@ -234,11 +265,7 @@ impl PyVectorEnv {
     }
 
     /// One action per env: ``(obs, rewards, terminated, truncated, mask, info)``.
-    fn step<'py>(
-        &mut self,
-        py: Python<'py>,
-        actions: &Bound<'py, PyAny>,
-    ) -> PyResult<StepOut<'py>> {
+    fn step<'py>(&self, py: Python<'py>, actions: &Bound<'py, PyAny>) -> PyResult<StepOut<'py>> {
         let np = py.import("numpy")?;
         let arr = np.call_method1("asarray", (actions,))?;
         let kind: String = arr.getattr("dtype")?.getattr("kind")?.extract()?;
@@ -247,16 +274,13 @@ impl PyVectorEnv {
             return Err(invalid(
                 "actions",
                 actions,
-                format!(
-                    "expected a 1-d array of integers, one per env ({})",
-                    self.env.spec().num_envs
-                ),
+                format!("expected a 1-d array of integers, one per env ({})", self.spec.num_envs),
             ));
         }
         let arr = arr.call_method1("astype", (np.getattr("int64")?,))?;
         let arr = arr.cast::<PyArray1<i64>>()?;
         let a: Vec<i64> = arr.to_vec()?;
-        self.run(py, move |env, bufs| env.step(&a, bufs))?;
+        self.run(py, move |inner, bufs| inner.env.step(&a, bufs))?;
         Ok((
             self.obs.bind(py).clone().into_any(),
             self.rewards.bind(py).clone().into_any(),
@@ -269,16 +293,17 @@ impl PyVectorEnv {
 
     /// A uniformly random legal action (or move index) per env, drawn in Rust: int64 of shape
     /// ``(num_envs,)``, the same array every call (module docs of ``zhipai.envs``).
-    fn sample_actions<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+    fn sample_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let arr = self.sampled.bind(py).clone();
         {
+            let mut inner = self.lock(py)?;
             let mut rw = arr.try_readwrite().map_err(|e| {
                 invalid("buffers", &PyString::new(py, "in use"), format!("cannot write them: {e}"))
             })?;
             let out = rw
                 .as_slice_mut()
                 .map_err(|e| invalid("buffers", &PyString::new(py, "layout"), format!("{e}")))?;
-            let env = self.env.as_mut();
+            let env = inner.env.as_mut();
             guard_detached(py, move || env.sample_actions(out))?;
         }
         Ok(arr)
@@ -287,37 +312,37 @@ impl PyVectorEnv {
     /// Deals stepped together.
     #[getter]
     fn num_envs(&self) -> usize {
-        self.env.spec().num_envs
+        self.spec.num_envs
     }
 
     /// Seats at the table.
     #[getter]
     fn num_players(&self) -> usize {
-        self.env.spec().num_players
+        self.spec.num_players
     }
 
     /// ``(obs_len,)``: one env's observation.
     #[getter]
     fn observation_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [self.env.spec().obs_len])
+        PyTuple::new(py, [self.spec.obs_len])
     }
 
     /// ``(mask_len,)``: one env's mask (the game's actions, or ``max_moves``).
     #[getter]
     fn mask_shape<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        PyTuple::new(py, [self.env.spec().mask_len])
+        PyTuple::new(py, [self.spec.mask_len])
     }
 
     /// The game's integer action space.
     #[getter]
     fn num_distinct_actions(&self) -> usize {
-        self.env.spec().num_actions
+        self.spec.num_actions
     }
 
     /// Moves listed per decision in ``"moves"`` style (0 in ``"actions"`` style).
     #[getter]
     fn max_moves(&self) -> usize {
-        self.env.spec().features_len / 54
+        self.spec.features_len / 54
     }
 
     #[getter]
@@ -326,8 +351,8 @@ impl PyVectorEnv {
     }
 
     #[getter]
-    fn seed(&self) -> u64 {
-        self.seed
+    fn seed(&self, py: Python<'_>) -> PyResult<u64> {
+        Ok(self.lock(py)?.seed)
     }
 
     #[getter]
@@ -342,23 +367,22 @@ impl PyVectorEnv {
 
     /// The observation's fields ``(name, offset, length, meaning)``.
     fn observation_layout(&self) -> Vec<(String, usize, usize, String)> {
-        self.env
-            .spec()
+        self.spec
             .layout
             .iter()
             .map(|f| (f.name.to_string(), f.offset, f.len, f.meaning.to_string()))
             .collect()
     }
 
-    fn __repr__(&self) -> String {
-        format!(
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
             "VectorEnv(num_envs={}, seed={}, controlled_seats={:?}, opponents='{}', action_style='{}')",
-            self.env.spec().num_envs,
-            self.seed,
+            self.spec.num_envs,
+            self.seed(py)?,
             self.controlled,
             self.opponents,
             self.style
-        )
+        ))
     }
 }
 
