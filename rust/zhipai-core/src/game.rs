@@ -545,6 +545,13 @@ impl<'a> TensorWriter<'a> {
         }
     }
 
+    /// A field of `len` ≤ 8 flags: entry `i` is bit `i` of `bits` (0.0 or 1.0).
+    pub fn flags(&mut self, bits: u8, len: usize) {
+        let s = &mut self.out[self.at..self.at + len];
+        self.at += len;
+        s.copy_from_slice(&crate::multiset::ones_of_byte(bits)[..len]);
+    }
+
     pub fn scalar(&mut self, x: f32) {
         self.take(1)[0] = x;
     }

@@ -13,6 +13,11 @@ use std::fmt;
 /// Most copies of one kind a [`Multiset`] can hold (four decks).
 pub const MAX_COPIES: usize = 4;
 
+/// Bits 0..8 of `b` as 0.0 or 1.0 each (a tensor's flags, eight at a time).
+pub fn ones_of_byte(b: u8) -> &'static [f32; 8] {
+    &ONES_OF_BYTE[b as usize]
+}
+
 /// Entry `i` of row `b` is bit `i` of `b` as 0.0 or 1.0 ([`Multiset::write_counts`]).
 static ONES_OF_BYTE: [[f32; 8]; 256] = {
     let mut t = [[0.0; 8]; 256];

@@ -193,6 +193,11 @@ impl Takes {
 /// The raw score of one player who took `taken` (§A.4–A.10, §A.12).
 #[inline]
 pub fn raw_score(rules: &GongzhuRules, taken: &Multiset, exposure: &Exposure) -> i64 {
+    // Nothing taken scores 0 under every rule set (no card to count, nothing to multiply);
+    // early in a deal most seats have taken nothing.
+    if taken.is_empty() {
+        return 0;
+    }
     raw_score_of(rules, &Takes::of(taken), exposure)
 }
 

@@ -107,12 +107,8 @@ pub fn write(state: &State, seat: usize, perfect: bool, out: &mut [f32]) -> Resu
     for (o, &l) in w.take(4).iter_mut().zip(&exposure.level) {
         *o = l as f32 / 4.0;
     }
-    let voids = w.take(16);
     for r in 0..4 {
-        let v = state.exposure_voids_seen_by(at(r), seat);
-        for suit in 0..4 {
-            voids[4 * r + suit] = ((v >> suit) & 1) as f32;
-        }
+        w.flags(state.exposure_voids_seen_by(at(r), seat), 4);
     }
     w.one_hot(
         3,
