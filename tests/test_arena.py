@@ -471,9 +471,10 @@ def test_apply_builtin_takes_names_and_names_bad_parameters():
         s.builtin_move("ismcts(iterations=ten)")
 
 
-def test_evaluate_refuses_search_rollouts_clearly_and_evaluate_position_names_them():
-    with pytest.raises(zhipai.InvalidValueError, match="built-in policies .* for now"):
-        zhipai.evaluate("gongzhu", seat=0, hand="2S", samples=2, policy="pimc(worlds=4)", progress=False)
+def test_evaluate_and_evaluate_position_name_bad_search_parameters():
+    # Whole-hand evaluate takes search players (tests/test_evaluate_search.py): a bad one is named.
+    with pytest.raises(zhipai.InvalidValueError, match=r"invalid policy 'pimc\(worlds=0\)'"):
+        zhipai.evaluate("gongzhu", seat=0, hand="2S", samples=2, policy="pimc(worlds=0)", progress=False)
     state = zhipai.Game("gongzhu").new_deal(1, 0)
     with pytest.raises(zhipai.InvalidValueError, match=r"invalid policy 'pimc\(widen=-1\)'"):
         zhipai.evaluate_position(state, seat=0, samples=2, policy="pimc(widen=-1)", progress=False)

@@ -386,8 +386,9 @@ def _add_evaluate_parser(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--decks", type=int, help="number of decks (sets the decks option)")
     p.add_argument("--option", "-o", action="append", metavar="K=V", help="option override, repeatable")
     p.add_argument("--policy", "-p", default="random",
-                   help="the rollout player: random (default), greedy or basic; with --position also a "
-                   "search player, e.g. pimc(worlds=16) or ismcts(iterations=500)")
+                   help="the rollout player of every seat: random (default), greedy, basic, or a "
+                   "search player, e.g. pimc(worlds=16) or ismcts(iterations=500) (a search at every "
+                   "decision: slow, use few samples)")
     p.add_argument("--seed", "-s", type=int, default=0, help="seed (default 0)")
     p.add_argument("--threads", "-t", type=count,
                    help="worker threads, 1-256 (default: every core; more than the samples are clamped)")

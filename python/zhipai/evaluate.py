@@ -3,7 +3,8 @@
 ``zhipai.evaluate(rules, seat, hand, ...)`` fixes what ``seat`` knows (its hand, cards known in
 other hands or in the kitty, voids), samples the unknown cards uniformly among the consistent
 deals (exactly, by the engine's constrained dealer), plays every sampled deal to the end once per
-candidate first action with the built-in policy, and reports the outcome columns per candidate.
+candidate first action with the rollout player (a built-in policy, or a search such as
+``"pimc(worlds=8)"``), and reports the outcome columns per candidate.
 
 Candidates are compared on common random numbers: sample ``s`` deals from the generator of
 ``(seed, s)`` and every candidate continues from the same generator state, so the per-sample
@@ -36,7 +37,6 @@ from zhipai._core import Card, InvalidOptionError, InvalidValueError, Rules, Zhi
 from zhipai._errors import UnknownKeyError
 from zhipai.baohuang import candidate_cards as baohuang_candidate_cards
 from zhipai.simulate import (
-    POLICIES,
     ColumnSummary,
     ProgressArg,
     SimulationInterrupted,
@@ -655,11 +655,19 @@ def evaluate(
             ``policy`` on this path.
         samples: sampled deals, an int ≥ 1; the outcomes (``samples × candidates × columns ×
             4`` bytes) must fit in the available memory, else ``InvalidValueError`` up front.
-        policy: the rollout policy of every seat, a built-in name (``"random"``, ``"greedy"``,
-            ``"basic"`` the first-generation greedy).
-            Search players (``"pimc(...)"``, ``"ismcts(...)"``) are not taken here for now
-            (``InvalidValueError`` saying so): use :func:`evaluate_position` from the deal's
-            first position for them.
+        policy: the rollout player of every seat (the evaluated seat's too, after its
+            candidate): a built-in policy (``"random"``, ``"greedy"``, ``"basic"`` the
+            first-generation greedy) or a search player (``"pimc"``, ``"pimc(worlds=8,
+            rollout=greedy)"``, ``"ismcts(iterations=200)"``: :mod:`zhipai.policy`). A search
+            player plays each sample's deal step by step (the core's ``eval::evaluate_player``):
+            the same sampled deals, starting states and candidate reading as a built-in policy,
+            then every decision by the search, which draws from a generator of its own derived
+            from ``seed`` and the sample index (the same for every candidate), so the result
+            depends on ``seed`` only, never on ``threads``. Where a candidate implies a move it
+            does not give (the Shengji dealer's burial before a forced first lead) that move is
+            the search's rollout policy's. A search runs at every decision of every seat: with
+            the default ``"pimc"`` a sample costs about 20 ms (Gongzhu) to 0.5 s (Baohuang) on
+            one thread (README, "Players by name"), so ask for few samples.
         seed, threads, progress, chunk_size: as in :func:`zhipai.simulate` (``seed=None``
             draws a random seed, recorded in ``Evaluation.seed``; a raising ``progress`` is a
             :class:`zhipai.ProgressError` holding the completed samples).
@@ -676,8 +684,9 @@ def evaluate(
         :class:`Evaluation`.
 
     Raises:
-        InvalidValueError: bad seat, hand size, sample count, policy or card list, known cards of
-            ``seat`` that are not in ``hand`` (named).
+        InvalidValueError: bad seat, hand size, sample count, policy (an unknown name, or a search
+            parameter out of range such as ``"pimc(worlds=0)"``, naming it) or card list, known
+            cards of ``seat`` that are not in ``hand`` (named).
         InvalidCardError: a card that does not parse.
         IllegalPlayError: a candidate the hand does not hold, or the game finds illegal.
         ImpossibleDealError: knowledge that no deal satisfies.
@@ -697,16 +706,11 @@ def evaluate(
         _resolve_rules(rules).preset in _MOVE_TEXT_GAMES
         or (trump is not None and dealer is not None and dealer != seat)
     ):
-        # (search players are taken on this path)
         return _evaluate_moves(_resolve_rules(rules), seat, hand, known, list(candidates or []), samples,
                                policy, seed, threads, progress, dealer, chunk_size, level, trump)
-    if isinstance(policy, str) and policy not in POLICIES and _is_search_name(policy):
-        raise InvalidValueError(
-            f"invalid policy {_check.shown(policy)}: evaluate (a whole hand) rolls out with the built-in "
-            f"policies ({', '.join(POLICIES)}) for now; search players run in evaluate_position, "
-            "simulate and arena")
-    if not isinstance(policy, str) or policy not in POLICIES:
-        raise InvalidValueError(f"invalid policy {_check.shown(policy)}: expected one of {', '.join(POLICIES)}")
+    from zhipai.policy import player_name
+
+    policy = player_name(_check.text("policy", policy))  # canonical; a bad name or parameter named
     known_hands, known_kitty, known_voids = _known_parts(known, _seat)
     knowledge = {
         "seat": seat,
@@ -840,13 +844,6 @@ def _check_held(candidate: Any, hand: list[str], seat: int) -> None:
     if short:
         missing = ", ".join(f"{card} ×{want[card]} (holds {held[card]})" for card in short)
         raise _core.IllegalPlayError(f"illegal candidate {candidate!r}: seat {seat} does not hold {missing}")
-
-
-def _is_search_name(text: str) -> bool:
-    """Whether ``text`` names a search player (``pimc``, ``ismcts``, with or without parameters)."""
-    from zhipai.policy import SEARCH
-
-    return text.strip().lower().split("(", 1)[0].strip() in SEARCH
 
 
 #: A game's move words for evaluation candidates: ``(text, hand, rules) -> cards text``.

@@ -7,7 +7,9 @@
 //!   consistent deal is equally likely (exact, no rejection).
 //! * Rollout: [`DealSimulator::play_from_deal`] (the per-game hook; see its contract) with the
 //!   built-in policy for every decision except the evaluated seat's first one, which a candidate
-//!   may force.
+//!   may force. With any other player ([`evaluate_player`], e.g. `pimc(...)`), the same deal
+//!   and candidate are played step by step on the game's [`crate::game::GameState`]
+//!   ([`StepwiseEvaluation`]), every other decision made by the player.
 //! * Common random numbers: sample `s` draws its deal from `deal_rng(seed, s)`, then every
 //!   candidate is played from a clone of the generator *after* the deal, so candidates see the
 //!   same deal and the same later randomness; differences between candidates are paired, which
@@ -27,11 +29,15 @@ use crate::cards::{Rank, Suit};
 use crate::deal::{ConstrainedDealer, Constraints};
 use crate::error::{Result, ZhipaiError};
 use crate::eval_state::CANDIDATE_PLAYED;
-use crate::game::Column;
+use crate::game::{Column, GameState};
 use crate::multiset::Multiset;
 use crate::policy::Policy;
 use crate::rollout::{run_rows, ColumnStats, Control, Run, RunOptions};
-use crate::simulator::{DealSimulator, Position, StartingDeal};
+use crate::rules::Rules;
+use crate::search::{search_rng, Player};
+use crate::simulator::{
+    evaluation_setup, CandidateStep, DealSimulator, Position, StartingDeal, StepwiseEvaluation,
+};
 use rand_chacha::ChaCha8Rng;
 
 /// What to evaluate: the seat, what it knows, and the candidate first actions.
@@ -121,6 +127,114 @@ pub fn evaluate_declared(
     opts: &RunOptions,
     ctl: Control<'_>,
 ) -> Result<Run<Evaluation>> {
+    let rollout = |start: &StartingDeal<'_>, rng: &mut ChaCha8Rng, out: &mut [i32]| {
+        game.play_from_deal(opts.policy, start, rng, out)
+    };
+    evaluate_with(game, req, declared, opts, ctl, &rollout)
+}
+
+/// [`evaluate_declared`] with `player` for every decision (`opts.policy` is not read):
+///
+/// * a built-in policy runs [`evaluate_declared`] with it, unchanged;
+/// * a search player (`pimc(...)`, `ismcts(...)`) plays each sample's deal step by step on the
+///   game's [`GameState`] ([`StepwiseEvaluation`]): the same sampled deal, starting state
+///   (dealer, level, trump, the deal's generator) and candidate reading as with a built-in
+///   policy, then every decision of every seat (the evaluated seat's too, after its
+///   candidate) made by `player`. The search draws from the sample's search generator
+///   [`search_rng`]`(seed, sample)`, the same for every candidate (common random numbers), so
+///   the result depends on the seed only, not on the threads. Where a candidate implies a move
+///   it does not give (the Shengji dealer's burial before a forced lead), that move is the
+///   player's rollout policy's ([`Player::rollout_policy`]).
+///
+/// Errors: those of [`evaluate_declared`].
+pub fn evaluate_player(
+    rules: &Rules,
+    player: &Player,
+    req: &EvalRequest,
+    declared: KnownDeclaration,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+) -> Result<Run<Evaluation>> {
+    if let Player::Builtin(policy) = player {
+        let opts = RunOptions { policy: *policy, ..*opts };
+        return evaluate_declared(crate::rollout::simulator(rules)?, req, declared, &opts, ctl);
+    }
+    crate::with_game!(rules, g => {
+        let kitty = g.deal_shape()?.kitty() > 0;
+        let rollout = |start: &StartingDeal<'_>, rng: &mut ChaCha8Rng, out: &mut [i32]| {
+            play_stepwise(g, player, kitty, opts.seed, start, rng, out)
+        };
+        evaluate_with(g, req, declared, opts, ctl, &rollout)
+    })
+}
+
+/// One rollout of one candidate: play `start` from the generator into the row (the game's
+/// columns); whether the candidate was played.
+type Rollout<'a> =
+    dyn Fn(&StartingDeal<'_>, &mut ChaCha8Rng, &mut [i32]) -> Result<bool> + Sync + 'a;
+
+/// Play `start` with `player` for every decision but the candidate's (see [`evaluate_player`]):
+/// the deal's generator is `rng` (stream = the sample), the search's `search_rng(seed, sample)`.
+fn play_stepwise<G: StepwiseEvaluation>(
+    game: &G,
+    player: &Player,
+    kitty: bool,
+    seed: u64,
+    start: &StartingDeal<'_>,
+    rng: &mut ChaCha8Rng,
+    row: &mut [i32],
+) -> Result<bool> {
+    let mut state = game.evaluation_state(start, &evaluation_setup(start, kitty, seed, rng))?;
+    let mut search = search_rng(seed, rng.get_stream());
+    let helper = player.rollout_policy();
+    let mut pending = start.first_action;
+    if let Some(cards) = pending {
+        game.check_candidate(&state, start, cards)?;
+    }
+    let mut played = false;
+    while let Some(seat) = state.current_player() {
+        let step = match pending {
+            Some(cards) if seat == start.seat => {
+                game.candidate_step(&mut state, start, cards, helper)?
+            }
+            _ => CandidateStep::Wait,
+        };
+        match step {
+            CandidateStep::Wait => {
+                player.play(&mut state, &mut search)?;
+            }
+            CandidateStep::Before(mv) => state.apply_move(&mv)?,
+            CandidateStep::Try(mv) => {
+                pending = None;
+                if state.is_legal(&mv) {
+                    state.apply_move(&mv)?;
+                    played = true;
+                } else {
+                    player.play(&mut state, &mut search)?; // not legal here: the player decides
+                }
+            }
+            CandidateStep::Force(moves) => {
+                pending = None;
+                for mv in &moves {
+                    state.apply_move(mv)?;
+                }
+                played = true;
+            }
+        }
+    }
+    GameState::result_row(&state, row)?;
+    Ok(played)
+}
+
+/// The evaluation of `req` on `game` with `rollout` playing each candidate of each sample.
+fn evaluate_with(
+    game: &dyn DealSimulator,
+    req: &EvalRequest,
+    declared: KnownDeclaration,
+    opts: &RunOptions,
+    ctl: Control<'_>,
+    rollout: &Rollout<'_>,
+) -> Result<Run<Evaluation>> {
     let shape = game.deal_shape()?;
     let hands = shape.num_hands();
     if req.seat >= hands {
@@ -191,8 +305,7 @@ pub fn evaluate_declared(
                 .with_trump(declared.trump)
                 .with_first_action(cand.as_ref());
             let out = &mut row[c * width..(c + 1) * width];
-            let played =
-                game.play_from_deal(opts.policy, &start, &mut r, &mut out[..game_width])?;
+            let played = rollout(&start, &mut r, &mut out[..game_width])?;
             if counted {
                 // The policy's own move (`None`) is always played.
                 out[game_width] = (played || cand.is_none()) as i32;
@@ -453,6 +566,87 @@ mod tests {
         assert_eq!(v.known.fixed[2], ms("AH AH"));
         assert_eq!(v.known.kitty, ms("2C"));
         assert_eq!(v.known.voids[1], Suit::Clubs.mask() | Suit::Hearts.mask());
+    }
+
+    /// The step-wise path ([`play_stepwise`]) with a built-in player: the rows of the fast path
+    /// ([`DealSimulator::play_from_deal`]), candidate by candidate (or the same error).
+    fn stepwise_equals_fast(
+        rules: &Rules,
+        req: &EvalRequest,
+        declared: KnownDeclaration,
+        policy: Policy,
+    ) -> bool {
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let ctl = Control { stop: &stop, progress: &progress };
+        let opts = RunOptions { threads: Some(2), ..options(10, 5, policy) };
+        let sim = crate::rollout::simulator(rules).unwrap();
+        let fast = evaluate_declared(sim, req, declared, &opts, ctl);
+        let player = Player::Builtin(policy);
+        let step = crate::with_game!(rules, g => {
+            let kitty = g.deal_shape().unwrap().kitty() > 0;
+            let rollout = |start: &StartingDeal<'_>, rng: &mut ChaCha8Rng, out: &mut [i32]| {
+                play_stepwise(g, &player, kitty, opts.seed, start, rng, out)
+            };
+            evaluate_with(g, req, declared, &opts, ctl, &rollout)
+        });
+        let fast = fast.map(|r| r.value).map_err(|e| e.to_string());
+        let step = step.map(|r| r.value).map_err(|e| e.to_string());
+        assert_eq!(fast, step, "{req:?} {declared:?} {policy:?}");
+        fast.is_ok()
+    }
+
+    #[test]
+    fn the_stepwise_path_reads_deals_and_candidates_as_play_from_deal() {
+        use crate::cards::Card;
+        let mut ok = 0;
+        for preset in ["tractor", "hong_wu", "gongzhu", "baohuang"] {
+            let rules = crate::rules::rules(preset, &[]).unwrap();
+            let shape = crate::rollout::simulator(&rules).unwrap().deal_shape().unwrap();
+            for seed in 0..3u64 {
+                let deal = crate::deal::deal(&shape, &mut crate::deal::deal_rng(seed, 1));
+                let seat = (seed as usize) % shape.num_hands();
+                let hand = deal.hands[seat];
+                let cards: Vec<Card> = hand.iter().collect();
+                let first = Multiset::from_cards(&cards[..1]).unwrap();
+                let mut candidates = vec![None, Some(Multiset::EMPTY), Some(first), Some(hand)];
+                if shape.kitty() > 0 {
+                    candidates.push(Some(Multiset::from_cards(&cards[..shape.kitty()]).unwrap()));
+                }
+                let bj = Multiset::from_cards(&[Card::BIG_JOKER]).unwrap();
+                if hand.contains(Card::BIG_JOKER) {
+                    candidates.push(Some(bj));
+                }
+                let pair = cards.windows(2).find(|w| w[0] == w[1]);
+                if let Some(p) = pair {
+                    candidates.push(Some(Multiset::from_cards(p).unwrap()));
+                }
+                let shengji = matches!(rules, Rules::Shengji(_));
+                let mut settings = vec![(None, KnownDeclaration::default())];
+                if shengji {
+                    let known = KnownDeclaration {
+                        level: Some(Some(Rank::FIVE)),
+                        trump: Some(Some(Suit::Hearts)),
+                    };
+                    settings.push((Some(seat), known));
+                    settings.push((Some((seat + 1) % 4), known));
+                }
+                for (dealer, declared) in settings {
+                    for cand in &candidates {
+                        let req = EvalRequest {
+                            seat,
+                            hand,
+                            known: Constraints::new(),
+                            dealer,
+                            candidates: vec![*cand],
+                        };
+                        for policy in [Policy::Random, Policy::Greedy] {
+                            ok += stepwise_equals_fast(&rules, &req, declared, policy) as u32;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(ok > 60, "most requests run ({ok})");
     }
 
     #[test]

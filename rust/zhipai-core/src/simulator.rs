@@ -5,7 +5,7 @@
 
 use crate::deal::{Deal, DealShape};
 use crate::error::{Result, ZhipaiError};
-use crate::game::Column;
+use crate::game::{Column, DealSetup, Game, GameRng, GameState};
 use crate::knowledge::SeatView;
 use crate::multiset::Multiset;
 use crate::policy::Policy;
@@ -147,6 +147,95 @@ impl<'a> StartingDeal<'a> {
         self.first_action = action;
         self
     }
+}
+
+/// What a whole-hand evaluation candidate asks of the evaluated seat's decision at hand
+/// ([`StepwiseEvaluation::candidate_step`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CandidateStep<M> {
+    /// Not this decision: the player decides; the candidate waits for a later one (for ever
+    /// when it never applies in this deal: it is then not played).
+    Wait,
+    /// Apply this move (checked; an error ends the evaluation) and ask again: the candidate
+    /// still waits (a Shengji pass before its declaration becomes legal; the dealer's burial
+    /// before a forced lead).
+    Before(M),
+    /// The candidate's move: applied when legal here (it is then played); otherwise the player
+    /// decides here and the candidate is not played.
+    Try(M),
+    /// The candidate's moves, applied in order (checked: an error ends the evaluation, as in
+    /// `play_from_deal`); it is then played (a Gongzhu exposure, a Baohuang accession).
+    Force(Vec<M>),
+}
+
+/// Whole-hand evaluation with any player (`crate::eval::evaluate_player`, e.g. a search): the
+/// step-wise reading of [`DealSimulator::play_from_deal`] on the game's [`GameState`]. The
+/// starting state and the meaning of a candidate are those of `play_from_deal` (each game
+/// documents them there); only who decides differs. With a built-in policy deciding every
+/// other move, a deal played through these hooks gives `play_from_deal`'s row (each game tests
+/// it).
+pub trait StepwiseEvaluation: Game + DealSimulator {
+    /// The state `play_from_deal` plays `start` from, its generator `setup.rng()` (the deal's
+    /// own generator after the sampled deal): the same hands, dealer, level and trump, and the
+    /// same draws for what `start` leaves open. `setup` holds the hands, the kitty (when the
+    /// game deals one), the level, the trump and the dealer of `start`. The default is
+    /// [`Game::deal_from`]`(setup)`.
+    fn evaluation_state(
+        &self,
+        start: &StartingDeal<'_>,
+        setup: &DealSetup,
+    ) -> Result<<Self as Game>::State> {
+        let _ = start;
+        self.deal_from(setup)
+    }
+
+    /// The errors `play_from_deal` gives for the candidate `cards` before any decision (a
+    /// candidate that can be no action of the seat: [`ZhipaiError::IllegalPlay`] naming it).
+    /// The default accepts every candidate.
+    fn check_candidate(
+        &self,
+        state: &<Self as Game>::State,
+        start: &StartingDeal<'_>,
+        cards: &Multiset,
+    ) -> Result<()> {
+        let _ = (state, start, cards);
+        Ok(())
+    }
+
+    /// The candidate `cards` (of `start.seat`, which is to act in `state`) at this decision.
+    /// `helper` is the built-in policy the game may use for a move the candidate implies but
+    /// does not give (the Shengji dealer's burial before a forced lead, keeping the lead's
+    /// cards); it draws from the deal's own generator.
+    fn candidate_step(
+        &self,
+        state: &mut <Self as Game>::State,
+        start: &StartingDeal<'_>,
+        cards: &Multiset,
+        helper: Policy,
+    ) -> Result<CandidateStep<<<Self as Game>::State as GameState>::Move>>;
+}
+
+/// The [`DealSetup`] of `start` whose generator is `rng` (drawn as [`crate::deal::deal_rng`]
+/// `(seed, rng.get_stream())`, advanced to where `rng` is): the input of
+/// [`StepwiseEvaluation::evaluation_state`]. `kitty`: whether the game deals one.
+pub fn evaluation_setup(
+    start: &StartingDeal<'_>,
+    kitty: bool,
+    seed: u64,
+    rng: &GameRng,
+) -> DealSetup {
+    let setup = DealSetup {
+        hands: start.deal.hands.clone(),
+        kitty: kitty.then_some(start.deal.kitty),
+        level: start.level,
+        trump: start.trump,
+        dealer: start.dealer,
+        seed,
+        stream: rng.get_stream(),
+        word_pos: rng.get_word_pos(),
+    };
+    debug_assert!(setup.rng() == *rng, "the generator is deal_rng(seed, stream)");
+    setup
 }
 
 /// A position in the middle of a deal seen from one seat: what `eval::evaluate_position` needs to

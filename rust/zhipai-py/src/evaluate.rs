@@ -13,9 +13,8 @@ use zhipai_core::deal::Constraints;
 use zhipai_core::eval::{self, EvalRequest, Evaluation, KnownDeclaration};
 use zhipai_core::eval_state::{evaluate_tracked, StateRequest};
 use zhipai_core::knowledge::SeatView;
-use zhipai_core::rollout::{self, Run, RunOptions};
+use zhipai_core::rollout::{Control, Run};
 use zhipai_core::search::Player;
-use zhipai_core::simulator::DealSimulator;
 use zhipai_core::{Multiset, ZhipaiError};
 use zhipai_core::{Rank, Suit};
 
@@ -89,21 +88,21 @@ fn declaration(k: &Knowledge) -> Result<KnownDeclaration, ZhipaiError> {
     Ok(KnownDeclaration { level, trump })
 }
 
-/// Run an evaluation; the dict has `columns`, `docs`, `candidates` (labels), `data` (list of
-/// int32 arrays, index `candidate * len(columns) + column`), `requested`, `completed`,
-/// `interrupted`, `exception`.
+/// Run an evaluation: `evaluate` on the request and declaration of `knowledge` over `deals`
+/// samples, the GIL released; the dict has `columns`, `docs`, `candidates` (labels), `data`
+/// (list of int32 arrays, index `candidate * len(columns) + column`), `requested`,
+/// `completed`, `interrupted`, `exception`.
 pub(crate) fn run_eval<'py>(
     py: Python<'py>,
-    game: &dyn DealSimulator,
     knowledge: &Knowledge,
-    opts: RunOptions,
+    deals: u64,
     progress: Option<&Bound<'py, PyAny>>,
+    evaluate: impl FnOnce(&EvalRequest, KnownDeclaration, Control<'_>) -> Result<Run<Evaluation>, ZhipaiError>
+        + Send,
 ) -> PyResult<Bound<'py, PyDict>> {
     let req = guard(|| eval_request(knowledge))?;
     let declared = guard(|| declaration(knowledge))?;
-    let (run, exc) = run_polled(py, opts.deals, progress, |ctl| {
-        eval::evaluate_declared(game, &req, declared, &opts, ctl)
-    })?;
+    let (run, exc) = run_polled(py, deals, progress, |ctl| evaluate(&req, declared, ctl))?;
     evaluation_dict(py, run, exc)
 }
 
@@ -125,7 +124,8 @@ pub(crate) fn evaluation_dict<'py>(
 
 /// `_evaluate(rules, knowledge, samples, policy, seed, threads=None, chunk_size=None,
 /// progress=None) -> dict`: internal engine of `zhipai.evaluate`. `knowledge` is a dict with
-/// `seat, hand, hands, kitty, voids, dealer, level, trump, candidates` (see `Knowledge`).
+/// `seat, hand, hands, kitty, voids, dealer, level, trump, candidates` (see `Knowledge`);
+/// `policy` any player name (`"greedy"`, `"pimc(...)"`: `eval::evaluate_player`).
 #[pyfunction]
 #[pyo3(signature = (rules, knowledge, samples, policy, seed, threads=None, chunk_size=None, progress=None))]
 #[allow(clippy::too_many_arguments)]
@@ -140,9 +140,11 @@ fn _evaluate<'py>(
     chunk_size: Option<usize>,
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let opts = options(samples, policy, seed, threads, chunk_size)?;
-    let game = guard(|| rollout::simulator(&rules.0))?;
-    run_eval(py, game, &knowledge, opts, progress.as_ref())
+    let player: Player = guard(|| policy.parse())?;
+    let opts = options(samples, "random", seed, threads, chunk_size)?;
+    run_eval(py, &knowledge, opts.deals, progress.as_ref(), |req, declared, ctl| {
+        eval::evaluate_player(&rules.0, &player, req, declared, &opts, ctl)
+    })
 }
 
 fn cards(text: &str) -> Result<Multiset, ZhipaiError> {

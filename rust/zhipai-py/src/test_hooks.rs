@@ -51,7 +51,9 @@ fn _evaluate_toy<'py>(
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let opts = options(samples, policy, seed, threads, chunk_size)?;
-    run_eval(py, &toy::CoinGame::default(), &knowledge, opts, progress.as_ref())
+    run_eval(py, &knowledge, opts.deals, progress.as_ref(), |req, declared, ctl| {
+        zhipai_core::eval::evaluate_declared(&toy::CoinGame::default(), req, declared, &opts, ctl)
+    })
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

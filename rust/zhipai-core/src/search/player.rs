@@ -51,6 +51,15 @@ impl Player {
         }
     }
 
+    /// The built-in policy behind this player: itself, or a search's rollout policy.
+    pub fn rollout_policy(&self) -> Policy {
+        match self {
+            Player::Builtin(p) => *p,
+            Player::Pimc(c) => c.rollout,
+            Player::Ismcts(c) => c.rollout,
+        }
+    }
+
     /// Whether this is a built-in policy (fast: no search).
     pub fn is_builtin(&self) -> bool {
         matches!(self, Player::Builtin(_))

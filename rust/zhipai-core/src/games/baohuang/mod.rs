@@ -41,6 +41,7 @@ pub mod search;
 #[cfg(test)]
 mod search_tests;
 pub mod state;
+pub mod stepwise;
 pub mod tensor;
 #[cfg(test)]
 mod tensor_tests;

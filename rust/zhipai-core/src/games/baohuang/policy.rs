@@ -271,7 +271,7 @@ pub(super) fn draw_scepter(hands: &[Multiset; PLAYERS], rng: &mut ChaCha8Rng) ->
 }
 
 /// A non-holder's candidate must be a pass or one play (§C.4) held by the seat.
-fn check_play_candidate(state: &State, seat: u8, cards: &Multiset) -> Result<()> {
+pub(super) fn check_play_candidate(state: &State, seat: u8, cards: &Multiset) -> Result<()> {
     if cards.is_empty() {
         return Ok(());
     }
@@ -285,7 +285,7 @@ fn check_play_candidate(state: &State, seat: u8, cards: &Multiset) -> Result<()>
 }
 
 /// Whether a non-holder's candidate (`""` = pass) is legal for the player to act.
-fn play_candidate_legal(state: &State, cards: &Multiset) -> bool {
+pub(super) fn play_candidate_legal(state: &State, cards: &Multiset) -> bool {
     if cards.is_empty() {
         state.check_move(&Move::Pass).is_ok()
     } else {
@@ -299,6 +299,14 @@ fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
     if state.phase() == Phase::Play {
         return if cards.is_empty() { state.apply(Move::Pass) } else { state.apply_cards(cards) };
     }
+    let mv = accession_move(state, cards)?;
+    state.apply_unchecked(mv);
+    Ok(())
+}
+
+/// The accession decision an evaluation candidate of the seat to act stands for (see
+/// [`BaohuangRules::play_from_deal`]), checked: `IllegalPlay` naming the cards otherwise.
+pub(super) fn accession_move(state: &State, cards: &Multiset) -> Result<Move> {
     let kinds = cards.kinds();
     let mv = match (cards.len(), kinds.len()) {
         (0, _) => Move::Abdicate,
@@ -321,8 +329,7 @@ fn apply_forced(state: &mut State, cards: &Multiset) -> Result<()> {
         }
     };
     state.check_move(&mv).map_err(|why| ZhipaiError::illegal_play(cards, why))?;
-    state.apply_unchecked(mv);
-    Ok(())
+    Ok(mv)
 }
 
 /// One result row (see `COLUMNS`); a void deal (黄局, only in hand evaluation) has emperor,

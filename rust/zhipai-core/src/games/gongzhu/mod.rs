@@ -34,6 +34,7 @@ pub mod scoring;
 pub mod session;
 pub mod simulator;
 pub mod state;
+pub mod stepwise;
 pub mod tensor;
 pub mod text;
 pub mod view;

@@ -27,6 +27,7 @@ pub mod order;
 pub mod policy;
 pub mod settle;
 pub mod state;
+pub mod stepwise;
 pub mod tensor;
 pub mod world;
 

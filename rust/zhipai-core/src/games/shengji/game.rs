@@ -103,6 +103,13 @@ impl DealState {
         &self.deal
     }
 
+    /// The burial `policy` chooses for the dealer to act while keeping `keep` in hand (hand
+    /// evaluation: a forced first lead; [`Deal::burial_keeping`]), drawn from the deal's
+    /// generator; not applied.
+    pub(crate) fn burial_keeping(&mut self, policy: Policy, keep: &Multiset) -> Result<Move> {
+        self.deal.burial_keeping(policy, keep)
+    }
+
     /// Apply `mv` for the seat to move — checked ([`Deal::apply`]) or, when `checked` is false,
     /// as `simulate` applies a policy's move — and record it.
     fn step(&mut self, mv: Move, checked: bool, builtin: Option<Policy>) -> Result<()> {

@@ -20,6 +20,7 @@ pub mod scoring;
 pub mod session;
 pub mod simulator;
 pub mod state;
+pub mod stepwise;
 
 #[cfg(test)]
 mod game_tests;

@@ -90,12 +90,7 @@ impl DealSimulator for ShengjiRules {
             }
             d => d.map(|d| d as u8),
         };
-        // `Some(None)`: the joker-only level (checked against after_A by `Deal::from_hands`).
-        let level = match start.level {
-            None => Level::from(Rank::TWO),
-            Some(Some(rank)) => Level::from(rank),
-            Some(None) => Level::NO_TRUMP,
-        };
+        let level = start_level(start);
         let mut deal = match start.trump {
             Some(trump) => Deal::from_hands_declared(
                 self,
@@ -111,18 +106,7 @@ impl DealSimulator for ShengjiRules {
         let (_, kitty_size) = hand_and_kitty(self.decks);
         let mut forced = start.first_action.copied();
         let mut played = false;
-        // A declaration-shaped candidate is a bid (never a play), tried while declaring lasts.
-        let bid = forced
-            .filter(|_| start.trump.is_none())
-            .and_then(|m| Bid::from_cards(&m.to_vec(), level.rank()?, self.decks).ok());
-        if let (Some(b), Some(m)) = (bid, forced) {
-            if !hands[start.seat].contains_all(&m) {
-                return Err(ZhipaiError::illegal_play(
-                    format!("declare {m}"),
-                    format!("seat {} does not hold {} copies of {}", start.seat, b.count, b.card),
-                ));
-            }
-        }
+        let bid = candidate_bid(self, start, &hands[start.seat])?;
         while !deal.is_terminal() {
             // Declaring is over and the bid never became legal, or the seat never had a chance
             // to pass: the rest of the deal is the policy's.
@@ -169,4 +153,38 @@ impl DealSimulator for ShengjiRules {
         self.write_row_at(&r, level.rank(), row);
         Ok(played)
     }
+}
+
+/// The level of an evaluated deal: `start.level`, by default 2 (`Some(None)`: the joker-only
+/// level, checked against after_A by `Deal::from_hands`).
+pub(super) fn start_level(start: &StartingDeal<'_>) -> Level {
+    match start.level {
+        None => Level::from(Rank::TWO),
+        Some(Some(rank)) => Level::from(rank),
+        Some(None) => Level::NO_TRUMP,
+    }
+}
+
+/// The declaration a candidate of `start` is, while the trump is not known: a
+/// declaration-shaped candidate is a bid (never a play), tried while declaring lasts. Errors:
+/// `IllegalPlay` when `hand` (the seat's) does not hold it.
+pub(super) fn candidate_bid(
+    rules: &ShengjiRules,
+    start: &StartingDeal<'_>,
+    hand: &Multiset,
+) -> Result<Option<Bid>> {
+    let level = start_level(start);
+    let bid = start
+        .first_action
+        .filter(|_| start.trump.is_none())
+        .and_then(|m| Bid::from_cards(&m.to_vec(), level.rank()?, rules.decks).ok());
+    if let (Some(b), Some(m)) = (bid, start.first_action) {
+        if !hand.contains_all(m) {
+            return Err(ZhipaiError::illegal_play(
+                format!("declare {m}"),
+                format!("seat {} does not hold {} copies of {}", start.seat, b.count, b.card),
+            ));
+        }
+    }
+    Ok(bid)
 }
