@@ -6,7 +6,8 @@ to PettingZoo (:func:`pettingzoo_env`), Gymnasium (:func:`gymnasium_env`) and Op
 action_style="actions", reward="return", max_moves=64)`` (``reward="points"`` for per-trick
 shaping) steps ``num_envs`` deals of ``rules``
 (a ``zhipai.Rules`` or a preset name) together, in Rust, across ``threads`` threads (``None`` or
-0 = one per core, 1 = the calling thread), with the GIL released.
+0 = one per core, 1 = the calling thread; the calling thread is always one of them), with the GIL
+released.
 
 Deals and reproducibility
     Env ``i`` plays deals ``i, i + num_envs, i + 2*num_envs, ...`` of ``seed`` (deal ``k`` is
@@ -75,6 +76,12 @@ Errors
     no env is stepped. A wrong number of actions, non-integer actions, bad settings (``num_envs``
     < 1, a controlled seat out of range or repeated, an unknown opponent or style) raise
     ``InvalidValueError``.
+
+Threads
+    One env serves one Python thread at a time: ``reset``, ``step`` or ``sample_actions`` called
+    while another thread's call on the same env runs (its GIL released) raises
+    ``InvalidValueError`` ("in use"), without waiting and without touching the env; the
+    attributes can be read at any time. Separate envs step concurrently.
 """
 
 from __future__ import annotations

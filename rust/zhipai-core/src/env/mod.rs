@@ -1,8 +1,8 @@
 //! Vectorised environments for reinforcement learning, written once over the game contract
 //! ([`GameState`]) and dispatched per game with [`crate::with_game!`]: `num_envs` deals stepped
-//! together across the threads of an owned rayon pool, writing into buffers the caller allocated
-//! once ([`Buffers`]; the Python binding hands numpy arrays' memory here), so a step allocates
-//! no per-env output.
+//! together by the calling thread and the threads of an owned rayon pool ([`team`]), writing
+//! into buffers the caller allocated once ([`Buffers`]; the Python binding hands numpy arrays'
+//! memory here), so a step allocates no per-env output.
 //!
 //! **Deals.** Env `i` plays deals `i, i + num_envs, i + 2·num_envs, …` of the run seeded `seed`
 //! (`Game::new_deal(seed, index)`: the cards and chance events of `simulate`). The seats not in
