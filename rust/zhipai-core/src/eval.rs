@@ -328,7 +328,7 @@ pub const MAX_DEFAULT_CANDIDATES: usize = 64;
 /// among the deals consistent with [`Position::view`], then plays the position out once per
 /// candidate from the same generator state (common random numbers, as [`evaluate`]).
 ///
-/// `extra`: knowledge beyond the game's record, merged with [`SeatView::merge_known`] (voids
+/// `extra`: knowledge beyond the game's record, merged with [`crate::knowledge::SeatView::merge_known`] (voids
 /// and constraints for seats the deal does not have are refused by the dealer).
 ///
 /// `candidates`: `None` = the seat's legal actions ([`Position::legal_candidates`], at most

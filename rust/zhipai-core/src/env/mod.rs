@@ -1,6 +1,6 @@
 //! Vectorised environments for reinforcement learning, written once over the game contract
 //! ([`GameState`]) and dispatched per game with [`crate::with_game!`]: `num_envs` deals stepped
-//! together by the calling thread and the threads of an owned rayon pool ([`team`]), writing
+//! together by the calling thread and the threads of an owned rayon pool (module `team`), writing
 //! into buffers the caller allocated once ([`Buffers`]; the Python binding hands numpy arrays'
 //! memory here), so a step allocates no per-env output.
 //!
