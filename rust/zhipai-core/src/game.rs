@@ -352,14 +352,15 @@ pub trait GameState: Clone + Debug + Send + Sync + 'static {
     /// Size of the fixed action space (the game documents each action's meaning).
     fn num_distinct_actions(&self) -> usize;
 
-    /// The legal actions now, ascending (`[]` once over).
-    fn legal_actions(&self) -> Vec<usize>;
+    /// The legal actions now, ascending (`[]` once over), into `out` (cleared first): a vector
+    /// env lists them at every step into one buffer per env, with no allocation.
+    fn legal_actions_into(&self, out: &mut Vec<usize>);
 
-    /// [`GameState::legal_actions`] into `out` (cleared first): a vector env lists them at
-    /// every step into one buffer per env, so games override this to skip the allocation.
-    fn legal_actions_into(&self, out: &mut Vec<usize>) {
-        out.clear();
-        out.extend(self.legal_actions());
+    /// The legal actions now, ascending (`[]` once over).
+    fn legal_actions(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        self.legal_actions_into(&mut out);
+        out
     }
 
     /// `out[a]` = whether action `a` is legal now (`out.len() == num_distinct_actions()`).
@@ -674,15 +675,15 @@ pub fn quoted(text: &str) -> String {
     }
 }
 
-/// The actions whose bits are set in `bits` (bit `a` = action `a`), ascending: the
-/// `legal_actions` of games that keep their legal actions as a bit mask.
-pub fn actions_of_bits(mut bits: u128) -> Vec<usize> {
-    let mut out = Vec::with_capacity(bits.count_ones() as usize);
+/// The actions whose bits are set in `bits` (bit `a` = action `a`), ascending, into `out`
+/// (cleared first): the `legal_actions_into` of games that keep their legal actions as a bit
+/// mask.
+pub fn actions_of_bits(mut bits: u128, out: &mut Vec<usize>) {
+    out.clear();
     while bits != 0 {
         out.push(bits.trailing_zeros() as usize);
         bits &= bits - 1;
     }
-    out
 }
 
 /// Check a seat argument against `num_players`.

@@ -68,7 +68,7 @@ fn wait_for(busy: &AtomicUsize) {
     let mut spins = 0u32;
     while busy.load(Ordering::Acquire) != 0 {
         spins = spins.wrapping_add(1);
-        if spins % 64 == 0 {
+        if spins.is_multiple_of(64) {
             std::thread::yield_now();
         } else {
             std::hint::spin_loop();

@@ -368,8 +368,8 @@ impl GameState for DealState {
         NUM_ACTIONS
     }
 
-    fn legal_actions(&self) -> Vec<usize> {
-        actions::legal(&self.state, &self.pending)
+    fn legal_actions_into(&self, out: &mut Vec<usize>) {
+        *out = actions::legal(&self.state, &self.pending);
     }
 
     fn apply_action(&mut self, action: usize) -> Result<()> {

@@ -233,10 +233,6 @@ impl GameState for DealState {
         NUM_ACTIONS
     }
 
-    fn legal_actions(&self) -> Vec<usize> {
-        self.state.legal_actions()
-    }
-
     fn legal_actions_into(&self, out: &mut Vec<usize>) {
         self.state.legal_actions_into(out);
     }

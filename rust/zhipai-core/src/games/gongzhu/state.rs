@@ -544,13 +544,6 @@ impl State {
         out
     }
 
-    /// The legal action codes, ascending.
-    pub fn legal_actions(&self) -> Vec<usize> {
-        let mut a = Vec::new();
-        self.legal_actions_into(&mut a);
-        a
-    }
-
     /// The legal action codes, ascending, into `out` (cleared first; no allocation once it
     /// has grown).
     pub fn legal_actions_into(&self, out: &mut Vec<usize>) {

@@ -280,8 +280,8 @@ impl GameState for DealState {
         NUM_ACTIONS
     }
 
-    fn legal_actions(&self) -> Vec<usize> {
-        crate::game::actions_of_bits(actions::legal_bits(&self.state, &self.building))
+    fn legal_actions_into(&self, out: &mut Vec<usize>) {
+        crate::game::actions_of_bits(actions::legal_bits(&self.state, &self.building), out);
     }
 
     fn legal_action_mask(&self, out: &mut [bool]) {

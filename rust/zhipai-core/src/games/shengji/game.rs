@@ -250,8 +250,8 @@ impl GameState for DealState {
         NUM_ACTIONS
     }
 
-    fn legal_actions(&self) -> Vec<usize> {
-        self.deal.legal_actions()
+    fn legal_actions_into(&self, out: &mut Vec<usize>) {
+        crate::game::actions_of_bits(u128::from(self.deal.legal_action_mask()), out);
     }
 
     fn legal_action_mask(&self, out: &mut [bool]) {

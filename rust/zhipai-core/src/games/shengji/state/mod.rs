@@ -803,7 +803,9 @@ impl Deal {
 
     /// Legal actions as a list of action ids (see [`Deal::legal_action_mask`]).
     pub fn legal_actions(&self) -> Vec<usize> {
-        crate::game::actions_of_bits(u128::from(self.legal_action_mask()))
+        let mut out = Vec::new();
+        crate::game::actions_of_bits(u128::from(self.legal_action_mask()), &mut out);
+        out
     }
 
     fn bury_mask(&self) -> u64 {
