@@ -394,7 +394,7 @@ def test_a_second_thread_gets_a_clear_error_while_a_step_runs() -> None:
     started.wait()
     busy_seen = False
     while t.is_alive():
-        assert env.num_envs == 2  # getters never wait for the step
+        assert env.num_envs == 2 and env.seed == 5 and "seed=5" in repr(env)  # never wait for the step
         try:
             env.sample_actions()
         except zhipai.InvalidValueError as e:
@@ -407,3 +407,21 @@ def test_a_second_thread_gets_a_clear_error_while_a_step_runs() -> None:
     assert not errors
     assert busy_seen
     env.step(env.sample_actions())  # and the env is still usable afterwards
+
+
+def test_seed_none_draws_a_recorded_seed_and_big_unsigned_actions_are_named() -> None:
+    env = VectorEnv("gongzhu", 3, None, controlled_seats=[0, 1, 2, 3], opponents="random", threads=1)
+    again = VectorEnv("gongzhu", 3, env.seed, controlled_seats=[0, 1, 2, 3], opponents="random", threads=1)
+    assert np.array_equal(env.reset()[0], again.reset()[0])
+    with pytest.raises(zhipai.InvalidValueError, match="18446744073709551615.*env 0"):
+        env.step(np.full(3, 2**64 - 1, dtype=np.uint64))
+
+
+def test_read_only_buffers_are_named_as_such() -> None:
+    env = VectorEnv("tractor", 2, 1, threads=1, opponents="random")
+    obs, mask, info = env.reset()
+    obs.setflags(write=False)
+    with pytest.raises(zhipai.InvalidValueError, match="read-only"):
+        env.step(env.sample_actions())
+    obs.setflags(write=True)
+    env.step(env.sample_actions())

@@ -312,7 +312,7 @@ class VectorEnv:
         cls,
         rules: Rules | str,
         num_envs: int,
-        seed: int,
+        seed: int | None,
         controlled_seats: Sequence[int] | None = None,
         opponents: str | None = None,
         threads: int | None = None,

@@ -15,7 +15,8 @@ Deals and reproducibility
     ``zhipai.simulate``). Seats not in ``controlled_seats`` are played in Rust by ``opponents``
     (``"random"``, ``"greedy"``, ``"basic"``, ``"pimc(...)"``, ``"ismcts(...)"``; built-in players
     draw from the deal's own generator, search players from the deal's search generator), so a
-    run depends only on ``seed`` and the actions given — never on ``threads``.
+    run depends only on ``seed`` and the actions given — never on ``threads``. ``seed=None``
+    draws a fresh random seed, recorded in ``env.seed``.
 
 Decisions
     After ``reset()`` and every ``step()``, each env waits for a controlled seat to decide;
@@ -81,7 +82,9 @@ Threads
     One env serves one Python thread at a time: ``reset``, ``step`` or ``sample_actions`` called
     while another thread's call on the same env runs (its GIL released) raises
     ``InvalidValueError`` ("in use"), without waiting and without touching the env; the
-    attributes can be read at any time. Separate envs step concurrently.
+    attributes and ``repr`` can be read at any time. Separate envs step concurrently. A call
+    returns (or raises ``KeyboardInterrupt`` after Ctrl-C) when every env has stepped: with
+    searching ``opponents`` one call can take seconds.
 """
 
 from __future__ import annotations

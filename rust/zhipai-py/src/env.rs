@@ -9,6 +9,7 @@ use crate::rules::PyRules;
 use numpy::{PyArray1, PyArray2, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, TryLockError};
 use zhipai_core::env::{vector_env, ActionStyle, Buffers, EnvConfig, Reward, Spec, VectorEnv};
 use zhipai_core::search::Player;
@@ -45,8 +46,11 @@ fn observation_layout(rules: &Bound<'_, PyAny>) -> PyResult<Vec<(String, usize, 
 /// the getters read the copied spec without waiting.
 #[pyclass(name = "VectorEnv", module = "zhipai._core", frozen)]
 pub struct PyVectorEnv {
-    inner: Mutex<Inner>,
+    env: Mutex<Box<dyn VectorEnv>>,
     spec: Spec,
+    /// The seed of the last `reset` that gave one (else the constructor's): read without the
+    /// lock, so the getter and `repr` never wait for a running call.
+    seed: AtomicU64,
     controlled: Vec<usize>,
     opponents: String,
     style: &'static str,
@@ -61,13 +65,6 @@ pub struct PyVectorEnv {
     seat: Py<PyArray1<i64>>,
     deal: Py<PyArray1<u64>>,
     sampled: Py<PyArray1<i64>>,
-}
-
-/// What `reset` and `step` change.
-struct Inner {
-    env: Box<dyn VectorEnv>,
-    /// The seed of the last `reset` that gave one (else the constructor's).
-    seed: u64,
 }
 
 /// Type of `reset`'s result.
@@ -87,11 +84,14 @@ impl PyVectorEnv {
     fn run(
         &self,
         py: Python<'_>,
-        f: impl FnOnce(&mut Inner, Buffers<'_>) -> zhipai_core::Result<()> + Send,
+        f: impl FnOnce(&mut dyn VectorEnv, Buffers<'_>) -> zhipai_core::Result<()> + Send,
     ) -> PyResult<()> {
-        let mut inner = self.lock(py)?;
+        let mut env = self.lock(py)?;
         let busy = |e: numpy::BorrowError| {
-            invalid("buffers", &PyString::new(py, "in use"), format!("cannot write them: {e}"))
+            // The arrays are the caller's: one made read-only, or still borrowed elsewhere.
+            let text = e.to_string();
+            let what = if text.contains("writeable") { "read-only" } else { "in use" };
+            invalid("buffers", &PyString::new(py, what), format!("cannot write them: {text}"))
         };
         let mut obs = self.obs.bind(py).try_readwrite().map_err(busy)?;
         let mut mask = self.mask.bind(py).try_readwrite().map_err(busy)?;
@@ -118,14 +118,14 @@ impl PyVectorEnv {
             seat: seat.as_slice_mut().map_err(contiguous)?,
             deal: deal.as_slice_mut().map_err(contiguous)?,
         };
-        let inner = &mut *inner;
-        guard_detached(py, move || f(inner, bufs))
+        let env = env.as_mut();
+        guard_detached(py, move || f(env, bufs))
     }
 
     /// The env, or `InvalidValue` while another thread's call holds it (a call never waits:
     /// a second thread stepping the same envs is a bug in the caller).
-    fn lock(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Inner>> {
-        match self.inner.try_lock() {
+    fn lock(&self, py: Python<'_>) -> PyResult<MutexGuard<'_, Box<dyn VectorEnv>>> {
+        match self.env.try_lock() {
             Ok(g) => Ok(g),
             // A panic inside a call was already reported as an error; the env is still whole
             // enough to be reset.
@@ -172,7 +172,12 @@ impl PyVectorEnv {
         let rules = rules_arg(rules)?;
         let n_players = zhipai_core::arena::num_players(&rules);
         let num_envs: usize = int_in("num_envs", num_envs, 1, 1 << 24)?;
-        let seed = crate::convert::seed(seed)?;
+        // `None`: a fresh random seed, recorded in `seed` (as everywhere in zhipai).
+        let seed = if seed.is_none() {
+            py.import("secrets")?.call_method1("randbits", (64,))?.extract()?
+        } else {
+            crate::convert::seed(seed)?
+        };
         let controlled: Vec<usize> = match controlled_seats.filter(|c| !c.is_none()) {
             None => vec![0],
             Some(c) => {
@@ -221,7 +226,8 @@ impl PyVectorEnv {
         let mut sorted = controlled;
         sorted.sort_unstable();
         Ok(PyVectorEnv {
-            inner: Mutex::new(Inner { env, seed }),
+            env: Mutex::new(env),
+            seed: AtomicU64::new(seed),
             controlled: sorted,
             opponents: player.to_string(),
             style: if moves { "moves" } else { "actions" },
@@ -252,11 +258,10 @@ impl PyVectorEnv {
             Some(s) => Some(crate::convert::seed(s)?),
             None => None,
         };
-        self.run(py, move |inner, bufs| {
-            inner.env.reset(seed, bufs)?;
-            inner.seed = seed.unwrap_or(inner.seed);
-            Ok(())
-        })?;
+        self.run(py, move |env, bufs| env.reset(seed, bufs))?;
+        if let Some(s) = seed {
+            self.seed.store(s, Ordering::Relaxed);
+        }
         Ok((
             self.obs.bind(py).clone().into_any(),
             self.mask.bind(py).clone().into_any(),
@@ -277,10 +282,27 @@ impl PyVectorEnv {
                 format!("expected a 1-d array of integers, one per env ({})", self.spec.num_envs),
             ));
         }
+        if kind == "u" {
+            // Unsigned actions past 2^63 - 1 would wrap to negative ones in int64.
+            let over = np.call_method1("greater", (&arr, i64::MAX))?;
+            let big = np.call_method1("flatnonzero", (over,))?;
+            if let Some(env) = big.try_iter()?.next() {
+                let env: usize = env?.extract()?;
+                let value = arr.get_item(env)?;
+                return Err(invalid(
+                    "action",
+                    &value,
+                    format!(
+                        "of env {env}: not an action of this game (at most {})",
+                        self.spec.mask_len - 1
+                    ),
+                ));
+            }
+        }
         let arr = arr.call_method1("astype", (np.getattr("int64")?,))?;
         let arr = arr.cast::<PyArray1<i64>>()?;
         let a: Vec<i64> = arr.to_vec()?;
-        self.run(py, move |inner, bufs| inner.env.step(&a, bufs))?;
+        self.run(py, move |env, bufs| env.step(&a, bufs))?;
         Ok((
             self.obs.bind(py).clone().into_any(),
             self.rewards.bind(py).clone().into_any(),
@@ -296,14 +318,14 @@ impl PyVectorEnv {
     fn sample_actions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let arr = self.sampled.bind(py).clone();
         {
-            let mut inner = self.lock(py)?;
+            let mut env = self.lock(py)?;
             let mut rw = arr.try_readwrite().map_err(|e| {
                 invalid("buffers", &PyString::new(py, "in use"), format!("cannot write them: {e}"))
             })?;
             let out = rw
                 .as_slice_mut()
                 .map_err(|e| invalid("buffers", &PyString::new(py, "layout"), format!("{e}")))?;
-            let env = inner.env.as_mut();
+            let env = env.as_mut();
             guard_detached(py, move || env.sample_actions(out))?;
         }
         Ok(arr)
@@ -351,8 +373,8 @@ impl PyVectorEnv {
     }
 
     #[getter]
-    fn seed(&self, py: Python<'_>) -> PyResult<u64> {
-        Ok(self.lock(py)?.seed)
+    fn seed(&self) -> u64 {
+        self.seed.load(Ordering::Relaxed)
     }
 
     #[getter]
@@ -374,15 +396,15 @@ impl PyVectorEnv {
             .collect()
     }
 
-    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(format!(
+    fn __repr__(&self) -> String {
+        format!(
             "VectorEnv(num_envs={}, seed={}, controlled_seats={:?}, opponents='{}', action_style='{}')",
             self.spec.num_envs,
-            self.seed(py)?,
+            self.seed(),
             self.controlled,
             self.opponents,
             self.style
-        ))
+        )
     }
 }
 
