@@ -39,6 +39,7 @@ use crate::simulator::{
     evaluation_setup, CandidateStep, DealSimulator, Position, StartingDeal, StepwiseEvaluation,
 };
 use rand_chacha::ChaCha8Rng;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// What to evaluate: the seat, what it knows, and the candidate first actions.
 #[derive(Clone, Debug, PartialEq)]
@@ -162,7 +163,7 @@ pub fn evaluate_player(
     crate::with_game!(rules, g => {
         let kitty = g.deal_shape()?.kitty() > 0;
         let rollout = |start: &StartingDeal<'_>, rng: &mut ChaCha8Rng, out: &mut [i32]| {
-            play_stepwise(g, player, kitty, opts.seed, start, rng, out)
+            play_stepwise(g, player, kitty, opts.seed, start, rng, out, Some(ctl.stop))
         };
         evaluate_with(g, req, declared, opts, ctl, &rollout)
     })
@@ -175,6 +176,9 @@ type Rollout<'a> =
 
 /// Play `start` with `player` for every decision but the candidate's (see [`evaluate_player`]):
 /// the deal's generator is `rng` (stream = the sample), the search's `search_rng(seed, sample)`.
+/// With `stop` set the deal ends before its next decision with [`ZhipaiError::Interrupted`]
+/// (a search sample can take minutes; the driver counts it as not played).
+#[allow(clippy::too_many_arguments)]
 fn play_stepwise<G: StepwiseEvaluation>(
     game: &G,
     player: &Player,
@@ -183,6 +187,7 @@ fn play_stepwise<G: StepwiseEvaluation>(
     start: &StartingDeal<'_>,
     rng: &mut ChaCha8Rng,
     row: &mut [i32],
+    stop: Option<&AtomicBool>,
 ) -> Result<bool> {
     let mut state = game.evaluation_state(start, &evaluation_setup(start, kitty, seed, rng))?;
     let mut search = search_rng(seed, rng.get_stream());
@@ -193,6 +198,9 @@ fn play_stepwise<G: StepwiseEvaluation>(
     }
     let mut played = false;
     while let Some(seat) = state.current_player() {
+        if stop.is_some_and(|s| s.load(Ordering::Relaxed)) {
+            return Err(ZhipaiError::Interrupted { completed: 0 });
+        }
         let step = match pending {
             Some(cards) if seat == start.seat => {
                 game.candidate_step(&mut state, start, cards, helper)?
@@ -391,7 +399,7 @@ mod tests {
     use crate::cards::{Card, CardSet};
     use crate::knowledge::SeatView;
     use crate::toy::CoinGame;
-    use std::sync::atomic::{AtomicBool, AtomicU64};
+    use std::sync::atomic::AtomicU64;
 
     fn ms(text: &str) -> Multiset {
         text.parse().unwrap()
@@ -585,7 +593,7 @@ mod tests {
         let step = crate::with_game!(rules, g => {
             let kitty = g.deal_shape().unwrap().kitty() > 0;
             let rollout = |start: &StartingDeal<'_>, rng: &mut ChaCha8Rng, out: &mut [i32]| {
-                play_stepwise(g, &player, kitty, opts.seed, start, rng, out)
+                play_stepwise(g, &player, kitty, opts.seed, start, rng, out, None)
             };
             evaluate_with(g, req, declared, &opts, ctl, &rollout)
         });

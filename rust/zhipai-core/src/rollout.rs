@@ -348,6 +348,11 @@ fn drive<S: Sink, A: Send>(
                 }
                 let mut rng = deal_rng(opts.seed, opts.first_deal + i);
                 if let Err(e) = play(&mut rng, &mut row) {
+                    if ctl.stop.load(Ordering::Relaxed) {
+                        // A deal the stop flag cut short (a search rollout checks the flag
+                        // between decisions): not completed, and not an error.
+                        break;
+                    }
                     first_error.fetch_min(i, Ordering::Relaxed);
                     lock(&errors).push((i, e));
                     break;
@@ -726,6 +731,31 @@ mod tests {
         .unwrap();
         assert_eq!((run.completed, run.interrupted), (0, true));
         assert!(run.value.data.iter().all(|c| c.is_empty()));
+    }
+
+    #[test]
+    fn a_deal_cut_short_by_the_stop_flag_is_not_an_error() {
+        // Deal 7 sees the stop (as a search rollout does between decisions) and gives up.
+        let (stop, progress) = (AtomicBool::new(false), AtomicU64::new(0));
+        let opts = RunOptions { threads: Some(1), ..RunOptions::new(20, 1, Policy::Random) };
+        let count = AtomicU64::new(0);
+        let play = |_: &mut ChaCha8Rng, row: &mut [i32]| {
+            if count.fetch_add(1, Ordering::Relaxed) == 7 {
+                stop.store(true, Ordering::Relaxed);
+                return Err(ZhipaiError::Interrupted { completed: 0 });
+            }
+            row[0] = 1;
+            Ok(())
+        };
+        let run = run_rows(1, &opts, ctl(&stop, &progress), &play).unwrap();
+        assert_eq!((run.completed, run.interrupted), (7, true));
+        // Without the stop flag the same failure is the run's error.
+        stop.store(false, Ordering::Relaxed);
+        count.store(0, Ordering::Relaxed);
+        let fail = |_: &mut ChaCha8Rng, _: &mut [i32]| -> Result<()> {
+            Err(ZhipaiError::invalid_value("deal", 0, "broken"))
+        };
+        assert!(run_rows(1, &opts, ctl(&stop, &progress), &fail).is_err());
     }
 
     #[test]
