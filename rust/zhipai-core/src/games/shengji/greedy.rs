@@ -165,6 +165,8 @@ pub struct Seen<'a> {
     pub unseen: Planes,
     /// The current trick so far, leader first (empty when leading).
     pub plays: &'a [Multiset],
+    /// Card points of `plays`.
+    pub stake: i32,
     /// The seat that led the current trick (the seat itself when leading).
     pub leader: u8,
     /// The format of the current lead (when following).
@@ -591,7 +593,6 @@ fn tuple_trick(v: &Seen, mult: usize) -> Trick {
     let o = v.order();
     let led = v.lead.suit as usize;
     let (mut best, mut best_key) = (0, 0);
-    let mut stake = 0;
     for (i, p) in v.plays.iter().enumerate() {
         let kinds = p.kinds();
         let k = match kinds.first() {
@@ -601,15 +602,15 @@ fn tuple_trick(v: &Seen, mult: usize) -> Trick {
         if i == 0 || k > best_key {
             (best, best_key) = (i, k);
         }
-        if !kinds.intersect(POINT_KINDS).is_empty() {
-            stake += points_of(p);
-        }
     }
-    trick_of(v, best, best_key, stake, mult, 1)
+    trick_of(v, best, best_key, mult, 1)
 }
 
-fn trick_of(v: &Seen, best: usize, best_key: u32, stake: i32, mult: usize, len: usize) -> Trick {
+fn trick_of(v: &Seen, best: usize, best_key: u32, mult: usize, len: usize) -> Trick {
     let me = v.plays.len();
+    // The deal counts the trick's points as they are played.
+    let stake = v.stake;
+    debug_assert_eq!(stake, v.plays.iter().map(points_of).sum::<i32>());
     let partner_winning = me >= 2 && best == me - 2;
     let safe = v.safe_from(v.lead.suit as usize, mult, len);
     let partner_safe = partner_winning && safe.safe(best_key);
@@ -788,8 +789,7 @@ fn follow_general(v: &Seen) -> Result<Multiset> {
         Some(_) => play_key(o, s, &v.plays[best], mult, len),
         None => 0,
     };
-    let stake = v.plays.iter().map(points_of).sum();
-    let mut t = trick_of(v, best, best_key, stake, mult, len);
+    let mut t = trick_of(v, best, best_key, mult, len);
     if unit.is_none() {
         // A throw: judge the partner's hold by its suit (a valid throw is beaten only by ruffs).
         let unseen_s = v.unseen.any_in(o.suit_mask(s));
