@@ -118,6 +118,15 @@ impl Planes {
         ])
     }
 
+    /// [`Planes::plus`] for counts whose sum stays below 3 (one or two packs): planes 2 and 3
+    /// stay empty, so only the two low planes are summed.
+    #[inline]
+    pub fn plus_below_three(self, other: Planes) -> Planes {
+        let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (self.0, other.0);
+        debug_assert!(a2 | a3 | b2 | b3 | a1 & b0 | a0 & b1 == 0, "a count reaches 3");
+        Planes([a0 | b0, a1 | b1 | a0 & b0, 0, 0])
+    }
+
     /// `decks` full packs minus these counts (which must be at most `decks` each).
     #[inline]
     pub fn pack_minus(self, decks: usize) -> Planes {

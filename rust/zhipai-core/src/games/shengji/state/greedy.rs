@@ -56,12 +56,24 @@ impl Deal {
     /// and its own burial, i.e. the other hands plus the kitty unless `p` buried it (three or
     /// four sums instead of six and a complement: this runs at every greedy decision).
     fn unseen_by(&self, p: usize) -> Planes {
-        let h = |i: usize| Planes::of(&self.hands[(p + i) % NUM_PLAYERS]);
-        let mut unseen = h(1).plus(h(2)).plus(h(3));
-        if self.kitty_owner as usize != p {
-            unseen = unseen.plus(Planes::of(&self.kitty));
-        }
+        let unseen = if self.rules.decks <= 2 {
+            // No count of the pack reaches 3: the two-plane sum.
+            self.sum_unseen(p, Planes::plus_below_three)
+        } else {
+            self.sum_unseen(p, Planes::plus)
+        };
         debug_assert_eq!(unseen, self.unseen_by_complement(p), "the pack is hands, kitty, out");
+        unseen
+    }
+
+    /// The other hands plus the kitty unless `p` buried it, summed with `plus`.
+    #[inline(always)]
+    fn sum_unseen(&self, p: usize, plus: impl Fn(Planes, Planes) -> Planes) -> Planes {
+        let h = |i: usize| Planes::of(&self.hands[(p + i) % NUM_PLAYERS]);
+        let unseen = plus(plus(h(1), h(2)), h(3));
+        if self.kitty_owner as usize != p {
+            return plus(unseen, Planes::of(&self.kitty));
+        }
         unseen
     }
 
