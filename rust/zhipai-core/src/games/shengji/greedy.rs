@@ -691,7 +691,7 @@ fn follow_pair(v: &Seen) -> Multiset {
 
 /// The cheapest kind of `cands` to give up ([`Trick::weight`]; short side suits first).
 fn cheapest_kind(v: &Seen, t: &Trick, cands: CardSet) -> Card {
-    let short = short_suits(v);
+    let short = short_suits_among(v, cands);
     let w = t.weight();
     cands.iter().min_by_key(|&c| (discard_cost(v, c, w, short), c.index())).expect("a candidate")
 }
@@ -753,6 +753,19 @@ fn short_suits(v: &Seen) -> u8 {
     bits
 }
 
+/// [`short_suits`] as [`discard_cost`] reads it for the kinds `cands`: none needed (0) when
+/// every candidate is of the led suit or trump, the common follow.
+#[inline]
+fn short_suits_among(v: &Seen, cands: CardSet) -> u8 {
+    let o = v.order();
+    let led_or_trump = o.suit_mask(v.lead.suit as usize) | o.suit_mask(TRUMP);
+    if cands.minus(led_or_trump).is_empty() {
+        0
+    } else {
+        short_suits(v)
+    }
+}
+
 /// The cost of giving up `c` ([`Seen::cost`] with points weighted `w`), less when its side suit
 /// is short (`short`, [`short_suits`]) and not the led suit.
 #[inline]
@@ -768,7 +781,7 @@ fn discard_cost(v: &Seen, c: Card, w: i32, short: u8) -> i32 {
 /// The `r` cards of `pool` to give up ([`Trick::weight`]: the most points when the partner wins
 /// safely, else the cheapest; short side suits first).
 fn cheapest_cards(v: &Seen, t: &Trick, pool: &Multiset, r: usize) -> Multiset {
-    let short = short_suits(v);
+    let short = short_suits_among(v, pool.kinds());
     let w = t.weight();
     let mut left = *pool;
     let mut out = Multiset::EMPTY;
