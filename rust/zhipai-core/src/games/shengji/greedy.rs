@@ -693,7 +693,7 @@ fn follow_pair(v: &Seen) -> Multiset {
 fn cheapest_kind(v: &Seen, t: &Trick, cands: CardSet) -> Card {
     let short = short_suits_among(v, cands);
     let w = t.weight();
-    cands.iter().min_by_key(|&c| (discard_cost(v, c, w, short), c.index())).expect("a candidate")
+    cands.iter().min_by_key(|&c| cost_key(discard_cost(v, c, w, short), c)).expect("a candidate")
 }
 
 /// The kind among `cands` (`mult` copies of it) that should take the trick of a one-kind lead
@@ -766,6 +766,17 @@ fn short_suits_among(v: &Seen, cands: CardSet) -> u8 {
     }
 }
 
+/// Bias making every cost of [`cost_key`] positive (costs are a few dozen at most).
+const COST_BIAS: i32 = 1 << 16;
+
+/// `(cost, c.index())` packed in one word that orders as the pair: one integer comparison per
+/// candidate in the searches for the cheapest kind.
+#[inline]
+fn cost_key(cost: i32, c: Card) -> u32 {
+    debug_assert!((-COST_BIAS..COST_BIAS).contains(&cost), "cost {cost} out of range");
+    ((cost + COST_BIAS) as u32) << 6 | c.index() as u32
+}
+
 /// The cost of giving up `c` ([`Seen::cost`] with points weighted `w`), less when its side suit
 /// is short (`short`, [`short_suits`]) and not the led suit.
 #[inline]
@@ -787,7 +798,7 @@ fn cheapest_cards(v: &Seen, t: &Trick, pool: &Multiset, r: usize) -> Multiset {
     let mut out = Multiset::EMPTY;
     for _ in 0..r {
         let Some(c) =
-            left.kinds().iter().min_by_key(|&c| (discard_cost(v, c, w, short), c.index()))
+            left.kinds().iter().min_by_key(|&c| cost_key(discard_cost(v, c, w, short), c))
         else {
             break;
         };
