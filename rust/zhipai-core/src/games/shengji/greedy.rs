@@ -49,7 +49,7 @@ use crate::multiset::{Multiset, MAX_COPIES};
 use crate::tricks::combos::{one_bit, run_starts, Format};
 use crate::tricks::lead::for_each_unit_of;
 use crate::tricks::lead_candidates::is_single_unit;
-use crate::tricks::order::{CardOrder, TRUMP};
+use crate::tricks::order::{CardOrder, MAX_INDEX, TRUMP};
 use crate::tricks::rules::ShapeObligation;
 use crate::tricks::winner::{one_kind_unit, trick_winner_of};
 use crate::tricks::{FollowMoves, TrickRules};
@@ -547,7 +547,7 @@ fn lowest_card(v: &Seen, cards: &Multiset, pair_first: bool) -> Multiset {
     let o = v.order();
     if pair_first && v.tr.decks >= 2 {
         let pairs = cards.pairs().minus(POINT_KINDS);
-        if let Some(c) = pairs.iter().min_by_key(|&c| (o.is_trump(c), o.index(c))) {
+        if let Some(c) = pairs.iter().min_by_key(|&c| low_key(o, c, false)) {
             return copies(c, 2);
         }
     }
@@ -556,9 +556,17 @@ fn lowest_card(v: &Seen, cards: &Multiset, pair_first: bool) -> Multiset {
     let pool = if plain.is_empty() { kinds } else { plain };
     let c = pool
         .iter()
-        .min_by_key(|&c| (o.is_trump(c), v.hand.pairs().contains(c), o.index(c)))
+        .min_by_key(|&c| low_key(o, c, v.hand.pairs().contains(c)))
         .expect("cards to lead");
     copies(c, 1)
+}
+
+/// `(is trump, paired, strength index)` of `c` packed in one word that orders as the triple
+/// (strength indices are below 32).
+#[inline]
+fn low_key(o: &CardOrder, c: Card, paired: bool) -> u32 {
+    debug_assert!(o.index(c) < MAX_INDEX);
+    (o.is_trump(c) as u32) << 6 | (paired as u32) << 5 | o.index(c) as u32
 }
 
 // ------------------------------------------------------------------------------- following
