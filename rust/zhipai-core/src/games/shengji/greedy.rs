@@ -347,36 +347,34 @@ impl Seen<'_> {
     }
 
     /// From which keys a winning play of a one-unit lead of `mult` × `len` in suit `s` is safe
-    /// (module docs).
+    /// (module docs), for the seat following.
     fn safe_from(&self, s: usize, mult: usize, len: usize) -> SafeFrom {
         let me = self.plays.len();
-        let unseen_s = self.unseen.any_in(self.order().suit_mask(s));
+        debug_assert!(me >= 1, "a follow");
         let mut safe = SafeFrom { side: 0x100, trump: 0x200 };
-        let mut side_top = None;
-        let mut trump_top = None;
-        for pos in me + 1..NUM_PLAYERS {
-            let q = (self.leader as usize + pos) % NUM_PLAYERS;
-            if !self.opponent(q) {
-                continue;
+        // The opponents still to play sit at odd distances after this seat: when following,
+        // only the next seat, and only when it has not played yet.
+        if me + 1 >= NUM_PLAYERS {
+            return safe;
+        }
+        let q = (self.seat as usize + 1) % NUM_PLAYERS;
+        debug_assert_eq!(q, (self.leader as usize + me + 1) % NUM_PLAYERS);
+        if s == TRUMP {
+            if !self.void(q, TRUMP) {
+                safe.trump = 0x200 | self.safe_top(TRUMP, mult, len).0;
             }
-            let ruffs = self.may_ruff(q, s, unseen_s);
-            if s != TRUMP {
-                if !self.void(q, s) && unseen_s {
-                    let (t, _) = *side_top.get_or_insert_with(|| self.safe_top(s, mult, len));
-                    safe.side = safe.side.max(0x100 | t);
-                }
-                if ruffs {
-                    let (t, any) =
-                        *trump_top.get_or_insert_with(|| self.safe_top(TRUMP, mult, len));
-                    if any {
-                        safe.side = NEVER;
-                    }
-                    safe.trump = safe.trump.max(0x200 | t);
-                }
-            } else if !self.void(q, TRUMP) {
-                let (t, _) = *trump_top.get_or_insert_with(|| self.safe_top(TRUMP, mult, len));
-                safe.trump = safe.trump.max(0x200 | t);
+            return safe;
+        }
+        let unseen_s = self.unseen.any_in(self.order().suit_mask(s));
+        if !self.void(q, s) && unseen_s {
+            safe.side = 0x100 | self.safe_top(s, mult, len).0;
+        }
+        if self.may_ruff(q, s, unseen_s) {
+            let (t, any) = self.safe_top(TRUMP, mult, len);
+            if any {
+                safe.side = NEVER;
             }
+            safe.trump = 0x200 | t;
         }
         safe
     }
