@@ -234,8 +234,30 @@ fn highest(o: &CardOrder, s: usize, set: CardSet) -> Option<Card> {
     } else if s != TRUMP {
         Card::from_index(63 - set.0.leading_zeros() as usize)
     } else {
-        set.iter().max_by_key(|&c| o.index(c))
+        highest_trump(o, set)
     }
+}
+
+/// The strength index of the strongest trump: the big joker's in every Shengji order (so the
+/// trump indices can be scanned from the top instead of looking at every kind of a set).
+#[inline]
+fn top_trump_index(o: &CardOrder) -> usize {
+    let top = o.index(Card::BIG_JOKER);
+    debug_assert!(o.is_trump(Card::BIG_JOKER));
+    debug_assert!(o.suit_mask(TRUMP).iter().all(|c| o.index(c) <= top), "BJ is the top trump");
+    top
+}
+
+/// [`highest`] in trump (`set` not empty): the highest kind at the highest index held.
+fn highest_trump(o: &CardOrder, set: CardSet) -> Option<Card> {
+    debug_assert!(set.minus(o.suit_mask(TRUMP)).is_empty(), "trumps only");
+    for i in (0..=top_trump_index(o)).rev() {
+        let at = o.kinds_at(TRUMP, i).0 & set.0;
+        if at != 0 {
+            return Card::from_index(63 - at.leading_zeros() as usize);
+        }
+    }
+    None
 }
 
 /// The kinds of `set` (kinds of effective suit `s`) stronger than every kind of `than`.
@@ -246,8 +268,12 @@ fn stronger(o: &CardOrder, s: usize, set: CardSet, than: CardSet) -> CardSet {
         // Bits above the top one.
         return CardSet(set.0 & !((top.bit() << 1).wrapping_sub(1)));
     }
-    let t = o.index(top);
-    set.iter().filter(|&c| o.index(c) > t).collect()
+    // The kinds at the indices above the top one.
+    let mut above = 0;
+    for i in o.index(top) + 1..=top_trump_index(o) {
+        above |= o.kinds_at(TRUMP, i).0;
+    }
+    CardSet(set.0 & above)
 }
 
 /// Add copies of `c` to `m` until it holds `n` of them.
