@@ -764,37 +764,31 @@ fn pick_winner(v: &Seen, t: &Trick, cands: CardSet, mult: usize) -> Option<Card>
     strongest.filter(|&(_, c)| t.stake >= STAKE && !o.is_trump(c)).map(|(_, c)| c)
 }
 
-/// Side suits of two cards or fewer in the hand (bit `s`): giving up their cards helps void
-/// them.
-fn short_suits(v: &Seen) -> u8 {
+/// The kinds of the side suits of two cards or fewer in the hand: giving up their cards helps
+/// void them.
+fn short_suits(v: &Seen) -> CardSet {
     let o = v.order();
-    let mut bits = 0u8;
+    let mut kinds = CardSet::EMPTY;
     for s in 0..TRUMP {
         let m = o.suit_mask(s);
-        let k = v.hand.kinds().intersect(m).0;
-        let rest = k & k.wrapping_sub(1); // without the lowest kind
-        let short = if rest == 0 {
-            v.hand.at_least(3).intersect(m).is_empty() // one kind (or none): at most a pair
-        } else {
-            rest & rest.wrapping_sub(1) == 0 && v.hand.pairs().intersect(m).is_empty()
-        };
-        if short {
-            bits |= 1 << s;
+        if v.hand.count_in(m) <= 2 {
+            kinds = kinds | m;
         }
     }
-    bits
+    kinds
 }
 
-/// [`short_suits`] as [`discard_cost`] reads it for the kinds `cands`: none needed (0) when
-/// every candidate is of the led suit or trump, the common follow.
+/// The kinds whose [`discard_cost`] is lowered for candidates `cands`: those of the short side
+/// suits ([`short_suits`]) but the led suit; none needed when every candidate is of the led
+/// suit or trump, the common follow.
 #[inline]
-fn short_suits_among(v: &Seen, cands: CardSet) -> u8 {
+fn short_suits_among(v: &Seen, cands: CardSet) -> CardSet {
     let o = v.order();
-    let led_or_trump = o.suit_mask(v.lead.suit as usize) | o.suit_mask(TRUMP);
-    if cands.minus(led_or_trump).is_empty() {
-        0
+    let led = o.suit_mask(v.lead.suit as usize);
+    if cands.minus(led | o.suit_mask(TRUMP)).is_empty() {
+        CardSet::EMPTY
     } else {
-        short_suits(v)
+        short_suits(v).minus(led)
     }
 }
 
@@ -809,16 +803,11 @@ fn cost_key(cost: i32, c: Card) -> u32 {
     ((cost + COST_BIAS) as u32) << 6 | c.index() as u32
 }
 
-/// The cost of giving up `c` ([`Seen::cost`] with points weighted `w`), less when its side suit
-/// is short (`short`, [`short_suits`]) and not the led suit.
+/// The cost of giving up `c` ([`Seen::cost`] with points weighted `w`), less when it is of a
+/// short side suit other than the led suit (`short`, [`short_suits_among`]).
 #[inline]
-fn discard_cost(v: &Seen, c: Card, w: i32, short: u8) -> i32 {
-    let s = v.order().suit(c);
-    let mut cost = v.cost(c, w);
-    if s != TRUMP && s != v.lead.suit as usize && short >> s & 1 == 1 {
-        cost -= 4;
-    }
-    cost
+fn discard_cost(v: &Seen, c: Card, w: i32, short: CardSet) -> i32 {
+    v.cost(c, w) - 4 * short.contains(c) as i32
 }
 
 /// The `r` cards of `pool` to give up ([`Trick::weight`]: the most points when the partner wins
