@@ -635,9 +635,11 @@ fn tuple_trick(v: &Seen, mult: usize) -> Trick {
     let led = v.lead.suit as usize;
     let (mut best, mut best_key) = (0, 0);
     for (i, p) in v.plays.iter().enumerate() {
+        // Every play holds `mult` cards (the lead's count): one kind is `mult` copies of it.
+        debug_assert_eq!(p.len(), mult);
         let kinds = p.kinds();
         let k = match kinds.first() {
-            Some(c) if one_bit(kinds.0) && p.count(c) == mult => key(o, led, c),
+            Some(c) if one_bit(kinds.0) => key(o, led, c),
             _ => 0,
         };
         if i == 0 || k > best_key {
