@@ -773,7 +773,14 @@ fn short_suits(v: &Seen) -> CardSet {
     let mut kinds = CardSet::EMPTY;
     for s in 0..TRUMP {
         let m = o.suit_mask(s);
-        if v.hand.count_in(m) <= 2 {
+        let k = v.hand.kinds().intersect(m).0;
+        let rest = k & k.wrapping_sub(1); // without the lowest kind
+        let short = if rest == 0 {
+            v.hand.at_least(3).intersect(m).is_empty() // one kind (or none): at most a pair
+        } else {
+            rest & rest.wrapping_sub(1) == 0 && v.hand.pairs().intersect(m).is_empty()
+        };
+        if short {
             kinds = kinds | m;
         }
     }
