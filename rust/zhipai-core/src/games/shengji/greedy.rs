@@ -733,6 +733,9 @@ fn cheapest_kind(v: &Seen, t: &Trick, cands: CardSet) -> Card {
 /// The kind among `cands` (`mult` copies of it) that should take the trick of a one-kind lead
 /// (module docs), if any.
 fn pick_winner(v: &Seen, t: &Trick, cands: CardSet, mult: usize) -> Option<Card> {
+    if t.partner_winning && t.stake < STAKE {
+        return None; // no take-over from the partner for so few points (below)
+    }
     let o = v.order();
     let led = v.lead.suit as usize;
     let held = v.hand.at_least(mult);
