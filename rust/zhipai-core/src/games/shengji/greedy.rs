@@ -49,7 +49,7 @@ use crate::multiset::{Multiset, MAX_COPIES};
 use crate::tricks::combos::{one_bit, run_starts, Format};
 use crate::tricks::lead::for_each_unit_of;
 use crate::tricks::lead_candidates::is_single_unit;
-use crate::tricks::order::{CardOrder, TRUMP};
+use crate::tricks::order::{CardOrder, MAX_INDEX, TRUMP};
 use crate::tricks::rules::ShapeObligation;
 use crate::tricks::winner::{one_kind_unit, trick_winner_of};
 use crate::tricks::{FollowMoves, TrickRules};
@@ -118,6 +118,15 @@ impl Planes {
         ])
     }
 
+    /// [`Planes::plus`] for counts whose sum stays below 3 (one or two packs): planes 2 and 3
+    /// stay empty, so only the two low planes are summed.
+    #[inline]
+    pub fn plus_below_three(self, other: Planes) -> Planes {
+        let ([a0, a1, a2, a3], [b0, b1, b2, b3]) = (self.0, other.0);
+        debug_assert!(a2 | a3 | b2 | b3 | a1 & b0 | a0 & b1 == 0, "a count reaches 3");
+        Planes([a0 | b0, a1 | b1 | a0 & b0, 0, 0])
+    }
+
     /// `decks` full packs minus these counts (which must be at most `decks` each).
     #[inline]
     pub fn pack_minus(self, decks: usize) -> Planes {
@@ -165,6 +174,8 @@ pub struct Seen<'a> {
     pub unseen: Planes,
     /// The current trick so far, leader first (empty when leading).
     pub plays: &'a [Multiset],
+    /// Card points of `plays`.
+    pub stake: i32,
     /// The seat that led the current trick (the seat itself when leading).
     pub leader: u8,
     /// The format of the current lead (when following).
@@ -223,8 +234,30 @@ fn highest(o: &CardOrder, s: usize, set: CardSet) -> Option<Card> {
     } else if s != TRUMP {
         Card::from_index(63 - set.0.leading_zeros() as usize)
     } else {
-        set.iter().max_by_key(|&c| o.index(c))
+        highest_trump(o, set)
     }
+}
+
+/// The strength index of the strongest trump: the big joker's in every Shengji order (so the
+/// trump indices can be scanned from the top instead of looking at every kind of a set).
+#[inline]
+fn top_trump_index(o: &CardOrder) -> usize {
+    let top = o.index(Card::BIG_JOKER);
+    debug_assert!(o.is_trump(Card::BIG_JOKER));
+    debug_assert!(o.suit_mask(TRUMP).iter().all(|c| o.index(c) <= top), "BJ is the top trump");
+    top
+}
+
+/// [`highest`] in trump (`set` not empty): the highest kind at the highest index held.
+fn highest_trump(o: &CardOrder, set: CardSet) -> Option<Card> {
+    debug_assert!(set.minus(o.suit_mask(TRUMP)).is_empty(), "trumps only");
+    for i in (0..=top_trump_index(o)).rev() {
+        let at = o.kinds_at(TRUMP, i).0 & set.0;
+        if at != 0 {
+            return Card::from_index(63 - at.leading_zeros() as usize);
+        }
+    }
+    None
 }
 
 /// The kinds of `set` (kinds of effective suit `s`) stronger than every kind of `than`.
@@ -235,8 +268,12 @@ fn stronger(o: &CardOrder, s: usize, set: CardSet, than: CardSet) -> CardSet {
         // Bits above the top one.
         return CardSet(set.0 & !((top.bit() << 1).wrapping_sub(1)));
     }
-    let t = o.index(top);
-    set.iter().filter(|&c| o.index(c) > t).collect()
+    // The kinds at the indices above the top one.
+    let mut above = 0;
+    for i in o.index(top) + 1..=top_trump_index(o) {
+        above |= o.kinds_at(TRUMP, i).0;
+    }
+    CardSet(set.0 & above)
 }
 
 /// Add copies of `c` to `m` until it holds `n` of them.
@@ -336,36 +373,34 @@ impl Seen<'_> {
     }
 
     /// From which keys a winning play of a one-unit lead of `mult` × `len` in suit `s` is safe
-    /// (module docs).
+    /// (module docs), for the seat following.
     fn safe_from(&self, s: usize, mult: usize, len: usize) -> SafeFrom {
         let me = self.plays.len();
-        let unseen_s = self.unseen.any_in(self.order().suit_mask(s));
+        debug_assert!(me >= 1, "a follow");
         let mut safe = SafeFrom { side: 0x100, trump: 0x200 };
-        let mut side_top = None;
-        let mut trump_top = None;
-        for pos in me + 1..NUM_PLAYERS {
-            let q = (self.leader as usize + pos) % NUM_PLAYERS;
-            if !self.opponent(q) {
-                continue;
+        // The opponents still to play sit at odd distances after this seat: when following,
+        // only the next seat, and only when it has not played yet.
+        if me + 1 >= NUM_PLAYERS {
+            return safe;
+        }
+        let q = (self.seat as usize + 1) % NUM_PLAYERS;
+        debug_assert_eq!(q, (self.leader as usize + me + 1) % NUM_PLAYERS);
+        if s == TRUMP {
+            if !self.void(q, TRUMP) {
+                safe.trump = 0x200 | self.safe_top(TRUMP, mult, len).0;
             }
-            let ruffs = self.may_ruff(q, s, unseen_s);
-            if s != TRUMP {
-                if !self.void(q, s) && unseen_s {
-                    let (t, _) = *side_top.get_or_insert_with(|| self.safe_top(s, mult, len));
-                    safe.side = safe.side.max(0x100 | t);
-                }
-                if ruffs {
-                    let (t, any) =
-                        *trump_top.get_or_insert_with(|| self.safe_top(TRUMP, mult, len));
-                    if any {
-                        safe.side = NEVER;
-                    }
-                    safe.trump = safe.trump.max(0x200 | t);
-                }
-            } else if !self.void(q, TRUMP) {
-                let (t, _) = *trump_top.get_or_insert_with(|| self.safe_top(TRUMP, mult, len));
-                safe.trump = safe.trump.max(0x200 | t);
+            return safe;
+        }
+        let unseen_s = self.unseen.any_in(self.order().suit_mask(s));
+        if !self.void(q, s) && unseen_s {
+            safe.side = 0x100 | self.safe_top(s, mult, len).0;
+        }
+        if self.may_ruff(q, s, unseen_s) {
+            let (t, any) = self.safe_top(TRUMP, mult, len);
+            if any {
+                safe.side = NEVER;
             }
+            safe.trump = 0x200 | t;
         }
         safe
     }
@@ -536,7 +571,7 @@ fn lowest_card(v: &Seen, cards: &Multiset, pair_first: bool) -> Multiset {
     let o = v.order();
     if pair_first && v.tr.decks >= 2 {
         let pairs = cards.pairs().minus(POINT_KINDS);
-        if let Some(c) = pairs.iter().min_by_key(|&c| (o.is_trump(c), o.index(c))) {
+        if let Some(c) = pairs.iter().min_by_key(|&c| low_key(o, c, false)) {
             return copies(c, 2);
         }
     }
@@ -545,9 +580,17 @@ fn lowest_card(v: &Seen, cards: &Multiset, pair_first: bool) -> Multiset {
     let pool = if plain.is_empty() { kinds } else { plain };
     let c = pool
         .iter()
-        .min_by_key(|&c| (o.is_trump(c), v.hand.pairs().contains(c), o.index(c)))
+        .min_by_key(|&c| low_key(o, c, v.hand.pairs().contains(c)))
         .expect("cards to lead");
     copies(c, 1)
+}
+
+/// `(is trump, paired, strength index)` of `c` packed in one word that orders as the triple
+/// (strength indices are below 32).
+#[inline]
+fn low_key(o: &CardOrder, c: Card, paired: bool) -> u32 {
+    debug_assert!(o.index(c) < MAX_INDEX);
+    (o.is_trump(c) as u32) << 6 | (paired as u32) << 5 | o.index(c) as u32
 }
 
 // ------------------------------------------------------------------------------- following
@@ -591,25 +634,26 @@ fn tuple_trick(v: &Seen, mult: usize) -> Trick {
     let o = v.order();
     let led = v.lead.suit as usize;
     let (mut best, mut best_key) = (0, 0);
-    let mut stake = 0;
     for (i, p) in v.plays.iter().enumerate() {
+        // Every play holds `mult` cards (the lead's count): one kind is `mult` copies of it.
+        debug_assert_eq!(p.len(), mult);
         let kinds = p.kinds();
         let k = match kinds.first() {
-            Some(c) if one_bit(kinds.0) && p.count(c) == mult => key(o, led, c),
+            Some(c) if one_bit(kinds.0) => key(o, led, c),
             _ => 0,
         };
         if i == 0 || k > best_key {
             (best, best_key) = (i, k);
         }
-        if !kinds.intersect(POINT_KINDS).is_empty() {
-            stake += points_of(p);
-        }
     }
-    trick_of(v, best, best_key, stake, mult, 1)
+    trick_of(v, best, best_key, mult, 1)
 }
 
-fn trick_of(v: &Seen, best: usize, best_key: u32, stake: i32, mult: usize, len: usize) -> Trick {
+fn trick_of(v: &Seen, best: usize, best_key: u32, mult: usize, len: usize) -> Trick {
     let me = v.plays.len();
+    // The deal counts the trick's points as they are played.
+    let stake = v.stake;
+    debug_assert_eq!(stake, v.plays.iter().map(points_of).sum::<i32>());
     let partner_winning = me >= 2 && best == me - 2;
     let safe = v.safe_from(v.lead.suit as usize, mult, len);
     let partner_safe = partner_winning && safe.safe(best_key);
@@ -681,14 +725,17 @@ fn follow_pair(v: &Seen) -> Multiset {
 
 /// The cheapest kind of `cands` to give up ([`Trick::weight`]; short side suits first).
 fn cheapest_kind(v: &Seen, t: &Trick, cands: CardSet) -> Card {
-    let short = short_suits(v);
+    let short = short_suits_among(v, cands);
     let w = t.weight();
-    cands.iter().min_by_key(|&c| (discard_cost(v, c, w, short), c.index())).expect("a candidate")
+    cands.iter().min_by_key(|&c| cost_key(discard_cost(v, c, w, short), c)).expect("a candidate")
 }
 
 /// The kind among `cands` (`mult` copies of it) that should take the trick of a one-kind lead
 /// (module docs), if any.
 fn pick_winner(v: &Seen, t: &Trick, cands: CardSet, mult: usize) -> Option<Card> {
+    if t.partner_winning && t.stake < STAKE {
+        return None; // no take-over from the partner for so few points (below)
+    }
     let o = v.order();
     let led = v.lead.suit as usize;
     let held = v.hand.at_least(mult);
@@ -722,11 +769,11 @@ fn pick_winner(v: &Seen, t: &Trick, cands: CardSet, mult: usize) -> Option<Card>
     strongest.filter(|&(_, c)| t.stake >= STAKE && !o.is_trump(c)).map(|(_, c)| c)
 }
 
-/// Side suits of two cards or fewer in the hand (bit `s`): giving up their cards helps void
-/// them.
-fn short_suits(v: &Seen) -> u8 {
+/// The kinds of the side suits of two cards or fewer in the hand: giving up their cards helps
+/// void them.
+fn short_suits(v: &Seen) -> CardSet {
     let o = v.order();
-    let mut bits = 0u8;
+    let mut kinds = CardSet::EMPTY;
     for s in 0..TRUMP {
         let m = o.suit_mask(s);
         let k = v.hand.kinds().intersect(m).0;
@@ -737,34 +784,54 @@ fn short_suits(v: &Seen) -> u8 {
             rest & rest.wrapping_sub(1) == 0 && v.hand.pairs().intersect(m).is_empty()
         };
         if short {
-            bits |= 1 << s;
+            kinds = kinds | m;
         }
     }
-    bits
+    kinds
 }
 
-/// The cost of giving up `c` ([`Seen::cost`] with points weighted `w`), less when its side suit
-/// is short (`short`, [`short_suits`]) and not the led suit.
+/// The kinds whose [`discard_cost`] is lowered for candidates `cands`: those of the short side
+/// suits ([`short_suits`]) but the led suit; none needed when every candidate is of the led
+/// suit or trump, the common follow.
 #[inline]
-fn discard_cost(v: &Seen, c: Card, w: i32, short: u8) -> i32 {
-    let s = v.order().suit(c);
-    let mut cost = v.cost(c, w);
-    if s != TRUMP && s != v.lead.suit as usize && short >> s & 1 == 1 {
-        cost -= 4;
+fn short_suits_among(v: &Seen, cands: CardSet) -> CardSet {
+    let o = v.order();
+    let led = o.suit_mask(v.lead.suit as usize);
+    if cands.minus(led | o.suit_mask(TRUMP)).is_empty() {
+        CardSet::EMPTY
+    } else {
+        short_suits(v).minus(led)
     }
-    cost
+}
+
+/// Bias making every cost of [`cost_key`] positive (costs are a few dozen at most).
+const COST_BIAS: i32 = 1 << 16;
+
+/// `(cost, c.index())` packed in one word that orders as the pair: one integer comparison per
+/// candidate in the searches for the cheapest kind.
+#[inline]
+fn cost_key(cost: i32, c: Card) -> u32 {
+    debug_assert!((-COST_BIAS..COST_BIAS).contains(&cost), "cost {cost} out of range");
+    ((cost + COST_BIAS) as u32) << 6 | c.index() as u32
+}
+
+/// The cost of giving up `c` ([`Seen::cost`] with points weighted `w`), less when it is of a
+/// short side suit other than the led suit (`short`, [`short_suits_among`]).
+#[inline]
+fn discard_cost(v: &Seen, c: Card, w: i32, short: CardSet) -> i32 {
+    v.cost(c, w) - 4 * short.contains(c) as i32
 }
 
 /// The `r` cards of `pool` to give up ([`Trick::weight`]: the most points when the partner wins
 /// safely, else the cheapest; short side suits first).
 fn cheapest_cards(v: &Seen, t: &Trick, pool: &Multiset, r: usize) -> Multiset {
-    let short = short_suits(v);
+    let short = short_suits_among(v, pool.kinds());
     let w = t.weight();
     let mut left = *pool;
     let mut out = Multiset::EMPTY;
     for _ in 0..r {
         let Some(c) =
-            left.kinds().iter().min_by_key(|&c| (discard_cost(v, c, w, short), c.index()))
+            left.kinds().iter().min_by_key(|&c| cost_key(discard_cost(v, c, w, short), c))
         else {
             break;
         };
@@ -788,8 +855,7 @@ fn follow_general(v: &Seen) -> Result<Multiset> {
         Some(_) => play_key(o, s, &v.plays[best], mult, len),
         None => 0,
     };
-    let stake = v.plays.iter().map(points_of).sum();
-    let mut t = trick_of(v, best, best_key, stake, mult, len);
+    let mut t = trick_of(v, best, best_key, mult, len);
     if unit.is_none() {
         // A throw: judge the partner's hold by its suit (a valid throw is beaten only by ruffs).
         let unseen_s = v.unseen.any_in(o.suit_mask(s));
