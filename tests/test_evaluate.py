@@ -157,3 +157,18 @@ def test_real_game_hook_hong_wu():
     with pytest.raises(zhipai.ImpossibleDealError):
         three_big_jokers = "BJ BJ BJ SJ 5H AS AS KS QS JS 10S 9S 8S AH KH QH JH 10H AD KD QD JD 10D AC KC"
         zhipai.evaluate("hong_wu", 0, three_big_jokers, samples=5, progress=False)
+
+
+def test_a_dealer_buries_kitty_cards_it_knows() -> None:
+    # Dealer seat 0 with trump known; the kitty it picked up holds both side aces.
+    hand = "2S 7S 8S 9S 5H 6H 9H 9H 10H JH 2D 2D 3D 4D 4D 6D 7D AD AD 3C 4C JC QC SJ SJ"
+    kitty = "4S QS AS 8H 3C 8C 9C AC"
+    keep, aces = "4S 7S 8S 6H 8H 3C 3C 4C", "4S 7S AS 6H 3C 3C 4C AC"
+    ev = zhipai.evaluate("tractor", 0, hand, known={"kitty": kitty}, candidates=[keep, aces], samples=30,
+                         seed=3, dealer=0, level="2", trump="D", policy="greedy")
+    assert list(ev.played_shares().values()) == [1.0, 1.0]  # both burials made in every sample
+    with pytest.raises(zhipai.IllegalPlayError, match="does not hold"):
+        zhipai.evaluate("tractor", 0, hand, candidates=[aces], samples=3, dealer=0, level="2", trump="D")
+    with pytest.raises(zhipai.IllegalPlayError, match="does not hold"):  # only the dealer picks it up
+        zhipai.evaluate("tractor", 1, hand, known={"kitty": kitty}, candidates=[aces], samples=3, dealer=0,
+                        level="2", trump="D")

@@ -635,7 +635,8 @@ def evaluate(
             §2.2) while ``trump`` is not given = that declaration, made at the seat's first
             declaring chance at which the bid is legal (passing before; when it never becomes
             legal in a sample the seat passes throughout and the policy plays on); exactly the
-            kitty size (8 with 2 decks) for the dealer = its burial; anything else = the seat's
+            kitty size (8 with 2 decks) for the dealer = its burial (of cards of ``hand`` and of
+            ``known["kitty"]``, the kitty it picks up); anything else = the seat's
             first play — for the dealer after the policy's burial chosen from its other cards,
             so with ``trump`` and ``dealer=seat`` known ``"3C"`` is the dealer's first lead.
             A card candidate not legal at that point in a sample (a follow of another suit, a

@@ -106,7 +106,8 @@ pub struct KnownDeclaration {
 /// * [`ZhipaiError::InvalidOption`]: the game has no [`DealSimulator::deal_shape`] or no
 ///   [`DealSimulator::play_from_deal`] yet;
 /// * [`ZhipaiError::InvalidValue`]: a seat outside the deal, a hand of the wrong size (naming it);
-/// * [`ZhipaiError::IllegalPlay`]: a candidate with cards the hand does not hold;
+/// * [`ZhipaiError::IllegalPlay`]: a candidate with cards the hand does not hold (a burial of
+///   the seat as dealer: the hand and the known kitty);
 /// * [`ZhipaiError::ImpossibleDeal`]: knowledge no deal satisfies (from the dealer);
 /// * the game's error for a failing rollout, naming the sample index.
 pub fn evaluate(
@@ -284,9 +285,20 @@ fn evaluate_with(
     }
     game.check_evaluation(req.seat, &req.hand, &req.known.fixed, req.dealer)?;
     let candidates = if req.candidates.is_empty() { vec![None] } else { req.candidates.clone() };
+    // The dealer buries from its hand and the kitty it picked up: a burial candidate may hold
+    // the kitty cards the seat knows.
+    let mut burial_cards = req.hand;
+    if req.dealer == Some(req.seat) {
+        burial_cards.add_all(&req.known.kitty)?;
+    }
     for cand in candidates.iter().flatten() {
-        if !req.hand.contains_all(cand) {
-            let short = req.hand.shortfall(cand);
+        let held = if cand.len() == shape.kitty() && shape.kitty() > 0 {
+            &burial_cards
+        } else {
+            &req.hand
+        };
+        if !held.contains_all(cand) {
+            let short = held.shortfall(cand);
             return Err(ZhipaiError::illegal_play(
                 cand,
                 format!("seat {} does not hold {short}", req.seat),
