@@ -61,7 +61,7 @@ def test_gongzhu_exposure_candidates_with_the_pig() -> None:
 
 def test_move_text_is_refused_where_hand_evaluation_reads_cards() -> None:
     # The Shengji family's candidates are cards (their meaning is documented per phase).
-    with pytest.raises(zhipai.InvalidCardError, match="play"):
+    with pytest.raises(zhipai.InvalidValueError, match="move text is the seat's next decision"):
         zhipai.evaluate("tractor", 0, "AS " * 25, candidates=["play AS"], samples=5, progress=False)
     with pytest.raises(zhipai.InvalidValueError, match="hand"):
         zhipai.evaluate("hong_wu", 1, "AS KS", candidates=["bid 60"], samples=5, progress=False)
@@ -99,7 +99,7 @@ def test_tractor_attacker_follow_candidates_are_counted_not_an_abort() -> None:
     sign = np.where(side == 1, 1, -1)  # seat 1 attacks: its return has the attackers' sign
     assert np.array_equal(ev.outcomes("play AC")["seat_return"], sign * ev.outcomes("play AC")["levels"])
     # The dealer's own hand evaluation keeps card candidates (its kitty is drawn per sample).
-    with pytest.raises(zhipai.InvalidCardError, match="play"):
+    with pytest.raises(zhipai.InvalidValueError, match="move text is the seat's next decision"):
         zhipai.evaluate("tractor", 0, hand, candidates=["play AC"], trump="H", dealer=0, samples=5, progress=False)
 
 
@@ -131,3 +131,9 @@ def test_move_text_naming_cards_not_held_is_refused_up_front() -> None:
     # Words that are not cards are the game's to read (a bid).
     assert zhipai.evaluate("hong_wu", 1, HAND, candidates=["bid 60", "pass"], samples=5, dealer=1,
                            progress=False).completed == 5
+
+
+def test_move_text_only_where_it_is_taken() -> None:
+    tractor = "2S 7S 8S 9S 5H 6H 9H 9H 10H JH 2D 2D 3D 4D 4D 6D 7D AD AD 3C 4C JC QC SJ SJ"
+    with pytest.raises(zhipai.InvalidValueError, match="move text is the seat's next decision"):
+        zhipai.evaluate("tractor", 0, tractor, candidates=["play 3C"], samples=3, dealer=0, level="2", trump="D")

@@ -646,14 +646,15 @@ def evaluate(
             Baohuang: see :mod:`zhipai.baohuang` (the scepter holder's accession decision, or
             a play / pass made at the seat's first decision where it is legal).
             Hong Wu and Gongzhu (and the Shengji family with ``trump`` and ``dealer`` given and
-            ``seat`` not the dealer) also take **move text** (``"bid 60"``, ``"pass"``,
-            ``"trump H"``, ``"expose QS"``, ``"play AC"``, …: a first word of letters): the seat's next
-            decision, evaluated by :func:`evaluate_position` on a deal that gives the seat
-            ``hand`` (the other cards redrawn in every sample, consistent with ``known``; the
-            auction opener / first leader is ``dealer``, default drawn from ``seed``). A
-            candidate not legal at the seat's turn in a sample is counted (column
-            ``candidate_played``), not an error; search players (``"pimc(...)"``) are taken as
-            ``policy`` on this path.
+            ``seat`` not the dealer) also take **move text** (``"bid 60"``, ``"pass"``, ``"trump
+            H"``, ``"expose QS"``, ``"play AC"``, …: a first word of letters): the seat's next
+            decision (with one move-text candidate every candidate is read as a move, so a bare card
+            is a play: ``"QS"`` beside ``"end exposure"`` is *play* QS, not *expose* QS), evaluated
+            by :func:`evaluate_position` on a deal that gives the seat ``hand`` (the other cards
+            redrawn in every sample, consistent with ``known``; the auction opener / first leader is
+            ``dealer``, default drawn from ``seed``). A candidate not legal at the seat's turn in a
+            sample is counted (column ``candidate_played``), not an error; search players
+            (``"pimc(...)"``) are taken as ``policy`` on this path.
         samples: sampled deals, an int ≥ 1; the outcomes (``samples × candidates × columns ×
             4`` bytes) must fit in the available memory, else ``InvalidValueError`` up front.
         policy: the rollout player of every seat (the evaluated seat's too, after its
@@ -703,10 +704,14 @@ def evaluate(
     chunk_size = _check_count("chunk_size", chunk_size, allow_none=True)
     seed = _check_seed(seed)
     _check_progress(progress)
-    if _move_candidates(candidates) and (
-        _resolve_rules(rules).preset in _MOVE_TEXT_GAMES
-        or (trump is not None and dealer is not None and dealer != seat)
-    ):
+    # Baohuang's whole-hand candidates are words of their own ("grab", "ascend 9C"): its path.
+    if _move_candidates(candidates) and _resolve_rules(rules).preset != "baohuang":
+        if not (_resolve_rules(rules).preset in _MOVE_TEXT_GAMES
+                or (trump is not None and dealer is not None and dealer != seat)):
+            raise InvalidValueError(
+                f"invalid candidates {_check.shown(list(candidates))}: move text is the seat's next decision, "
+                "taken in Hong Wu and Gongzhu, and in the Shengji family with trump and dealer given and "
+                "seat not the dealer; give cards here")
         return _evaluate_moves(_resolve_rules(rules), seat, hand, known, list(candidates or []), samples,
                                policy, seed, threads, progress, dealer, chunk_size, level, trump)
     from zhipai.policy import player_name
