@@ -424,4 +424,9 @@ def test_read_only_buffers_are_named_as_such() -> None:
     with pytest.raises(zhipai.InvalidValueError, match="read-only"):
         env.step(env.sample_actions())
     obs.setflags(write=True)
+    sampled = env.sample_actions()
+    sampled.setflags(write=False)
+    with pytest.raises(zhipai.InvalidValueError, match="read-only"):
+        env.sample_actions()
+    sampled.setflags(write=True)
     env.step(env.sample_actions())

@@ -96,7 +96,7 @@ impl RunOptions {
     }
 
     fn thread_count(&self) -> usize {
-        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        self.threads.unwrap_or_else(cores)
     }
 
     fn chunk_len(&self, threads: usize) -> u64 {
@@ -107,6 +107,11 @@ impl RunOptions {
             None => (self.deals / (threads as u64 * 8)).clamp(1, 1024),
         }
     }
+}
+
+/// The threads a run takes when none are given: one per core the process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// Caller-owned controls of a run: set `stop` to end it early; `progress` counts finished

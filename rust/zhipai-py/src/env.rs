@@ -67,6 +67,14 @@ pub struct PyVectorEnv {
     sampled: Py<PyArray1<i64>>,
 }
 
+/// The error for a returned array the env cannot write: the arrays are the caller's, one made
+/// read-only or still borrowed elsewhere.
+fn unwritable(py: Python<'_>, e: numpy::BorrowError) -> PyErr {
+    let text = e.to_string();
+    let what = if text.contains("writeable") { "read-only" } else { "in use" };
+    invalid("buffers", &PyString::new(py, what), format!("cannot write them: {text}"))
+}
+
 /// Type of `reset`'s result.
 type ResetOut<'py> = (Bound<'py, PyAny>, Bound<'py, PyAny>, Bound<'py, PyDict>);
 /// Type of `step`'s result.
@@ -87,12 +95,7 @@ impl PyVectorEnv {
         f: impl FnOnce(&mut dyn VectorEnv, Buffers<'_>) -> zhipai_core::Result<()> + Send,
     ) -> PyResult<()> {
         let mut env = self.lock(py)?;
-        let busy = |e: numpy::BorrowError| {
-            // The arrays are the caller's: one made read-only, or still borrowed elsewhere.
-            let text = e.to_string();
-            let what = if text.contains("writeable") { "read-only" } else { "in use" };
-            invalid("buffers", &PyString::new(py, what), format!("cannot write them: {text}"))
-        };
+        let busy = |e| unwritable(py, e);
         let mut obs = self.obs.bind(py).try_readwrite().map_err(busy)?;
         let mut mask = self.mask.bind(py).try_readwrite().map_err(busy)?;
         let mut features = self.features.bind(py).try_readwrite().map_err(busy)?;
@@ -319,9 +322,7 @@ impl PyVectorEnv {
         let arr = self.sampled.bind(py).clone();
         {
             let mut env = self.lock(py)?;
-            let mut rw = arr.try_readwrite().map_err(|e| {
-                invalid("buffers", &PyString::new(py, "in use"), format!("cannot write them: {e}"))
-            })?;
+            let mut rw = arr.try_readwrite().map_err(|e| unwritable(py, e))?;
             let out = rw
                 .as_slice_mut()
                 .map_err(|e| invalid("buffers", &PyString::new(py, "layout"), format!("{e}")))?;

@@ -141,6 +141,7 @@ fn _evaluate<'py>(
     progress: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyDict>> {
     let player: Player = guard(|| policy.parse())?;
+    // `evaluate_player` plays `player`; the options' own policy is not read.
     let opts = options(samples, "random", seed, threads, chunk_size)?;
     run_eval(py, &knowledge, opts.deals, progress.as_ref(), |req, declared, ctl| {
         eval::evaluate_player(&rules.0, &player, req, declared, &opts, ctl)

@@ -287,7 +287,7 @@ impl<G: Game + 'static> Envs<G> {
             layout,
         };
         let threads = match cfg.threads {
-            0 => std::thread::available_parallelism().map_or(1, usize::from),
+            0 => crate::rollout::cores(),
             t => t,
         };
         // The calling thread is one of the `threads` (`team`): the pool has the others.

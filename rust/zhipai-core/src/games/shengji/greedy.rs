@@ -385,6 +385,7 @@ impl Seen<'_> {
         }
         let q = (self.seat as usize + 1) % NUM_PLAYERS;
         debug_assert_eq!(q, (self.leader as usize + me + 1) % NUM_PLAYERS);
+        debug_assert!(self.opponent(q), "the next seat is an opponent");
         if s == TRUMP {
             if !self.void(q, TRUMP) {
                 safe.trump = 0x200 | self.safe_top(TRUMP, mult, len).0;
