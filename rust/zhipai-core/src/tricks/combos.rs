@@ -124,11 +124,26 @@ impl fmt::Display for Unit {
     }
 }
 
-/// A fixed-capacity list of units (no allocation).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A fixed-capacity list of units (no allocation). Equality and `Debug` see the listed units
+/// only, not what earlier contents left in the spare storage.
+#[derive(Clone, Copy)]
 pub struct Units {
     len: u8,
     items: [Unit; MAX_UNITS],
+}
+
+impl PartialEq for Units {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Units {}
+
+impl fmt::Debug for Units {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.as_slice()).finish()
+    }
 }
 
 impl Default for Units {
@@ -302,7 +317,7 @@ pub fn decompose(
 }
 
 /// [`decompose`] writing into `out` (no copy of the format on hot paths). Returns `false`, with
-/// `out` unspecified, when `cards` is empty or mixes effective suits.
+/// `out` unchanged, when `cards` is empty or mixes effective suits.
 pub fn decompose_into(
     cards: &Multiset,
     order: &CardOrder,

@@ -4,7 +4,7 @@
 use super::rules::{ForcedPlay, ThrowCheck, ThrowScope, TrickRules};
 use crate::cards::{format_cards, CardSet};
 use crate::multiset::{Multiset, MAX_COPIES};
-use crate::tricks::combos::{decompose_into, run_starts, Format, Unit};
+use crate::tricks::combos::{decompose_into, run_starts, single_suit, Format, Unit};
 use crate::tricks::order::TRUMP;
 use std::fmt;
 
@@ -50,7 +50,8 @@ pub fn check_lead(
 }
 
 /// [`check_lead`] writing the format into `out` (hot paths keep one buffer per deal instead of
-/// moving a format around). On error `out` is unspecified.
+/// moving a format around). On error `out` is unchanged: a state that keeps its lead format in
+/// place is left as it was by a refused lead.
 pub fn check_lead_into(
     tr: &TrickRules,
     cards: &Multiset,
@@ -65,11 +66,20 @@ pub fn check_lead_into(
             return Err(LeadError::NotHeld(format_cards(&h.missing_from(cards))));
         }
     }
+    if !tr.trump_throw_allowed && cards.len() > 1 && single_suit(cards, &tr.order) == Some(TRUMP) {
+        // Whether trumps make a throw is known only once decomposed: decompose aside, so a
+        // refused throw leaves `out` unchanged.
+        let mut format = Format::EMPTY;
+        decompose_into(cards, &tr.order, tr.throw_decomposition, &mut format);
+        if format.is_throw() {
+            return Err(LeadError::TrumpThrow);
+        }
+        *out = format;
+        return Ok(());
+    }
+    // `decompose_into` checks the suits before it writes.
     if !decompose_into(cards, &tr.order, tr.throw_decomposition, out) {
         return Err(LeadError::MixedSuits);
-    }
-    if out.is_throw() && out.suit as usize == TRUMP && !tr.trump_throw_allowed {
-        return Err(LeadError::TrumpThrow);
     }
     Ok(())
 }
@@ -391,7 +401,7 @@ mod properties {
     use crate::tricks::order::{CardOrder, TrumpTierTractors};
     use proptest::prelude::*;
     use rand::seq::SliceRandom;
-    use rand::SeedableRng;
+    use rand::{Rng, SeedableRng};
 
     proptest! {
         /// A throw of distinct singles fails iff another hand holds a higher card of the suit
@@ -427,6 +437,40 @@ mod properties {
                 let forced = throw.kinds().iter().filter(|&c| beaten(c)).map(|c| tr.order.index(c)).min().unwrap();
                 prop_assert_eq!(r.played.len(), 1);
                 prop_assert_eq!(tr.order.index(r.played.kinds().first().unwrap()), forced);
+            }
+        }
+
+        /// A refused lead leaves the caller's format untouched (states keep their lead format
+        /// in place and must be unchanged by a refused move); an accepted one writes what
+        /// `check_lead` returns. Mostly trump leads, with trump throws forbidden.
+        #[test]
+        fn refused_leads_leave_the_format_unchanged(seed in any::<u64>(), level in 0u8..13, n in 1usize..7, allowed in any::<bool>()) {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut tr = TrickRules::standard(
+                CardOrder::shengji(Rank::from_index(level).unwrap(), Some(Suit::Hearts), true, TrumpTierTractors::Full),
+                2,
+            );
+            tr.trump_throw_allowed = allowed;
+            let mut deck = Multiset::full_decks(2, true).unwrap().to_vec();
+            deck.shuffle(&mut rng);
+            let hand = Multiset::from_cards(&deck[..25]).unwrap();
+            // Trumps of the hand with probability 3/4, else any of its cards.
+            let trumps: Vec<Card> = hand.to_vec().into_iter().filter(|&c| tr.order.suit(c) == TRUMP).collect();
+            let pool = if rng.gen_bool(0.75) && !trumps.is_empty() { trumps } else { hand.to_vec() };
+            let lead = Multiset::from_cards(&pool[..n.min(pool.len())]).unwrap();
+            // `out` holds an earlier trick's format.
+            let earlier = Multiset::from_cards(&deck[25..27]).unwrap();
+            let mut out = check_lead(&tr, &Multiset::from_cards(&[deck[25]]).unwrap(), None).unwrap();
+            if let Ok(f) = check_lead(&tr, &earlier, None) {
+                out = f;
+            }
+            let before = out;
+            match check_lead_into(&tr, &lead, Some(&hand), &mut out) {
+                Ok(()) => prop_assert_eq!(out, check_lead(&tr, &lead, Some(&hand)).unwrap()),
+                Err(e) => {
+                    prop_assert!(!allowed || e != LeadError::TrumpThrow);
+                    prop_assert_eq!(out, before, "refused {} ({})", lead, e);
+                }
             }
         }
     }
