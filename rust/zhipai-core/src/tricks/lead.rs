@@ -456,7 +456,7 @@ mod properties {
             let hand = Multiset::from_cards(&deck[..25]).unwrap();
             // Trumps of the hand with probability 3/4, else any of its cards.
             let trumps: Vec<Card> = hand.to_vec().into_iter().filter(|&c| tr.order.suit(c) == TRUMP).collect();
-            let pool = if rng.gen_bool(0.75) && !trumps.is_empty() { trumps } else { hand.to_vec() };
+            let pool = if rng.random_bool(0.75) && !trumps.is_empty() { trumps } else { hand.to_vec() };
             let lead = Multiset::from_cards(&pool[..n.min(pool.len())]).unwrap();
             // `out` holds an earlier trick's format.
             let earlier = Multiset::from_cards(&deck[25..27]).unwrap();
