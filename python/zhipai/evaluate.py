@@ -556,7 +556,7 @@ def _run(
     """Run ``engine(progress=callback)`` with a progress bar and turn its result into an
     :class:`Evaluation`; raises the engine's exception (Ctrl-C as :class:`SimulationInterrupted`
     holding the completed samples)."""
-    callback, bar = _progress_callback(progress, samples, desc)
+    callback, bar = _progress_callback(progress, samples, desc, "sample")
     try:
         raw = engine(progress=callback)
     finally:

@@ -1060,15 +1060,15 @@ def _resolve_rules(rules: Rules | str) -> Rules:
 class _Bar:
     """A tqdm bar opened on the first progress report (so a run that fails at once shows none)."""
 
-    def __init__(self, deals: int, desc: str, disable: bool | None) -> None:
-        self.deals, self.desc, self.disable = deals, desc, disable
+    def __init__(self, deals: int, desc: str, disable: bool | None, unit: str = "deal") -> None:
+        self.deals, self.desc, self.disable, self.unit = deals, desc, disable, unit
         self.bar: Any = None
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
             from tqdm.auto import tqdm
 
-            self.bar = tqdm(total=self.deals, unit="deal", unit_scale=True, desc=self.desc, disable=self.disable)
+            self.bar = tqdm(total=self.deals, unit=self.unit, unit_scale=True, desc=self.desc, disable=self.disable)
         self.bar.update(done - self.bar.n)
 
     def close(self) -> None:
@@ -1099,13 +1099,14 @@ def _check_progress(progress: Any) -> None:
         f"invalid progress {_check.shown(progress)}: expected True, False, None or a callable f(done, total)")
 
 
-def _progress_callback(progress: ProgressArg, deals: int, desc: str) -> tuple[Any, _Bar | None]:
-    """(callback for the engine, bar to close) for the ``progress`` argument."""
+def _progress_callback(progress: ProgressArg, deals: int, desc: str, unit: str = "deal") -> tuple[Any, _Bar | None]:
+    """(callback for the engine, bar to close) for the ``progress`` argument; the bar counts in
+    ``unit`` (a deal, or an evaluation's sample)."""
     _check_progress(progress)
     if callable(progress):
         return _UserProgress(progress), None
     if progress is None or bool(progress):
-        bar = _Bar(deals, desc, None if progress is None else False)
+        bar = _Bar(deals, desc, None if progress is None else False, unit)
         return bar, bar
     return None, None
 

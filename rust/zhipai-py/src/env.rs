@@ -204,7 +204,7 @@ impl PyVectorEnv {
             Some(v) => crate::convert::text(what, v, expected),
         };
         let opponents = text("opponents", opponents, "greedy", "a player name such as 'greedy'")?;
-        let player = guard(|| opponents.parse::<Player>())?;
+        let player = guard(|| Player::parse_arg("opponents", &opponents))?;
         let style_text = text("action_style", action_style, "actions", "\"actions\" or \"moves\"")?;
         let style = guard(|| style_text.parse::<ActionStyle>())?;
         let reward_text = text("reward", reward, "return", "\"return\" or \"points\"")?;

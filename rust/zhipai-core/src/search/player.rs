@@ -111,15 +111,26 @@ impl std::str::FromStr for Player {
             text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
         let (name, params) = match t.split_once('(') {
             Some((n, rest)) => {
-                let inner =
-                    rest.strip_suffix(')').ok_or_else(|| bad_player(text, "missing ')'"))?;
+                let (inner, after) =
+                    rest.split_once(')').ok_or_else(|| bad_player(text, "missing ')'"))?;
+                if !after.is_empty() {
+                    return Err(bad_player(text, format!("{after:?} follows the closing ')'")));
+                }
                 (n.to_string(), inner.to_string())
             }
             None => (t.clone(), String::new()),
         };
-        let pairs: Vec<(&str, &str)> = params
-            .split(',')
-            .filter(|p| !p.is_empty())
+        let mut items: Vec<&str> =
+            if params.is_empty() { Vec::new() } else { params.split(',').collect() };
+        // One trailing comma is allowed, as in a Python call: `pimc(worlds=8,)`.
+        if items.len() > 1 && items.last() == Some(&"") {
+            items.pop();
+        }
+        if items.contains(&"") {
+            return Err(bad_player(text, "an empty parameter between commas"));
+        }
+        let pairs: Vec<(&str, &str)> = items
+            .into_iter()
             .map(|p| {
                 p.split_once('=')
                     .ok_or_else(|| bad_player(text, format!("{p:?} is not name=value")))
@@ -141,6 +152,19 @@ impl std::str::FromStr for Player {
             }
             _ => Err(bad_player(text, "only pimc(...) and ismcts(...) take parameters")),
         }
+    }
+}
+
+impl Player {
+    /// [`Player::from_str`](std::str::FromStr) for an argument not called `policy` (the
+    /// vector env's `opponents`): its errors name `arg`.
+    pub fn parse_arg(arg: &str, text: &str) -> Result<Player> {
+        text.parse().map_err(|e| match e {
+            ZhipaiError::InvalidValue { what, value, reason } => {
+                ZhipaiError::InvalidValue { what: what.replacen("policy", arg, 1), value, reason }
+            }
+            e => e,
+        })
     }
 }
 
@@ -235,6 +259,18 @@ mod tests {
         assert!(err("pimc(rollout=pimc)").contains("rollout"), "{}", err("pimc(rollout=pimc)"));
         assert!(err("ismcts(c=-1)").contains("from 0 to 100"), "{}", err("ismcts(c=-1)"));
         assert!(err("pimc(worlds=3").contains("missing ')'"), "{}", err("pimc(worlds=3"));
+        assert!(err("pimc(worlds=2)extra").contains("\"extra\" follows the closing ')'"));
+        assert!(err("pimc(worlds=2))").contains("\")\" follows"));
+        for text in ["pimc(worlds=8,,)", "pimc(,)", "pimc(,worlds=8)", "ismcts(iterations=9,,c=1)"]
+        {
+            assert!(err(text).contains("empty parameter"), "{text}: {}", err(text));
+        }
+        assert_eq!("pimc(worlds=8,)".parse::<Player>(), "pimc(worlds=8)".parse::<Player>());
+        assert!("pimc()".parse::<Player>().is_ok());
+        let e = Player::parse_arg("opponents", "pimc(worlds=0)").unwrap_err().to_string();
+        assert!(e.starts_with("invalid opponents parameter worlds \"0\""), "{e}");
+        let e = Player::parse_arg("opponents", "alphazero").unwrap_err().to_string();
+        assert!(e.starts_with("invalid opponents \"alphazero\""), "{e}");
         assert!(err("greedy(x=1)").contains("only pimc"), "{}", err("greedy(x=1)"));
         assert!(err("pimc(worlds)").contains("name=value"), "{}", err("pimc(worlds)"));
         let twice = err("pimc(worlds=2, worlds=3)");
