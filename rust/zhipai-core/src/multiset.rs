@@ -19,6 +19,54 @@ pub fn ones_of_byte(b: u8) -> &'static [f32; 8] {
 }
 
 /// Entry `i` of row `b` is bit `i` of `b` as 0.0 or 1.0 ([`Multiset::write_counts`]).
+/// Entry `k` of `out` set to 1.0 when bit `k` of `bits` is set, else 0.0 (plane 0 of
+/// [`Multiset::write_counts`]), with AVX-512 where the CPU has it.
+#[inline]
+fn write_plane(bits: u64, out: &mut [f32; NUM_KINDS]) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        // SAFETY: the CPU has AVX-512F (checked just above; the check is cached).
+        unsafe { write_plane_avx512(bits, out) };
+        return;
+    }
+    write_plane_table(bits, out);
+}
+
+/// [`write_plane`] eight entries at a time through a byte table.
+fn write_plane_table(bits: u64, out: &mut [f32; NUM_KINDS]) {
+    // Many fields are empty (another seat's exposures, the perfect-information hands off):
+    // plain zero stores are a third of the table's loads and stores.
+    if bits == 0 {
+        out.fill(0.0);
+        return;
+    }
+    let row = |i: usize| &ONES_OF_BYTE[(bits >> (8 * i)) as u8 as usize];
+    // Whole rows, then the 6 kinds left (fixed lengths: plain moves, no copy loop).
+    let (full, tail) = out.split_at_mut(NUM_KINDS / 8 * 8);
+    for (i, eight) in full.chunks_exact_mut(8).enumerate() {
+        eight.copy_from_slice(row(i));
+    }
+    tail.copy_from_slice(&row(NUM_KINDS / 8)[..NUM_KINDS % 8]);
+}
+
+/// Entry `k` of `out` set to 1.0 when bit `k` of `bits` is set, else 0.0: sixteen entries
+/// per masked move from the bits themselves (four stores for a count field, where the byte
+/// table takes seven loads and fourteen stores).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f")]
+unsafe fn write_plane_avx512(bits: u64, out: &mut [f32; NUM_KINDS]) {
+    use std::arch::x86_64::{_mm512_mask_storeu_ps, _mm512_maskz_mov_ps, _mm512_set1_ps};
+    let ones = _mm512_set1_ps(1.0);
+    let p = out.as_mut_ptr();
+    for i in 0..4 {
+        let lanes = (bits >> (16 * i)) as u16;
+        // The last store covers entries 48..54 only.
+        let keep = if i == 3 { (1u16 << (NUM_KINDS - 48)) - 1 } else { u16::MAX };
+        // SAFETY: entries 16·i .. 16·i + 16 masked by `keep` lie inside `out` (54 entries).
+        unsafe { _mm512_mask_storeu_ps(p.add(16 * i), keep, _mm512_maskz_mov_ps(lanes, ones)) };
+    }
+}
+
 static ONES_OF_BYTE: [[f32; 8]; 256] = {
     let mut t = [[0.0; 8]; 256];
     let mut b = 0;
@@ -231,20 +279,8 @@ impl Multiset {
     /// clear them). Plane 0 goes eight kinds at a time through a table (one dense pass instead of
     /// a clear and a scatter: the hot part of a vector-env step); deeper planes are rare.
     pub fn write_counts(&self, out: &mut [f32]) {
-        let out = &mut out[..NUM_KINDS];
-        // Many fields are empty (another seat's exposures, the perfect-information hands off):
-        // plain zero stores are a third of the table's loads and stores.
-        if self.planes[0] == 0 {
-            out.fill(0.0);
-            return;
-        }
-        let row = |i: usize| &ONES_OF_BYTE[(self.planes[0] >> (8 * i)) as u8 as usize];
-        // Whole rows, then the 6 kinds left (fixed lengths: plain moves, no copy loop).
-        let (full, tail) = out.split_at_mut(NUM_KINDS / 8 * 8);
-        for (i, eight) in full.chunks_exact_mut(8).enumerate() {
-            eight.copy_from_slice(row(i));
-        }
-        tail.copy_from_slice(&row(NUM_KINDS / 8)[..NUM_KINDS % 8]);
+        let out: &mut [f32; NUM_KINDS] = (&mut out[..NUM_KINDS]).try_into().expect("54 entries");
+        write_plane(self.planes[0], out);
         if self.planes[1] != 0 {
             Multiset { planes: [0, self.planes[1], self.planes[2], self.planes[3]] }
                 .add_counts(out);
@@ -541,6 +577,22 @@ mod tests {
             prop_assert_eq!(m.len(), naive.iter().sum::<usize>());
             let text = m.to_string();
             prop_assert_eq!(text.parse::<Multiset>().unwrap(), m);
+            // The count field, over a buffer holding something else, by every plane writer.
+            let want: Vec<f32> = naive.iter().map(|&n| n as f32).collect();
+            let mut out = [7.5f32; 60];
+            m.write_counts(&mut out);
+            prop_assert_eq!(&out[..54], &want[..]);
+            prop_assert_eq!(out[54], 7.5, "past the field");
+            let bits = m.planes[0];
+            let mut plane = [-1.0f32; 54];
+            write_plane_table(bits, &mut plane);
+            prop_assert!(plane.iter().enumerate().all(|(k, &x)| x == ((bits >> k) & 1) as f32));
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx512f") {
+                let mut wide = [-1.0f32; 54];
+                unsafe { write_plane_avx512(bits, &mut wide) };
+                prop_assert_eq!(wide, plane);
+            }
         }
 
         #[test]
