@@ -7,7 +7,9 @@ action_style="actions", reward="return", max_moves=64)`` (``reward="points"`` fo
 shaping) steps ``num_envs`` deals of ``rules``
 (a ``zhipai.Rules`` or a preset name) together, in Rust, across ``threads`` threads (``None`` or
 0 = one per core, 1 = the calling thread; the calling thread is always one of them), with the GIL
-released.
+released. With more than one thread, the other threads spin for up to 1 ms after each call,
+waiting for the next one (a sleeping thread joined a step late on virtual machines); they yield
+the core to any other runnable thread meanwhile.
 
 Deals and reproducibility
     Env ``i`` plays deals ``i, i + num_envs, i + 2*num_envs, ...`` of ``seed`` (deal ``k`` is
