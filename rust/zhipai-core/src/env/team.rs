@@ -86,37 +86,68 @@ where
     T: Send,
     F: Fn(T) -> Result<()> + Sync,
 {
+    let n = items.len();
     let cells: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
-    let next = AtomicUsize::new(0);
+    let helpers = pool.current_num_threads();
+    let shares = Shares::new(n, 1 + helpers);
     let failed: Mutex<Option<(usize, ZhipaiError)>> = Mutex::new(None);
-    let work = || loop {
-        let i = next.fetch_add(1, Ordering::Relaxed);
-        let Some(cell) = cells.get(i) else { break };
-        // Each index is claimed once, so the lock is never contended.
-        let item = cell.lock().unwrap_or_else(PoisonError::into_inner).take();
-        if let Some(Err(e)) = item.map(&f) {
-            let mut slot = failed.lock().unwrap_or_else(PoisonError::into_inner);
-            if slot.as_ref().is_none_or(|(j, _)| i < *j) {
-                *slot = Some((i, e));
+    let work = |me: usize| {
+        while let Some(i) = shares.claim(me) {
+            // Each index is claimed once, so the lock is never contended.
+            let item = cells[i].lock().unwrap_or_else(PoisonError::into_inner).take();
+            if let Some(Err(e)) = item.map(&f) {
+                let mut slot = failed.lock().unwrap_or_else(PoisonError::into_inner);
+                if slot.as_ref().is_none_or(|(j, _)| i < *j) {
+                    *slot = Some((i, e));
+                }
             }
         }
     };
-    let helpers = pool.current_num_threads();
     let busy = AtomicUsize::new(helpers);
     pool.in_place_scope(|s| {
-        for _ in 0..helpers {
-            s.spawn(|_| {
+        for me in 1..=helpers {
+            let (work, busy) = (&work, &busy);
+            s.spawn(move |_| {
                 // Counted down even if `f` panics (the scope then re-raises the panic).
-                let _done = CountDown(&busy);
-                work();
+                let _done = CountDown(busy);
+                work(me);
             });
         }
-        work();
+        work(0);
         wait_for(&busy);
     });
     match failed.into_inner().unwrap_or_else(PoisonError::into_inner) {
         Some((_, e)) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// Items `0..n` split into one contiguous share per thread. A thread takes the items of its
+/// own share in order, then what is left of the other shares: the same thread mostly steps the
+/// same envs call after call (their states stay in its core's cache), and a thread that starts
+/// late only leaves more of its share to the others.
+struct Shares {
+    next: Vec<AtomicUsize>,
+    ends: Vec<usize>,
+}
+
+impl Shares {
+    fn new(n: usize, threads: usize) -> Shares {
+        let start = |k: usize| k * n / threads;
+        Shares {
+            next: (0..threads).map(|k| AtomicUsize::new(start(k))).collect(),
+            ends: (0..threads).map(|k| start(k + 1)).collect(),
+        }
+    }
+
+    /// The next unclaimed item for thread `me`, or `None` when every item is claimed.
+    fn claim(&self, me: usize) -> Option<usize> {
+        let t = self.ends.len();
+        (0..t).map(|k| (me + k) % t).find_map(|k| {
+            // Past its end a counter only grows: a share once empty stays empty.
+            let i = self.next[k].fetch_add(1, Ordering::Relaxed);
+            (i < self.ends[k]).then_some(i)
+        })
     }
 }
 
