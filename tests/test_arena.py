@@ -304,6 +304,9 @@ def test_python_loop_progress_stop_and_policy_errors_keep_the_prefix():
         (["ismcts(c=-1)", "random"], "from 0 to 100"),
         (["greedy(x=1)", "random"], "only pimc"),
         (["random", 42], "invalid policy 42 (policies[1])"),
+        # A space inside a token is refused, never dropped (worlds=1 0 was read as 10).
+        (["pimc(worlds=1 0)", "random"], "holds a space"),
+        (["gre edy", "random"], "holds a space"),
     ],
 )
 def test_bad_policies_and_parameters_are_named(policies, needle):
@@ -605,3 +608,12 @@ def test_more_than_two_policies_with_partners_warn() -> None:
         warnings.simplefilter("error")
         zhipai.arena("gongzhu", ["random", "greedy", "basic"], deals=2, seed=1, progress=False)
         zhipai.arena("tractor", ["random", "greedy"], deals=2, seed=1, progress=False)
+
+
+@pytest.mark.parametrize("name", ["greedy\u200b", "greedy\x00", "rand\x7fom"])
+def test_invisible_characters_in_a_name_are_reported_once(name):
+    """The core's prefix ``invalid policy "...": `` was kept when its quoting of such characters
+    differed from json's: the message said "invalid policy" twice."""
+    with pytest.raises(zhipai.InvalidValueError) as info:
+        zhipai.policy.player_name(name)
+    assert str(info.value).count("invalid policy") == 1, str(info.value)

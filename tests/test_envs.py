@@ -10,6 +10,9 @@ the auto-reset convention).
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
@@ -431,3 +434,34 @@ def test_read_only_buffers_are_named_as_such() -> None:
         env.sample_actions()
     sampled.setflags(write=True)
     env.step(env.sample_actions())
+
+
+def test_a_forked_child_steps_an_env_with_threads() -> None:
+    """A child forked after the env's threads started has none of them: waiting for them never
+    ended (reset, step and sample_actions hung for good). Run in a child process with a timeout,
+    so the old behaviour fails the test instead of hanging the suite."""
+    code = textwrap.dedent("""
+        import os, zhipai
+        env = zhipai.VectorEnv("gongzhu", 8, seed=1, controlled_seats=[0, 1, 2, 3], threads=2)
+        env.reset()
+        env.step(env.sample_actions())
+        pid = os.fork()
+        if pid == 0:
+            env.reset()
+            for _ in range(5):
+                env.step(env.sample_actions())
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        env.step(env.sample_actions())
+        print(os.waitstatus_to_exitcode(status))
+    """)
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "0"
+
+
+def test_more_envs_than_memory_holds_are_refused_by_name() -> None:
+    """16,777,216 Gongzhu envs need about 150 GB: numpy's failed allocation raised a Rust panic
+    (``PanicException``, not an ``Exception``)."""
+    with pytest.raises(zhipai.InvalidValueError, match=r"num_envs 16777216: .* needs .* of memory"):
+        VectorEnv("gongzhu", 16_777_216, seed=1, threads=1)

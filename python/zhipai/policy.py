@@ -61,18 +61,11 @@ def player_name(name: str, where: str = "") -> str:
         return _core._player_name(name)
     except InvalidValueError as e:
         reason = str(e)
-        prefix = f"invalid policy {_quoted(name)}: "
-        if reason.startswith(prefix):
-            reason = reason[len(prefix):]
+        # The core's own prefix `invalid policy "NAME": ` (its quoting of control and invisible
+        # characters is Rust's, not json's: cut at the end of the quoted name instead).
+        if reason.startswith('invalid policy "') and (end := reason.find('": ', 16)) != -1:
+            reason = reason[end + 3:]
         raise InvalidValueError(f"invalid policy {_short(name)}{where}: {reason}") from None
-
-
-def _quoted(text: str) -> str:
-    """``text`` as the core quotes it in messages (Rust's ``{:?}`` of the lowered name is close
-    enough for the plain names this prefix is stripped from)."""
-    import json
-
-    return json.dumps(text, ensure_ascii=False)
 
 
 def is_search(name: str) -> bool:

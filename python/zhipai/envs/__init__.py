@@ -17,7 +17,9 @@ Deals and reproducibility
     ``zhipai.simulate``). Seats not in ``controlled_seats`` are played in Rust by ``opponents``
     (``"random"``, ``"greedy"``, ``"basic"``, ``"pimc(...)"``, ``"ismcts(...)"``; built-in players
     draw from the deal's own generator, search players from the deal's search generator), so a
-    run depends only on ``seed`` and the actions given — never on ``threads``. ``seed=None``
+    run depends only on ``seed`` and the actions given — never on ``threads`` (except with a
+    search opponent given a time budget, ``time_ms=...``: how far it searches then depends on
+    the clock). ``seed=None``
     draws a fresh random seed, recorded in ``env.seed``.
 
 Decisions

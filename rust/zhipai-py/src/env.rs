@@ -225,6 +225,19 @@ impl PyVectorEnv {
         let env = guard_detached(py, || vector_env(&rules, cfg))?;
         let s = env.spec().clone();
         let n = s.num_envs;
+        // Refused up front, as a named error: numpy's failed allocation would panic here, and
+        // Rust's (the deals, at reset) aborts the process.
+        let needed = n.saturating_mul(s.bytes_per_env());
+        py.import("zhipai._memory")?.call_method1(
+            "check_fits",
+            (
+                "num_envs",
+                n,
+                needed,
+                "the env's arrays and deals in progress",
+                "use fewer envs (or several processes)",
+            ),
+        )?;
         let moves = style == ActionStyle::Moves;
         let mut sorted = controlled;
         sorted.sort_unstable();
@@ -296,7 +309,7 @@ impl PyVectorEnv {
                     "action",
                     &value,
                     format!(
-                        "of env {env}: not an action of this game (at most {})",
+                        "not an action of this game for env {env} (at most {})",
                         self.spec.mask_len - 1
                     ),
                 ));

@@ -134,6 +134,19 @@ pub struct Spec {
     /// Feature bytes per env: `max_moves * 54` ([`ActionStyle::Moves`]) or 0.
     pub features_len: usize,
     pub layout: Vec<TensorField>,
+    /// Bytes the env itself keeps per env (its deal in progress, generators and lists; an
+    /// estimate, without the caller's buffers), for refusing more envs than memory holds.
+    pub state_bytes: usize,
+}
+
+impl Spec {
+    /// Bytes per env of the caller's buffers ([`Buffers`], the sampled actions included) and
+    /// of the env's own state.
+    pub fn bytes_per_env(&self) -> usize {
+        let rows = 4 * self.obs_len + self.mask_len + self.features_len + 4 * self.num_players;
+        // num_moves, seat, deal and the sampled action (8 bytes each), three flags.
+        rows + 4 * 8 + 3 + self.state_bytes
+    }
 }
 
 /// The caller's buffers, written by [`VectorEnv::reset`] and [`VectorEnv::step`]; every slice is
@@ -285,29 +298,20 @@ impl<G: Game + 'static> Envs<G> {
             mask_len: if moves { cfg.max_moves } else { num_actions },
             features_len: if moves { cfg.max_moves * MOVE_FEATURES } else { 0 },
             layout,
+            // The slot, its listed actions or moves (a typical turn's worth) and its points.
+            state_bytes: std::mem::size_of::<Slot<G::State>>()
+                + 64 * std::mem::size_of::<usize>()
+                    .max(std::mem::size_of::<<G::State as GameState>::Move>())
+                + 8 * n,
         };
+        // No more threads than envs: a thread with no env to step only costs wake-ups.
         let threads = match cfg.threads {
             0 => crate::rollout::cores(),
             t => t,
-        };
+        }
+        .min(cfg.num_envs);
         // The calling thread is one of the `threads` (`team`): the pool has the others.
-        let pool = if threads == 1 {
-            None
-        } else {
-            Some(team::Team::new(
-                rayon::ThreadPoolBuilder::new()
-                    .num_threads(threads - 1)
-                    .thread_name(|i| format!("zhipai-env-{i}"))
-                    .build()
-                    .map_err(|e| {
-                        ZhipaiError::invalid_value(
-                            "threads",
-                            cfg.threads,
-                            format!("cannot start the thread pool: {e}"),
-                        )
-                    })?,
-            ))
-        };
+        let pool = if threads == 1 { None } else { Some(team::Team::new(threads - 1)?) };
         let cfg = EnvConfig { controlled: seats, ..cfg };
         Ok(Envs { game, cfg, spec, controlled, slots: Vec::new(), pool })
     }
@@ -409,7 +413,7 @@ impl<G: Game + 'static> Envs<G> {
             }
             Ok(())
         };
-        match &self.pool {
+        match self.pool.as_mut() {
             None => work.into_iter().try_for_each(run),
             Some(team) => team.run(work, run),
         }
@@ -667,7 +671,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
                 ActionStyle::Moves => pick as i64,
             };
         };
-        match &self.pool {
+        match self.pool.as_mut() {
             None => self.slots.iter_mut().zip(out.iter_mut()).for_each(|(s, a)| draw(s, a)),
             Some(team) => {
                 // Across the team too: an env's legal actions were last written by whichever

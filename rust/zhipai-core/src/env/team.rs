@@ -3,8 +3,9 @@
 //! `ThreadPool::install` parks the caller until the pool is done, and a vector-env step is
 //! short (hundreds of µs): on a virtual machine the caller's wake-up alone cost about as much
 //! as 100 envs' steps, and the workers slept between steps. Here the caller works too: every
-//! thread claims the next unclaimed piece until none is left, so a worker that wakes late
-//! only takes fewer pieces, and the caller waits for the last piece by spinning, never asleep.
+//! thread claims pieces, first from its own share of them and then from the others' (see
+//! [`Shares`]), so a worker that wakes late only takes fewer pieces, and the caller waits for
+//! the last piece by spinning, never asleep.
 //!
 //! Between calls the workers keep spinning for a short while ([`WARM`]) instead of going to
 //! sleep: a Python loop calls again within tens of µs, and a virtual CPU left idle that long is
@@ -24,39 +25,69 @@ pub const WARM: Duration = Duration::from_millis(1);
 /// The caller and a pool of workers that run calls together.
 pub struct Team {
     pool: ThreadPool,
+    workers: usize,
+    /// The process that started the pool: a forked child has none of its threads.
+    pid: u32,
     /// Calls started: a warm worker stops spinning when it changes.
     calls: Arc<AtomicU64>,
+    /// How long the workers spin after a call ([`WARM`]; zero when the team has more threads
+    /// than the machine has cores, where spinning would only take turns from real work).
+    warm: Duration,
 }
 
 impl Team {
-    pub fn new(pool: ThreadPool) -> Team {
-        Team { pool, calls: Arc::new(AtomicU64::new(0)) }
+    /// The caller and `workers` pool threads. Errors (`InvalidValue` naming `threads`): the
+    /// pool cannot start.
+    pub fn new(workers: usize) -> Result<Team> {
+        let warm = if workers < crate::rollout::cores() { WARM } else { Duration::ZERO };
+        Team::with_warm(workers, warm)
+    }
+
+    fn with_warm(workers: usize, warm: Duration) -> Result<Team> {
+        Ok(Team {
+            pool: start_pool(workers)?,
+            workers,
+            pid: std::process::id(),
+            calls: Arc::new(AtomicU64::new(0)),
+            warm,
+        })
     }
 
     /// Threads working on a call: the caller and the pool's workers.
     pub fn threads(&self) -> usize {
-        1 + self.pool.current_num_threads()
+        1 + self.workers
     }
 
     /// Run `f` on every item of `items`, on the calling thread and one job per worker of the
-    /// pool. Every item is run (an error does not stop the others: an env's step depends on no
-    /// other); the error returned is the one of the lowest-indexed failing item, whatever the
-    /// timing.
-    pub fn run<T, F>(&self, items: Vec<T>, f: F) -> Result<()>
+    /// pool (no more than there are items to share). Every item is run (an error does not stop
+    /// the others: an env's step depends on no other); the error returned is the one of the
+    /// lowest-indexed failing item, whatever the timing. In a process forked after the pool
+    /// started, a new pool is started first (the child has none of the old one's threads:
+    /// waiting for them never ended).
+    pub fn run<T, F>(&mut self, items: Vec<T>, f: F) -> Result<()>
     where
         T: Send,
         F: Fn(T) -> Result<()> + Sync,
     {
+        if std::process::id() != self.pid {
+            // Dropping the old pool would signal threads this process does not have.
+            std::mem::forget(std::mem::replace(&mut self.pool, start_pool(self.workers)?));
+            self.pid = std::process::id();
+            self.calls = Arc::new(AtomicU64::new(0));
+        }
         // Wake the warm workers out of their spin: the call's jobs are next in the pool.
         self.calls.fetch_add(1, Ordering::Release);
         let result = run_shared(&self.pool, items, f);
-        self.keep_warm();
+        if !self.warm.is_zero() {
+            self.keep_warm();
+        }
         result
     }
 
-    /// One spinning job per worker, until the next call starts or [`WARM`] has passed.
+    /// One spinning job per worker, until the next call starts or `warm` has passed.
     fn keep_warm(&self) {
         let call = self.calls.load(Ordering::Acquire);
+        let warm = self.warm;
         for _ in 0..self.pool.current_num_threads() {
             let calls = Arc::clone(&self.calls);
             self.pool.spawn(move || {
@@ -66,7 +97,7 @@ impl Team {
                     spins = spins.wrapping_add(1);
                     // The clock now and then; a yield lets a shared core run something else.
                     if spins.is_multiple_of(256) {
-                        if start.elapsed() > WARM {
+                        if start.elapsed() > warm {
                             break;
                         }
                         std::thread::yield_now();
@@ -79,6 +110,21 @@ impl Team {
     }
 }
 
+/// A pool of `workers` threads named `zhipai-env-K`.
+fn start_pool(workers: usize) -> Result<ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(workers)
+        .thread_name(|i| format!("zhipai-env-{i}"))
+        .build()
+        .map_err(|e| {
+            ZhipaiError::invalid_value(
+                "threads",
+                workers + 1,
+                format!("cannot start the thread pool: {e}"),
+            )
+        })
+}
+
 /// Run `f` on every item of `items`, on the calling thread and one job per worker of `pool`
 /// ([`Team::run`] without the warm workers).
 fn run_shared<T, F>(pool: &ThreadPool, items: Vec<T>, f: F) -> Result<()>
@@ -88,7 +134,8 @@ where
 {
     let n = items.len();
     let cells: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
-    let helpers = pool.current_num_threads();
+    // A job per worker, but no more than there are items besides the caller's first one.
+    let helpers = pool.current_num_threads().min(n.saturating_sub(1));
     let shares = Shares::new(n, 1 + helpers);
     let failed: Mutex<Option<(usize, ZhipaiError)>> = Mutex::new(None);
     let work = |me: usize| {
@@ -178,13 +225,9 @@ fn wait_for(busy: &AtomicUsize) {
 mod tests {
     use super::*;
 
-    fn pool(workers: usize) -> ThreadPool {
-        rayon::ThreadPoolBuilder::new().num_threads(workers).build().unwrap()
-    }
-
     #[test]
     fn runs_every_item_once() {
-        let team = Team::new(pool(2));
+        let mut team = Team::new(2).unwrap();
         let seen: Vec<AtomicUsize> = (0..100).map(|_| AtomicUsize::new(0)).collect();
         let items: Vec<usize> = (0..100).collect();
         team.run(items, |i| {
@@ -197,7 +240,7 @@ mod tests {
 
     #[test]
     fn reports_the_lowest_failing_item() {
-        let team = Team::new(pool(3));
+        let mut team = Team::new(3).unwrap();
         for _ in 0..20 {
             let items: Vec<usize> = (0..64).collect();
             let err = team
@@ -215,7 +258,7 @@ mod tests {
 
     #[test]
     fn a_panic_reaches_the_caller() {
-        let team = Team::new(pool(1));
+        let mut team = Team::new(1).unwrap();
         let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             team.run((0..8).collect(), |i: usize| {
                 assert!(i != 5, "boom");
@@ -227,12 +270,16 @@ mod tests {
 
     #[test]
     fn a_call_after_a_call_does_not_wait_for_the_warm_workers() {
-        let team = Team::new(pool(1));
+        // Spins of 2 s: 5 calls that each waited for the spin to end would take 8 s; ended by
+        // the next call they take milliseconds (the 4 s bound leaves room for a test machine
+        // running other tests on every core).
+        let mut team = Team::with_warm(1, Duration::from_secs(2)).unwrap();
         let t0 = Instant::now();
-        for _ in 0..200 {
+        for _ in 0..5 {
             team.run((0..4).collect(), |_: usize| Ok(())).unwrap();
         }
-        // 200 calls queued behind 1 ms spins would take 200 ms at least.
-        assert!(t0.elapsed() < Duration::from_millis(150), "{:?}", t0.elapsed());
+        let took = t0.elapsed();
+        team.calls.fetch_add(1, Ordering::Release); // end the last spin
+        assert!(took < Duration::from_secs(4), "{took:?}");
     }
 }

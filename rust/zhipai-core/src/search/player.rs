@@ -107,21 +107,33 @@ impl std::str::FromStr for Player {
     /// Parse a player's name (module docs). Errors: `InvalidValue` naming the player, or the
     /// parameter and its value with the range it takes.
     fn from_str(text: &str) -> Result<Player> {
-        let t: String =
-            text.chars().filter(|c| !c.is_whitespace()).collect::<String>().to_lowercase();
+        // Spaces are free around the tokens, never inside one: `pimc(worlds=1 0)` is refused,
+        // not read as 10.
+        let t = text.trim().to_lowercase();
         let (name, params) = match t.split_once('(') {
             Some((n, rest)) => {
                 let (inner, after) =
                     rest.split_once(')').ok_or_else(|| bad_player(text, "missing ')'"))?;
-                if !after.is_empty() {
+                if !after.trim().is_empty() {
                     return Err(bad_player(text, format!("{after:?} follows the closing ')'")));
                 }
-                (n.to_string(), inner.to_string())
+                (n.trim(), inner)
             }
-            None => (t.clone(), String::new()),
+            None => (t.as_str(), ""),
         };
-        let mut items: Vec<&str> =
-            if params.is_empty() { Vec::new() } else { params.split(',').collect() };
+        let one_token = |token: &str| {
+            if token.contains(char::is_whitespace) {
+                Err(bad_player(text, format!("{token:?} holds a space")))
+            } else {
+                Ok(())
+            }
+        };
+        one_token(name)?;
+        let mut items: Vec<&str> = if params.trim().is_empty() {
+            Vec::new()
+        } else {
+            params.split(',').map(str::trim).collect()
+        };
         // One trailing comma is allowed, as in a Python call: `pimc(worlds=8,)`.
         if items.len() > 1 && items.last() == Some(&"") {
             items.pop();
@@ -132,8 +144,13 @@ impl std::str::FromStr for Player {
         let pairs: Vec<(&str, &str)> = items
             .into_iter()
             .map(|p| {
-                p.split_once('=')
-                    .ok_or_else(|| bad_player(text, format!("{p:?} is not name=value")))
+                let (k, v) = p
+                    .split_once('=')
+                    .ok_or_else(|| bad_player(text, format!("{p:?} is not name=value")))?;
+                let (k, v) = (k.trim(), v.trim());
+                one_token(k)?;
+                one_token(v)?;
+                Ok((k, v))
             })
             .collect::<Result<_>>()?;
         // A parameter given twice is refused, never silently the last one.
@@ -142,7 +159,7 @@ impl std::str::FromStr for Player {
                 return Err(bad_player(text, format!("parameter {k:?} is given twice")));
             }
         }
-        match name.as_str() {
+        match name {
             "pimc" => pimc_config(&pairs).map(Player::Pimc),
             "ismcts" => ismcts_config(&pairs).map(Player::Ismcts),
             _ if pairs.is_empty() && !t.contains('(') => {
@@ -267,6 +284,16 @@ mod tests {
         }
         assert_eq!("pimc(worlds=8,)".parse::<Player>(), "pimc(worlds=8)".parse::<Player>());
         assert!("pimc()".parse::<Player>().is_ok());
+        // Spaces around tokens are free, inside one refused.
+        assert_eq!(
+            " pimc ( worlds = 8 , candidates=2 ) ".parse::<Player>(),
+            "pimc(worlds=8,candidates=2)".parse::<Player>()
+        );
+        for text in
+            ["pimc(worlds=1 0)", "gre edy", "pimc(worlds=8 candidates=2)", "pi mc(worlds=8)"]
+        {
+            assert!(err(text).contains("holds a space"), "{text}: {}", err(text));
+        }
         let e = Player::parse_arg("opponents", "pimc(worlds=0)").unwrap_err().to_string();
         assert!(e.starts_with("invalid opponents parameter worlds \"0\""), "{e}");
         let e = Player::parse_arg("opponents", "alphazero").unwrap_err().to_string();
