@@ -9,8 +9,9 @@
 //!
 //! Parameters may be given in any order and any subset (the rest take the defaults shown);
 //! letter case is free, and spaces around names, `=`, `,` and parentheses (never inside a
-//! name or value; one trailing comma is allowed). Search players draw from a generator of their own (the
-//! caller's "search generator"), so a search seat does not move the deal's chance events.
+//! name or value; one trailing comma is allowed). Search players draw from a generator of
+//! their own (the caller's "search generator"), so a search seat does not move the deal's
+//! chance events.
 
 use super::ismcts::{ismcts, IsmctsConfig};
 use super::pimc::{pimc, PimcConfig};
