@@ -352,12 +352,7 @@ impl<G: Game + 'static> Envs<G> {
         let s = &self.spec;
         let n = s.num_envs;
         // The caller works alongside the pool's threads (`team`).
-        let threads = self.pool.as_ref().map_or(1, team::Team::threads);
-        // Chunks of envs: many per thread, claimed one at a time, so uneven steps (an
-        // opponent's search, a deal's end) balance out and the last chunk, which one thread
-        // finishes while the others wait, is short; each env's work depends on nothing else,
-        // whatever the chunking.
-        let per = n.div_ceil(threads * 32).max(1);
+        let per = chunk_len(n, self.pool.as_ref());
         let chunks = n.div_ceil(per);
         let slots = &mut self.slots;
         let mut obs = rows(out.obs, s.obs_len * per, chunks).into_iter();
@@ -434,6 +429,14 @@ struct Chunk<'b, S: GameState> {
     reset: &'b mut [bool],
     seat: &'b mut [i64],
     deal: &'b mut [u64],
+}
+
+/// Envs per chunk of a call on `n` envs: many chunks per thread, claimed one at a time, so
+/// uneven steps (an opponent's search, a deal's end) balance out and the last chunk, which one
+/// thread finishes while the others wait, is short; each env's work depends on nothing else,
+/// whatever the chunking.
+fn chunk_len(n: usize, team: Option<&team::Team>) -> usize {
+    n.div_ceil(team.map_or(1, team::Team::threads) * 32).max(1)
 }
 
 /// `buf` cut into `chunks` pieces of `width` (the last may be shorter; all empty when `width`
@@ -677,7 +680,7 @@ impl<G: Game + 'static> VectorEnv for Envs<G> {
                 // Across the team too: an env's legal actions were last written by whichever
                 // thread stepped it, and reading them all from one core cost 70 µs per call
                 // with 2048 Gongzhu envs (a fifteenth of the step).
-                let per = n.div_ceil(team.threads() * 8).max(1);
+                let per = chunk_len(n, Some(team));
                 let work: Vec<_> = self.slots.chunks_mut(per).zip(out.chunks_mut(per)).collect();
                 team.run(work, |(slots, acts)| {
                     slots.iter_mut().zip(acts.iter_mut()).for_each(|(s, a)| draw(s, a));
